@@ -1,0 +1,85 @@
+#include "cli/commands.h"
+
+#include "cli/matrix_option.h"
+#include "cli/output.h"
+#include "resolve/check.h"
+
+namespace dlenv::cli {
+namespace {
+
+struct CheckArgs {
+    std::vector<std::string> frameworks;
+    std::string cuda, cudnn, driver, python;
+    std::vector<std::string> gpus;
+    bool forward_compat = false;
+};
+
+resolve::Query to_query(const CheckArgs& args)
+{
+    resolve::Query query;
+    for (const auto& f : args.frameworks)
+        query.frameworks.push_back(resolve::FrameworkRequest::parse(f));
+    if (!args.cuda.empty())
+        query.cuda = CudaVersion::parse(args.cuda);
+    if (!args.cudnn.empty())
+        query.cudnn = CudnnVersion::parse(args.cudnn);
+    if (!args.driver.empty())
+        query.driver = DriverVersion::parse(args.driver);
+    if (!args.python.empty())
+        query.python = PythonVersion::parse(args.python);
+    query.gpus = args.gpus;
+    query.forward_compat = args.forward_compat;
+    return query;
+}
+
+std::string describe(const CheckArgs& args)
+{
+    std::string out;
+    auto add = [&](const std::string& part) { out += (out.empty() ? "" : " + ") + part; };
+    for (const auto& f : args.frameworks)
+        add(f);
+    if (!args.cuda.empty())
+        add("CUDA " + args.cuda);
+    if (!args.cudnn.empty())
+        add("cuDNN " + args.cudnn);
+    if (!args.driver.empty())
+        add("driver " + args.driver);
+    for (const auto& g : args.gpus)
+        add(g);
+    if (!args.python.empty())
+        add("Python " + args.python);
+    return out.empty() ? "the empty combination" : out;
+}
+
+} // namespace
+
+void register_check(CLI::App& app, Options& options, int& exit_code)
+{
+    auto args = std::make_shared<CheckArgs>();
+    auto* cmd = app.add_subcommand("check", "Check whether a framework / CUDA / cuDNN / driver / GPU / Python "
+                                            "combination works, and why");
+    cmd->add_option("--framework", args->frameworks,
+                    "NAME==VERSION: torch, torchvision, torchaudio, tensorflow, jax; 2.1 means the 2.1 line; "
+                    "a local label pins the build (torch==2.1.2+cu118)")
+        ->type_name("NAME==VERSION");
+    cmd->add_option("--cuda", args->cuda, "CUDA version X.Y[.Z]: selects the framework's build, or the toolkit")
+        ->type_name("X.Y[.Z]");
+    cmd->add_option("--cudnn", args->cudnn, "cuDNN version")->type_name("X.Y[.Z[.W]]");
+    cmd->add_option("--driver", args->driver, "NVIDIA driver version (Linux)")->type_name("X.Y[.Z]");
+    cmd->add_option("--gpu", args->gpus, "GPU model (\"RTX 4090\"), sm_XY or X.Y")->type_name("MODEL|sm_XY|X.Y");
+    cmd->add_option("--python", args->python, "Python version")->type_name("X.Y");
+    cmd->add_flag("--forward-compat", args->forward_compat,
+                  "Allow forward compatibility (the cuda-compat package; data-center GPUs only)");
+    cmd->add_flag("--json", options.json, "Print the verdict, findings and suggestions as JSON");
+    cmd->callback([args, &options, &exit_code] {
+        const auto& matrix = load_matrix(options);
+        resolve::Report report = resolve::check(matrix, to_query(*args));
+        if (options.json)
+            print_json(report.to_json());
+        else
+            print_report(report, describe(*args));
+        exit_code = report.verdict() == resolve::Severity::error ? 1 : 0;
+    });
+}
+
+} // namespace dlenv::cli

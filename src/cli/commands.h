@@ -1,0 +1,26 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace dlenv::cli {
+
+// What every command shares: where the matrices come from and how to print.
+struct Options {
+    std::string matrix_dir; // --matrix DIR; empty: the compiled-in matrices
+    bool json = false;      // --json
+};
+
+// Each command registers its subcommand and, when chosen, sets `exit_code`.
+using Registrar = void (*)(CLI::App& app, Options& options, int& exit_code);
+
+void register_check(CLI::App& app, Options& options, int& exit_code);    // check.cpp
+void register_lock(CLI::App& app, Options& options, int& exit_code);     // lock.cpp
+void register_profiles(CLI::App& app, Options& options, int& exit_code); // profiles.cpp
+
+// Parses argv, runs the chosen command, prints errors; returns the process exit code.
+int run(int argc, char** argv);
+
+} // namespace dlenv::cli

@@ -1,0 +1,57 @@
+#include "cli/output.h"
+
+#include "core/canonical_json.h"
+
+#include <iostream>
+
+namespace dlenv::cli {
+
+void print_error(const Error& error, bool json)
+{
+    if (json) {
+        nlohmann::json body = {{"code", to_string(error.code())}, {"message", error.what()}};
+        if (!error.hint().empty())
+            body["hint"] = error.hint();
+        print_json({{"error", body}});
+        return;
+    }
+    std::cerr << "dlenv: " << error.what() << "\n";
+    if (!error.hint().empty())
+        std::cerr << "  hint: " << error.hint() << "\n";
+}
+
+void print_report(const resolve::Report& report, const std::string& subject)
+{
+    using resolve::Severity;
+    std::size_t errors = 0, warnings = 0;
+    for (const auto& f : report.findings)
+        (f.severity == Severity::error ? errors : f.severity == Severity::warning ? warnings : errors) +=
+            f.severity == Severity::info ? 0 : 1;
+    switch (report.verdict()) {
+    case Severity::info: std::cout << "ok: " << subject << " works\n"; break;
+    case Severity::warning:
+        std::cout << "warning: " << subject << " works, with " << warnings << (warnings == 1 ? " warning\n" : " warnings\n");
+        break;
+    case Severity::error:
+        std::cout << "error: " << subject << " does not work (" << errors << (errors == 1 ? " error)\n" : " errors)\n");
+        break;
+    }
+    for (const auto& f : report.findings) {
+        std::string label = f.severity == Severity::info ? "ok" : std::string(to_string(f.severity));
+        std::cout << "  " << label << std::string(9 - label.size(), ' ') << f.code << ": " << f.message << "\n";
+        if (!f.source.empty())
+            std::cout << "           source: " << f.source << "\n";
+    }
+    if (!report.suggestions.empty()) {
+        std::cout << "suggestions:\n";
+        for (const auto& s : report.suggestions)
+            std::cout << "  - " << s << "\n";
+    }
+}
+
+void print_json(const nlohmann::json& value)
+{
+    std::cout << to_canonical_json(value);
+}
+
+} // namespace dlenv::cli

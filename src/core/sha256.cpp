@@ -1,0 +1,54 @@
+#include "core/sha256.h"
+
+#include "core/error.h"
+
+#include <openssl/evp.h>
+
+namespace dlenv {
+
+struct Sha256::State {
+    EVP_MD_CTX* ctx = nullptr;
+    ~State() { EVP_MD_CTX_free(ctx); }
+};
+
+Sha256::Sha256() : m_state(std::make_unique<State>())
+{
+    m_state->ctx = EVP_MD_CTX_new();
+    if (!m_state->ctx || EVP_DigestInit_ex(m_state->ctx, EVP_sha256(), nullptr) != 1)
+        throw Error(ErrorCode::environment, "initialise SHA-256: OpenSSL refused");
+}
+
+Sha256::~Sha256() = default;
+Sha256::Sha256(Sha256&&) noexcept = default;
+Sha256& Sha256::operator=(Sha256&&) noexcept = default;
+
+void Sha256::update(const void* data, std::size_t size)
+{
+    if (EVP_DigestUpdate(m_state->ctx, data, size) != 1)
+        throw Error(ErrorCode::environment, "update SHA-256: OpenSSL refused");
+}
+
+std::string Sha256::hex_digest()
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    if (EVP_DigestFinal_ex(m_state->ctx, digest, &size) != 1)
+        throw Error(ErrorCode::environment, "finish SHA-256: OpenSSL refused");
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(size * 2);
+    for (unsigned int i = 0; i < size; ++i) {
+        out += hex[digest[i] >> 4];
+        out += hex[digest[i] & 0xf];
+    }
+    return out;
+}
+
+std::string sha256_hex(std::string_view data)
+{
+    Sha256 hash;
+    hash.update(data);
+    return hash.hex_digest();
+}
+
+} // namespace dlenv

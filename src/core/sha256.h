@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace dlenv {
+
+// Streaming SHA-256 (OpenSSL). Feed bytes with `update`, then `hex_digest` once.
+class Sha256 {
+public:
+    Sha256();
+    ~Sha256();
+    Sha256(Sha256&&) noexcept;
+    Sha256& operator=(Sha256&&) noexcept;
+    Sha256(const Sha256&) = delete;
+    Sha256& operator=(const Sha256&) = delete;
+
+    void update(const void* data, std::size_t size);
+    void update(std::string_view data) { update(data.data(), data.size()); }
+    // Finishes the hash; the object may not be updated afterwards.
+    std::string hex_digest();
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+std::string sha256_hex(std::string_view data);
+
+} // namespace dlenv

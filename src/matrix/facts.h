@@ -1,0 +1,150 @@
+#pragma once
+
+#include "core/pep440.h"
+#include "core/version.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlenv::matrix {
+
+enum class Confidence { confirmed, secondary, unconfirmed };
+
+struct Source {
+    std::string key;
+    std::string title;
+    std::string url;
+};
+
+// Where a fact comes from and how sure we are of it.
+struct Provenance {
+    std::vector<Source> sources;
+    Confidence confidence = Confidence::confirmed;
+    std::string note;
+
+    bool unconfirmed() const { return confidence == Confidence::unconfirmed; }
+    std::string cite() const; // URLs (or titles where there is no URL), " | "-joined
+};
+
+struct CudaToolkit {
+    CudaVersion version; // three parts: 12.2.2
+    std::string name;    // "12.2 Update 2"
+    std::optional<DriverVersion> driver_linux;
+    std::optional<DriverVersion> driver_windows;
+    Provenance provenance;
+};
+
+// The oldest driver that runs any application of a CUDA major under minor-version compatibility.
+struct MinorVersionFloor {
+    std::uint32_t major;
+    DriverVersion driver_linux;
+    std::optional<DriverVersion> driver_windows;
+    Provenance provenance;
+};
+
+enum class GpuSegment { datacenter, workstation, geforce, jetson };
+std::string_view to_string(GpuSegment segment);
+
+struct ForwardCompatibility {
+    std::vector<GpuSegment> segments; // the GPUs the cuda-compat package works on
+    Provenance provenance;
+};
+
+struct DriverBranch {
+    std::uint32_t branch; // 535
+    std::string designation;
+    std::string end_of_life;
+    std::optional<std::uint32_t> max_cuda_major;
+    Provenance provenance;
+};
+
+struct Architecture {
+    ComputeCapability compute_capability;
+    std::string name;
+    CudaVersion min_cuda;                // the first toolkit that can target it
+    std::optional<CudaVersion> max_cuda; // the last one; none while still supported
+    std::optional<DriverVersion> min_driver_linux;
+    Provenance provenance;
+};
+
+struct CudnnBuild {
+    CudaRange cuda;
+    std::optional<DriverVersion> driver_linux;
+    std::vector<ComputeCapability> compute_capabilities; // empty: not known
+};
+
+struct CudnnRelease {
+    CudnnVersion version;
+    std::vector<CudnnBuild> builds; // empty: not known
+    Provenance provenance;
+};
+
+struct TorchVariant {
+    std::string tag; // "cu118"
+    CudaVersion cuda;
+    std::optional<CudaVersion> cuda_full;
+    bool experimental = false;
+    bool pypi_default = false; // false also where it is not known
+    std::optional<CudnnVersion> cudnn;
+    std::optional<NcclVersion> nccl;
+    std::optional<std::vector<ComputeCapability>> arch_list; // none: not known
+    std::vector<ComputeCapability> ptx; // empty also where it is not known
+    Provenance provenance;
+};
+
+struct CompanionSet {
+    Pep440Version torch;
+    std::optional<Pep440Version> torchvision;
+    std::optional<Pep440Version> torchaudio;
+    Provenance provenance;
+};
+
+struct TorchRelease {
+    std::string line; // "2.1"
+    std::vector<Pep440Version> versions; // oldest first
+    PythonRange python;
+    std::vector<TorchVariant> variants;
+    std::vector<CompanionSet> companions;
+    Provenance provenance;
+};
+
+struct TensorflowRelease {
+    std::string line;
+    std::vector<Pep440Version> versions;
+    PythonRange python;
+    CudaVersion cuda;
+    CudnnVersion cudnn;
+    Provenance provenance;
+};
+
+struct JaxBuild {
+    std::string extra; // "cuda12"
+    CudaRange cuda;
+    CudnnRange cudnn;
+    NcclRange nccl;
+    std::optional<DriverVersion> driver_linux;
+};
+
+struct JaxRelease {
+    std::string line; // empty: requirements not tied to a known line
+    std::vector<Pep440Version> versions;
+    PythonRange python;
+    std::vector<JaxBuild> builds;
+    std::optional<ComputeCapability> min_compute_capability;
+    Provenance provenance;
+};
+
+struct Gpu {
+    std::string name;
+    std::vector<std::string> aliases;
+    ComputeCapability compute_capability;
+    std::string architecture;
+    GpuSegment segment;
+    std::optional<double> memory_gb;
+    std::string memory_type;
+    std::optional<double> bandwidth_gb_s;
+    Provenance provenance;
+};
+
+} // namespace dlenv::matrix

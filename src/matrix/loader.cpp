@@ -1,0 +1,313 @@
+#include "core/error.h"
+#include "core/file.h"
+#include "core/json_reader.h"
+#include "core/sha256.h"
+#include "matrix/matrix.h"
+
+#include <algorithm>
+#include <map>
+
+namespace dlenv::matrix {
+
+// Reads the six matrix files into a Matrix, refusing unknown fields and dangling sources.
+class Loader {
+public:
+    explicit Loader(std::string origin) : m_origin(std::move(origin)) {}
+
+    Matrix load(const std::map<std::string, std::string>& files)
+    {
+        Matrix m;
+        Sha256 hash;
+        for (const auto& [name, contents] : files) {
+            hash.update(name);
+            hash.update("\0", 1);
+            hash.update(contents);
+            hash.update("\0", 1);
+        }
+        m.m_sha256 = hash.hex_digest();
+
+        read(files, "cuda.json", [&](const JsonReader& doc) { read_cuda(doc, m); });
+        read(files, "cudnn.json", [&](const JsonReader& doc) {
+            doc.allow_only({"format", "sources", "releases"});
+            for (const auto& row : doc.at("releases").items())
+                m.m_cudnn.push_back(read_cudnn(row));
+        });
+        read(files, "torch.json", [&](const JsonReader& doc) {
+            doc.allow_only({"format", "sources", "releases"});
+            for (const auto& row : doc.at("releases").items())
+                m.m_torch.push_back(read_torch(row));
+        });
+        read(files, "tensorflow.json", [&](const JsonReader& doc) {
+            doc.allow_only({"format", "sources", "releases"});
+            for (const auto& row : doc.at("releases").items())
+                m.m_tensorflow.push_back(read_tensorflow(row));
+        });
+        read(files, "jax.json", [&](const JsonReader& doc) {
+            doc.allow_only({"format", "sources", "releases"});
+            for (const auto& row : doc.at("releases").items())
+                m.m_jax.push_back(read_jax(row));
+        });
+        read(files, "gpus.json", [&](const JsonReader& doc) {
+            doc.allow_only({"format", "sources", "gpus"});
+            for (const auto& row : doc.at("gpus").items())
+                m.m_gpus.push_back(read_gpu(row));
+        });
+        check_gpu_names(m);
+        return m;
+    }
+
+private:
+    template <typename Body>
+    void read(const std::map<std::string, std::string>& files, const std::string& name, Body body)
+    {
+        std::string file = m_origin + "/" + name;
+        auto it = files.find(name);
+        if (it == files.end())
+            throw Error(ErrorCode::not_found, file + ": missing", "a matrix directory holds cuda.json, cudnn.json, "
+                                                                  "torch.json, tensorflow.json, jax.json and gpus.json");
+        nlohmann::json json = JsonReader::parse_document(file, it->second);
+        JsonReader doc(file, json);
+        if (std::string format = doc.at("format").string(); format != "dlenv.compat/v1")
+            doc.at("format").fail("unknown format '" + format + "'",
+                                  "this dlenv reads dlenv.compat/v1; upgrade dlenv or regenerate the file");
+        m_sources.clear();
+        for (const auto& [key, value] : doc.at("sources").raw().items()) {
+            JsonReader source = doc.at("sources").at(key);
+            source.allow_only({"title", "url"});
+            m_sources[key] = Source{key, source.at("title").string(), source.optional_string("url").value_or("")};
+        }
+        body(doc);
+    }
+
+    Provenance provenance(const JsonReader& row) const
+    {
+        Provenance p;
+        auto keys = row.at("source");
+        for (const auto& key : keys.items()) {
+            auto it = m_sources.find(key.string());
+            if (it == m_sources.end())
+                key.fail("unknown source '" + key.string() + "'", "add it to the file's \"sources\" table");
+            p.sources.push_back(it->second);
+        }
+        if (p.sources.empty())
+            keys.fail("no source", "every fact names where it comes from");
+        std::string confidence = row.at("confidence").string();
+        if (confidence == "confirmed")
+            p.confidence = Confidence::confirmed;
+        else if (confidence == "secondary")
+            p.confidence = Confidence::secondary;
+        else if (confidence == "unconfirmed")
+            p.confidence = Confidence::unconfirmed;
+        else
+            row.at("confidence").fail("expected confirmed, secondary or unconfirmed, got '" + confidence + "'");
+        p.note = row.optional_string("note").value_or("");
+        return p;
+    }
+
+    template <typename Version>
+    static VersionRange<Version> range(const JsonReader& field)
+    {
+        field.allow_only({"min", "max"});
+        return {field.optional_as<Version>("min"), field.optional_as<Version>("max")};
+    }
+
+    template <typename Item>
+    static std::vector<Item> list(const JsonReader& field)
+    {
+        std::vector<Item> out;
+        for (const auto& item : field.items())
+            out.push_back(item.as<Item>());
+        return out;
+    }
+
+    void read_cuda(const JsonReader& doc, Matrix& m)
+    {
+        doc.allow_only({"format", "sources", "toolkits", "minor_version_compatibility", "forward_compatibility",
+                        "driver_branches", "architectures"});
+        for (const auto& row : doc.at("toolkits").items()) {
+            row.allow_only({"version", "name", "driver_linux", "driver_windows", "note", "source", "confidence"});
+            m.m_toolkits.push_back({row.at("version").as<CudaVersion>(), row.at("name").string(),
+                                    row.optional_as<DriverVersion>("driver_linux"),
+                                    row.optional_as<DriverVersion>("driver_windows"), provenance(row)});
+        }
+        for (const auto& row : doc.at("minor_version_compatibility").items()) {
+            row.allow_only({"major", "driver_linux", "driver_windows", "note", "source", "confidence"});
+            m.m_minor_floors.push_back({row.at("major").unsigned_integer(), row.at("driver_linux").as<DriverVersion>(),
+                                        row.optional_as<DriverVersion>("driver_windows"), provenance(row)});
+        }
+        auto forward = doc.at("forward_compatibility");
+        forward.allow_only({"segments", "note", "source", "confidence"});
+        for (const auto& segment : forward.at("segments").items())
+            m.m_forward.segments.push_back(read_segment(segment));
+        m.m_forward.provenance = provenance(forward);
+        for (const auto& row : doc.at("driver_branches").items()) {
+            row.allow_only({"branch", "designation", "end_of_life", "max_cuda_major", "note", "source", "confidence"});
+            auto max_major = row.find("max_cuda_major");
+            m.m_branches.push_back({row.at("branch").unsigned_integer(), row.at("designation").string(),
+                                    row.optional_string("end_of_life").value_or(""),
+                                    max_major ? std::optional(max_major->unsigned_integer()) : std::nullopt,
+                                    provenance(row)});
+        }
+        for (const auto& row : doc.at("architectures").items()) {
+            row.allow_only({"compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux", "note", "source",
+                            "confidence"});
+            m.m_architectures.push_back({row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
+                                         row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
+                                         row.optional_as<DriverVersion>("min_driver_linux"), provenance(row)});
+        }
+    }
+
+    CudnnRelease read_cudnn(const JsonReader& row) const
+    {
+        row.allow_only({"version", "builds", "note", "source", "confidence"});
+        CudnnRelease release{row.at("version").as<CudnnVersion>(), {}, provenance(row)};
+        auto builds = row.find("builds"); // null: the builds are not known
+        for (const auto& build : builds ? builds->items() : std::vector<JsonReader>{}) {
+            build.allow_only({"cuda", "driver_linux", "compute_capabilities"});
+            auto ccs = build.find("compute_capabilities");
+            release.builds.push_back({range<CudaVersion>(build.at("cuda")),
+                                      build.optional_as<DriverVersion>("driver_linux"),
+                                      ccs ? list<ComputeCapability>(*ccs) : std::vector<ComputeCapability>{}});
+        }
+        return release;
+    }
+
+    TorchRelease read_torch(const JsonReader& row) const
+    {
+        row.allow_only({"line", "versions", "python", "variants", "companions", "note", "source", "confidence"});
+        TorchRelease release{row.at("line").string(), list<Pep440Version>(row.at("versions")),
+                             range<PythonVersion>(row.at("python")), {}, {}, provenance(row)};
+        for (const auto& v : row.at("variants").items()) {
+            v.allow_only({"tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
+                          "note", "source", "confidence"});
+            // An unrecorded status counts as stable; it only matters when no PyPI default is on record.
+            std::string status = v.optional_string("status").value_or("stable");
+            if (status != "stable" && status != "experimental")
+                v.at("status").fail("expected stable or experimental, got '" + status + "'");
+            auto arch_list = v.find("arch_list");
+            auto ptx = v.find("ptx");
+            release.variants.push_back(
+                {v.at("tag").string(), v.at("cuda").as<CudaVersion>(), v.optional_as<CudaVersion>("cuda_full"),
+                 status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(), v.optional_as<CudnnVersion>("cudnn"),
+                 v.optional_as<NcclVersion>("nccl"),
+                 arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
+                 ptx ? list<ComputeCapability>(*ptx) : std::vector<ComputeCapability>{}, provenance(v)});
+        }
+        if (auto companions = row.find("companions"))
+            for (const auto& c : companions->items()) {
+                c.allow_only({"torch", "torchvision", "torchaudio", "note", "source", "confidence"});
+                release.companions.push_back({c.at("torch").as<Pep440Version>(),
+                                              c.optional_as<Pep440Version>("torchvision"),
+                                              c.optional_as<Pep440Version>("torchaudio"), provenance(c)});
+            }
+        std::sort(release.versions.begin(), release.versions.end());
+        return release;
+    }
+
+    TensorflowRelease read_tensorflow(const JsonReader& row) const
+    {
+        row.allow_only({"line", "versions", "python", "cuda", "cudnn", "note", "source", "confidence"});
+        TensorflowRelease release{row.at("line").string(), list<Pep440Version>(row.at("versions")),
+                                  range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
+                                  row.at("cudnn").as<CudnnVersion>(), provenance(row)};
+        std::sort(release.versions.begin(), release.versions.end());
+        return release;
+    }
+
+    JaxRelease read_jax(const JsonReader& row) const
+    {
+        row.allow_only({"line", "versions", "python", "builds", "min_compute_capability", "note", "source",
+                        "confidence"});
+        JaxRelease release{row.optional_string("line").value_or(""), list<Pep440Version>(row.at("versions")),
+                           range<PythonVersion>(row.at("python")), {},
+                           row.optional_as<ComputeCapability>("min_compute_capability"), provenance(row)};
+        for (const auto& b : row.at("builds").items()) {
+            b.allow_only({"extra", "cuda", "cudnn", "nccl", "driver_linux"});
+            release.builds.push_back({b.at("extra").string(), range<CudaVersion>(b.at("cuda")),
+                                      range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
+                                      b.optional_as<DriverVersion>("driver_linux")});
+        }
+        std::sort(release.versions.begin(), release.versions.end());
+        return release;
+    }
+
+    Gpu read_gpu(const JsonReader& row) const
+    {
+        row.allow_only({"name", "aliases", "compute_capability", "architecture", "segment", "memory_gb", "memory_type",
+                        "bandwidth_gb_s", "note", "source", "confidence"});
+        auto memory = row.find("memory_gb");
+        auto bandwidth = row.find("bandwidth_gb_s");
+        return {row.at("name").string(),
+                row.at("aliases").strings(),
+                row.at("compute_capability").as<ComputeCapability>(),
+                row.at("architecture").string(),
+                read_segment(row.at("segment")),
+                memory ? std::optional(memory->number()) : std::nullopt,
+                row.optional_string("memory_type").value_or(""),
+                bandwidth ? std::optional(bandwidth->number()) : std::nullopt,
+                provenance(row)};
+    }
+
+    static GpuSegment read_segment(const JsonReader& field)
+    {
+        std::string text = field.string();
+        for (auto segment : {GpuSegment::datacenter, GpuSegment::workstation, GpuSegment::geforce, GpuSegment::jetson})
+            if (text == to_string(segment))
+                return segment;
+        field.fail("expected datacenter, workstation, geforce or jetson, got '" + text + "'");
+    }
+
+    // A name that means two GPUs would make every answer about it a guess.
+    void check_gpu_names(const Matrix& m) const
+    {
+        std::map<std::string, std::string> owner;
+        for (const auto& gpu : m.m_gpus) {
+            std::vector<std::string> names = gpu.aliases;
+            names.push_back(gpu.name);
+            std::sort(names.begin(), names.end());
+            names.erase(std::unique(names.begin(), names.end()), names.end());
+            for (const auto& name : names) {
+                std::string key = name;
+                std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+                auto [it, inserted] = owner.emplace(key, gpu.name);
+                if (!inserted && it->second != gpu.name)
+                    throw Error(ErrorCode::invalid_input,
+                                m_origin + "/gpus.json: '" + name + "' names both " + it->second + " and " + gpu.name,
+                                "keep the alias on one row only");
+            }
+        }
+    }
+
+    std::string m_origin;
+    std::map<std::string, Source> m_sources;
+};
+
+Matrix Matrix::load(const std::map<std::string, std::string>& files, const std::string& origin)
+{
+    return Loader(origin).load(files);
+}
+
+Matrix Matrix::load_directory(const std::filesystem::path& dir)
+{
+    if (!std::filesystem::is_directory(dir))
+        throw Error(ErrorCode::not_found, "matrix directory " + dir.string() + " does not exist",
+                    "pass a directory holding the files of profiles/compat/");
+    std::map<std::string, std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == ".json")
+            files[entry.path().filename().string()] = read_file(entry.path());
+    return load(files, dir.string());
+}
+
+const Matrix& Matrix::embedded()
+{
+    static const Matrix matrix = [] {
+        std::map<std::string, std::string> files;
+        for (const auto& file : embedded_matrix_files())
+            files[std::string(file.name)] = std::string(file.contents);
+        return load(files, "profiles/compat");
+    }();
+    return matrix;
+}
+
+} // namespace dlenv::matrix

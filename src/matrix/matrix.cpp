@@ -1,0 +1,120 @@
+#include "matrix/matrix.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace dlenv::matrix {
+namespace {
+
+bool same_name(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+               return std::tolower(x) == std::tolower(y);
+           });
+}
+
+} // namespace
+
+std::string_view to_string(GpuSegment segment)
+{
+    switch (segment) {
+    case GpuSegment::datacenter: return "datacenter";
+    case GpuSegment::workstation: return "workstation";
+    case GpuSegment::geforce: return "geforce";
+    case GpuSegment::jetson: return "jetson";
+    }
+    return "unknown";
+}
+
+std::string Provenance::cite() const
+{
+    std::vector<std::string> seen;
+    std::string out;
+    for (const auto& source : sources) {
+        const std::string& where = source.url.empty() ? source.title : source.url;
+        if (std::find(seen.begin(), seen.end(), where) != seen.end())
+            continue;
+        seen.push_back(where);
+        out += (out.empty() ? "" : " | ") + where;
+    }
+    return out;
+}
+
+std::vector<const CudaToolkit*> Matrix::toolkit_releases(const CudaVersion& version) const
+{
+    std::vector<const CudaToolkit*> out;
+    for (const auto& toolkit : m_toolkits)
+        if (version.is_prefix_of(toolkit.version))
+            out.push_back(&toolkit);
+    return out;
+}
+
+const CudaToolkit* Matrix::first_toolkit(const CudaVersion& version) const
+{
+    auto line = CudaVersion::parse(std::to_string(version.major()) + "." + std::to_string(version.minor()));
+    const CudaToolkit* first = nullptr;
+    for (const auto* toolkit : toolkit_releases(line))
+        if (toolkit->driver_linux && (!first || toolkit->version < first->version))
+            first = toolkit;
+    return first;
+}
+
+std::vector<std::string> Matrix::toolkit_lines() const
+{
+    std::vector<std::string> out;
+    for (const auto& toolkit : m_toolkits) {
+        std::string line = std::to_string(toolkit.version.major()) + "." + std::to_string(toolkit.version.minor());
+        if (std::find(out.begin(), out.end(), line) == out.end())
+            out.push_back(line);
+    }
+    return out;
+}
+
+const MinorVersionFloor* Matrix::minor_version_floor(std::uint32_t cuda_major) const
+{
+    for (const auto& floor : m_minor_floors)
+        if (floor.major == cuda_major)
+            return &floor;
+    return nullptr;
+}
+
+const Architecture* Matrix::architecture(const ComputeCapability& cc) const
+{
+    for (const auto& arch : m_architectures)
+        if (arch.compute_capability == cc)
+            return &arch;
+    return nullptr;
+}
+
+std::vector<const CudnnRelease*> Matrix::cudnn_releases_matching(const CudnnVersion& version) const
+{
+    std::vector<const CudnnRelease*> out;
+    for (const auto& release : m_cudnn)
+        if (version.is_prefix_of(release.version) || release.version.is_prefix_of(version))
+            out.push_back(&release);
+    return out;
+}
+
+const Gpu* Matrix::find_gpu(std::string_view name) const
+{
+    for (const auto& gpu : m_gpus) {
+        if (same_name(gpu.name, name))
+            return &gpu;
+        for (const auto& alias : gpu.aliases)
+            if (same_name(alias, name))
+                return &gpu;
+    }
+    return nullptr;
+}
+
+std::vector<std::string> Matrix::gpu_names() const
+{
+    std::vector<std::string> out;
+    for (const auto& gpu : m_gpus) {
+        out.push_back(gpu.name);
+        out.insert(out.end(), gpu.aliases.begin(), gpu.aliases.end());
+    }
+    return out;
+}
+
+} // namespace dlenv::matrix

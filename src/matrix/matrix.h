@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/embedded_file.h"
+#include "matrix/facts.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlenv::matrix {
+
+// The compatibility knowledge: every table of profiles/compat/, loaded and validated.
+// Queries answer single facts; the rules that combine them live in resolve/.
+class Matrix {
+public:
+    // The matrices compiled into the binary.
+    static const Matrix& embedded();
+    // A directory holding the same files (`--matrix DIR`).
+    static Matrix load_directory(const std::filesystem::path& dir);
+    // Files by name ("cuda.json" -> contents); `origin` prefixes file names in errors.
+    static Matrix load(const std::map<std::string, std::string>& files, const std::string& origin);
+
+    // sha256 over every file's name and bytes, in name order: the lock records it.
+    const std::string& sha256() const { return m_sha256; }
+
+    const std::vector<CudaToolkit>& toolkits() const { return m_toolkits; }
+    const std::vector<MinorVersionFloor>& minor_version_floors() const { return m_minor_floors; }
+    const ForwardCompatibility& forward_compatibility() const { return m_forward; }
+    const std::vector<DriverBranch>& driver_branches() const { return m_branches; }
+    const std::vector<Architecture>& architectures() const { return m_architectures; }
+    const std::vector<CudnnRelease>& cudnn_releases() const { return m_cudnn; }
+    const std::vector<TorchRelease>& torch_releases() const { return m_torch; }
+    const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
+    const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
+    const std::vector<Gpu>& gpus() const { return m_gpus; }
+
+    // Toolkit releases that `version` names: 12.2 -> 12.2.0, 12.2.1, 12.2.2; 12.2.2 -> itself.
+    std::vector<const CudaToolkit*> toolkit_releases(const CudaVersion& version) const;
+    // The oldest release of the X.Y line with a Linux driver: the one whose driver is the
+    // floor for applications built with X.Y. Null when the line is unknown.
+    const CudaToolkit* first_toolkit(const CudaVersion& version) const;
+    // "X.Y" of every known toolkit line, newest first.
+    std::vector<std::string> toolkit_lines() const;
+    const MinorVersionFloor* minor_version_floor(std::uint32_t cuda_major) const;
+    const Architecture* architecture(const ComputeCapability& cc) const;
+    // Releases whose version agrees with `version` on the parts both have.
+    std::vector<const CudnnRelease*> cudnn_releases_matching(const CudnnVersion& version) const;
+
+    // A GPU by name or alias, case-insensitively; null when unknown.
+    const Gpu* find_gpu(std::string_view name) const;
+    std::vector<std::string> gpu_names() const; // names and aliases, for suggestions
+
+private:
+    Matrix() = default;
+
+    std::string m_sha256;
+    std::vector<CudaToolkit> m_toolkits;
+    std::vector<MinorVersionFloor> m_minor_floors;
+    ForwardCompatibility m_forward;
+    std::vector<DriverBranch> m_branches;
+    std::vector<Architecture> m_architectures;
+    std::vector<CudnnRelease> m_cudnn;
+    std::vector<TorchRelease> m_torch;
+    std::vector<TensorflowRelease> m_tensorflow;
+    std::vector<JaxRelease> m_jax;
+    std::vector<Gpu> m_gpus;
+
+    friend class Loader;
+};
+
+// The compiled-in matrix files (generated from profiles/compat/).
+const std::vector<EmbeddedFile>& embedded_matrix_files();
+
+} // namespace dlenv::matrix

@@ -1,0 +1,144 @@
+#include "resolve/check.h"
+
+#include "core/closest.h"
+#include "core/error.h"
+#include "resolve/rules.h"
+
+namespace dlenv::resolve {
+namespace {
+
+bool is_companion(const FrameworkRequest& r)
+{
+    return r.framework == Framework::torchvision || r.framework == Framework::torchaudio;
+}
+
+// Unknown versions are bad input (exit 2), not a failed check: name the nearest ones.
+void validate_versions(const matrix::Matrix& matrix, const Query& query)
+{
+    if (query.cuda && matrix.toolkit_releases(*query.cuda).empty()) {
+        auto lines = matrix.toolkit_lines();
+        throw Error(ErrorCode::invalid_input, "CUDA " + query.cuda->text() + " is not a CUDA release",
+                    "nearest known: " + join_alternatives(closest_matches(query.cuda->text(), lines, 2), " and "));
+    }
+    if (query.cudnn && matrix.cudnn_releases_matching(*query.cudnn).empty()) {
+        std::vector<std::string> known;
+        for (const auto& release : matrix.cudnn_releases())
+            known.push_back(release.version.text());
+        throw Error(ErrorCode::invalid_input, "cuDNN " + query.cudnn->text() + " is not a release the matrix knows",
+                    "nearest known: " + join_alternatives(closest_matches(query.cudnn->text(), known, 3), " and "));
+    }
+}
+
+// The torch request a companion implies when torch itself was not named.
+std::optional<FrameworkRequest> torch_for_companion(const matrix::Matrix& matrix, const FrameworkRequest& companion)
+{
+    auto wanted = Pep440Version::parse(companion.version);
+    for (const auto& release : matrix.torch_releases())
+        for (const auto& set : release.companions) {
+            const auto& have = companion.framework == Framework::torchvision ? set.torchvision : set.torchaudio;
+            if (have && have->without_local() == wanted)
+                return FrameworkRequest{Framework::torch, set.torch.public_str(), ""};
+        }
+    return std::nullopt;
+}
+
+std::string variant_list(const matrix::TorchRelease& release)
+{
+    std::vector<std::string> names;
+    for (const auto& v : release.variants)
+        names.push_back(v.tag + " (CUDA " + v.cuda.text() + (v.experimental ? ", experimental" : "") + ")");
+    return join_alternatives(names, " and ");
+}
+
+Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives);
+
+// Every other build of the same torch line that works where this one does not.
+void suggest_variants(const matrix::Matrix& matrix, const Query& query, const FrameworkRequest& primary,
+                      const matrix::TorchRelease& release, const std::string& current, Report& report)
+{
+    for (const auto& variant : release.variants) {
+        if (variant.tag == current)
+            continue;
+        Query alternative = query;
+        alternative.cuda.reset();
+        for (auto& request : alternative.frameworks)
+            if (request.framework == Framework::torch)
+                request.local = variant.tag;
+        Report outcome = run(matrix, alternative, false);
+        if (outcome.verdict() == Severity::error)
+            continue;
+        report.suggest("use " + variant.tag + " (torch " + (primary.version) + "+" + variant.tag + "): " +
+                       driver_requirement(matrix, variant.cuda) +
+                       (outcome.verdict() == Severity::warning ? " (works, with warnings)" : ""));
+    }
+}
+
+Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives)
+{
+    Report report;
+    Context ctx{matrix, query, {}, std::nullopt, query.cuda};
+    for (const auto& gpu : query.gpus)
+        ctx.gpus.push_back(resolve_gpu(matrix, gpu));
+
+    std::optional<FrameworkRequest> primary;
+    for (const auto& request : query.frameworks) {
+        if (is_companion(request))
+            continue;
+        if (primary)
+            throw Error(ErrorCode::invalid_input,
+                        "check one framework at a time: " + primary->text() + " and " + request.text(),
+                        "torchvision and torchaudio may go along with torch");
+        primary = request;
+    }
+    if (!primary)
+        for (const auto& request : query.frameworks)
+            if (auto torch = torch_for_companion(matrix, request); torch && !primary)
+                primary = torch;
+
+    if (primary) {
+        bool pinned = !primary->local.empty();
+        ctx.build = select_build(matrix, *primary, pinned ? std::nullopt : query.cuda);
+        if (!ctx.build) {
+            const auto* release = primary->framework == Framework::torch
+                                      ? &find_release_line(matrix.torch_releases(), *primary)
+                                      : nullptr;
+            std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
+            std::string name = std::string(to_string(primary->framework)) + " " + primary->version;
+            report.add(Severity::error, "framework-no-cuda-build",
+                       name + " has no " + wanted + " build" +
+                           (release ? "; its builds: " + variant_list(*release) : ""),
+                       release ? release->provenance.cite() : "");
+            if (release && suggest_alternatives)
+                suggest_variants(matrix, query, *primary, *release, "", report);
+            return report;
+        }
+        ctx.cuda = ctx.build->cuda;
+        report.add(Severity::info, "framework-build",
+                   primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text() +
+                       (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "") +
+                       (ctx.build->torch_variant && ctx.build->torch_variant->pypi_default && !pinned && !query.cuda
+                            ? " (the PyPI default build)"
+                            : "") +
+                       (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
+                   ctx.build->provenance.cite());
+    }
+
+    check_framework(ctx, report);
+    check_driver(ctx, report);
+    check_gpus(ctx, report);
+    check_cudnn(ctx, report);
+
+    if (suggest_alternatives && report.verdict() == Severity::error && ctx.build && ctx.build->torch)
+        suggest_variants(matrix, query, *primary, *ctx.build->torch, ctx.build->variant, report);
+    return report;
+}
+
+} // namespace
+
+Report check(const matrix::Matrix& matrix, const Query& query)
+{
+    validate_versions(matrix, query);
+    return run(matrix, query, true);
+}
+
+} // namespace dlenv::resolve

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "core/version.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlenv::resolve {
+
+enum class Framework { torch, torchvision, torchaudio, tensorflow, jax };
+std::string_view to_string(Framework framework);
+
+// "torch==2.1", "torch==2.1.2+cu118": a framework, a version or release line, and
+// optionally the build's local label, which pins the CUDA variant.
+struct FrameworkRequest {
+    Framework framework;
+    std::string version; // "2.1" or "2.1.2", without the local label
+    std::string local;   // "cu118", or empty
+
+    // Throws Error(invalid_input) naming the frameworks dlenv knows.
+    static FrameworkRequest parse(std::string_view text);
+    std::string text() const;
+};
+
+// An ad hoc question: does this combination work?
+struct Query {
+    std::vector<FrameworkRequest> frameworks;
+    std::optional<CudaVersion> cuda;
+    std::optional<CudnnVersion> cudnn;
+    std::optional<DriverVersion> driver;
+    std::vector<std::string> gpus; // models, sm_XY or X.Y
+    std::optional<PythonVersion> python;
+    bool forward_compat = false;
+};
+
+} // namespace dlenv::resolve

@@ -1,0 +1,33 @@
+#pragma once
+
+// The rules `check` applies, one family per file. Each reads the context and adds
+// findings (and, where a fix is obvious, suggestions) to the report.
+
+#include "matrix/matrix.h"
+#include "resolve/build.h"
+#include "resolve/query.h"
+#include "resolve/report.h"
+#include "resolve/targets.h"
+
+#include <optional>
+#include <vector>
+
+namespace dlenv::resolve {
+
+struct Context {
+    const matrix::Matrix& matrix;
+    const Query& query;
+    std::vector<GpuTarget> gpus;
+    std::optional<Build> build;       // the framework build under test, if any
+    std::optional<CudaVersion> cuda;  // the CUDA the application was built with
+};
+
+void check_driver(const Context& ctx, Report& report);      // rules_driver.cpp
+void check_gpus(const Context& ctx, Report& report);        // rules_gpu.cpp
+void check_cudnn(const Context& ctx, Report& report);       // rules_cudnn.cpp
+void check_framework(const Context& ctx, Report& report);   // rules_framework.cpp
+
+// "driver >= 530.30.02, or >= 525.60.13 under minor-version compatibility"
+std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda);
+
+} // namespace dlenv::resolve

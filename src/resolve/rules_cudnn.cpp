@@ -1,0 +1,103 @@
+#include "resolve/rules.h"
+
+namespace dlenv::resolve {
+namespace {
+
+bool supports(const std::vector<ComputeCapability>& listed, const ComputeCapability& device)
+{
+    for (const auto& cc : listed)
+        if (cc.major() == device.major() && cc.minor() <= device.minor())
+            return true;
+    return false;
+}
+
+std::string cc_list(const std::vector<ComputeCapability>& listed)
+{
+    std::string out;
+    for (const auto& cc : listed)
+        out += (out.empty() ? "" : ", ") + cc.text();
+    return out;
+}
+
+// A framework's own cuDNN against the one the user named.
+void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report& report)
+{
+    const Build& build = *ctx.build;
+    const CudnnVersion& ships = *build.cudnn;
+    if (wanted.is_prefix_of(ships) || ships.is_prefix_of(wanted))
+        return;
+    if (build.cudnn_bundled)
+        report.add(Severity::warning, "cudnn-bundled",
+                   build.name() + " bundles cuDNN " + ships.text() + " and loads it, not the cuDNN " + wanted.text() +
+                       " of the system",
+                   build.provenance.cite());
+    else if (wanted.major() != ships.major())
+        report.add(Severity::error, "cudnn-untested-major",
+                   build.name() + " was built and tested with cuDNN " + ships.text() + "; cuDNN " + wanted.text() +
+                       " is another major version",
+                   build.provenance.cite());
+    else
+        report.add(Severity::warning, "cudnn-untested",
+                   build.name() + " was tested with cuDNN " + ships.text() + ", not " + wanted.text(),
+                   build.provenance.cite());
+}
+
+} // namespace
+
+void check_cudnn(const Context& ctx, Report& report)
+{
+    const auto& wanted = ctx.query.cudnn;
+    if (ctx.build && ctx.build->cudnn && wanted)
+        check_against_build(ctx, *wanted, report);
+    if (ctx.build && ctx.build->jax_build && wanted && !ctx.build->jax_build->cudnn.contains(*wanted))
+        report.add(Severity::error, "cudnn-outside-framework-range",
+                   "JAX's " + ctx.build->jax_build->extra + " build needs cuDNN " +
+                       ctx.build->jax_build->cudnn.describe() + ", not " + wanted->text(),
+                   ctx.build->provenance.cite());
+
+    // The cuDNN that is loaded: the framework's own when it bundles one, else the system's.
+    bool bundled = ctx.build && ctx.build->cudnn_bundled && ctx.build->cudnn;
+    std::optional<CudnnVersion> loaded = bundled ? ctx.build->cudnn : wanted ? wanted : ctx.build ? ctx.build->cudnn
+                                                                                                   : std::nullopt;
+    if (!loaded || !ctx.cuda)
+        return;
+
+    const matrix::CudnnRelease* release = nullptr;
+    const matrix::CudnnBuild* match = nullptr;
+    bool builds_known = false;
+    for (const auto* candidate : ctx.matrix.cudnn_releases_matching(*loaded)) {
+        builds_known = builds_known || !candidate->builds.empty();
+        for (const auto& b : candidate->builds)
+            if (!match && b.cuda.contains(*ctx.cuda)) {
+                release = candidate;
+                match = &b;
+            }
+    }
+    if (!match) {
+        if (builds_known && !bundled)
+            report.add(Severity::error, "cudnn-cuda-mismatch",
+                       "cuDNN " + loaded->text() + " has no build for CUDA " + ctx.cuda->text(), "");
+        else if (!builds_known && !bundled) // a bundled cuDNN is the framework vendor's choice
+            report.add(Severity::warning, "cudnn-unconfirmed",
+                       "the CUDA builds of cuDNN " + loaded->text() + " are not on record (unconfirmed)", "");
+        return;
+    }
+    std::string source = release->provenance.cite();
+    std::string label = "cuDNN " + release->version.text() + " (CUDA " + match->cuda.describe() + " build)";
+    if (release->provenance.unconfirmed())
+        label += " [unconfirmed]";
+    if (ctx.query.driver && match->driver_linux && *ctx.query.driver < *match->driver_linux)
+        report.add(Severity::error, "cudnn-driver-too-old",
+                   label + " needs driver >= " + match->driver_linux->text() + ", not " + ctx.query.driver->text(),
+                   source);
+    for (const auto& gpu : ctx.gpus) {
+        if (match->compute_capabilities.empty() || supports(match->compute_capabilities, gpu.compute_capability))
+            continue;
+        report.add(Severity::error, "cudnn-gpu-unsupported",
+                   label + " supports compute capabilities " + cc_list(match->compute_capabilities) + "; " +
+                       gpu.label + " is " + gpu.compute_capability.text(),
+                   source, gpu.label);
+    }
+}
+
+} // namespace dlenv::resolve

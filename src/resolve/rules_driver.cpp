@@ -1,0 +1,119 @@
+#include "resolve/rules.h"
+
+#include <algorithm>
+
+namespace dlenv::resolve {
+namespace {
+
+std::string join_sources(const matrix::Provenance& a, const matrix::Provenance& b)
+{
+    return a.cite() + " | " + b.cite();
+}
+
+bool segment_supports_forward_compat(const matrix::Matrix& matrix, const GpuTarget& gpu)
+{
+    const auto& segments = matrix.forward_compatibility().segments;
+    return gpu.model && std::find(segments.begin(), segments.end(), gpu.model->segment) != segments.end();
+}
+
+std::string line_of(const CudaVersion& cuda)
+{
+    return std::to_string(cuda.major()) + "." + std::to_string(cuda.minor());
+}
+
+} // namespace
+
+std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda)
+{
+    const auto* toolkit = matrix.first_toolkit(cuda);
+    const auto* floor = matrix.minor_version_floor(cuda.major());
+    std::string out = toolkit ? "driver >= " + toolkit->driver_linux->text() : "driver of CUDA " + cuda.text();
+    if (floor && toolkit && floor->driver_linux < *toolkit->driver_linux)
+        out += ", or >= " + floor->driver_linux.text() + " under minor-version compatibility";
+    return out;
+}
+
+void check_driver(const Context& ctx, Report& report)
+{
+    if (!ctx.query.driver || !ctx.cuda)
+        return;
+    const DriverVersion& driver = *ctx.query.driver;
+    const CudaVersion& cuda = *ctx.cuda;
+    const std::string line = line_of(cuda);
+    const auto* toolkit = ctx.matrix.first_toolkit(cuda);
+    if (!toolkit)
+        return;
+    const DriverVersion& toolkit_driver = *toolkit->driver_linux;
+
+    if (driver >= toolkit_driver) {
+        report.add(Severity::info, "driver-backward-compatible",
+                   "driver " + driver.text() + " runs CUDA " + line + " applications (the CUDA " + line +
+                       " toolkit driver is " + toolkit_driver.text() + "; newer drivers run older CUDA)",
+                   toolkit->provenance.cite());
+        return;
+    }
+
+    const auto* floor = ctx.matrix.minor_version_floor(cuda.major());
+    if (floor && driver >= floor->driver_linux) {
+        report.add(Severity::warning, "driver-minor-version-compat",
+                   "driver " + driver.text() + " is older than the CUDA " + line + " toolkit driver " +
+                       toolkit_driver.text() + "; it runs CUDA " + std::to_string(cuda.major()) +
+                       ".x applications under minor-version compatibility (>= " + floor->driver_linux.text() +
+                       ") with a limited feature set, and cannot JIT-compile PTX from a newer toolchain "
+                       "(cudaErrorUnsupportedPtxVersion, 222)",
+                   join_sources(floor->provenance, toolkit->provenance));
+        report.suggest("for the full CUDA " + line + " feature set, upgrade the driver to >= " + toolkit_driver.text());
+        return;
+    }
+
+    std::string floor_text = floor ? ", and minor-version compatibility needs >= " + floor->driver_linux.text()
+                                   : "";
+    const auto& forward = ctx.matrix.forward_compatibility();
+    if (ctx.query.forward_compat) {
+        std::vector<std::string> unsupported;
+        for (const auto& gpu : ctx.gpus)
+            if (!segment_supports_forward_compat(ctx.matrix, gpu))
+                unsupported.push_back(gpu.label);
+        if (!unsupported.empty()) {
+            for (const auto& label : unsupported)
+                report.add(Severity::error, "forward-compat-unsupported-gpu",
+                           "forward compatibility (cuda-compat-" + std::to_string(cuda.major()) + "-" +
+                               std::to_string(cuda.minor()) + ") works only on data-center GPUs and Jetson; on " +
+                               label + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
+                           forward.provenance.cite(), label);
+            report.suggest("upgrade the driver to >= " + toolkit_driver.text() +
+                           (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : ""));
+            return;
+        }
+        report.add(Severity::warning, "driver-forward-compat",
+                   "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " +
+                       toolkit_driver.text() + floor_text + "); it runs only with the cuda-compat-" +
+                       std::to_string(cuda.major()) + "-" + std::to_string(cuda.minor()) +
+                       " package (forward compatibility)" +
+                       (ctx.gpus.empty() ? ", which works only on data-center GPUs and Jetson: name --gpu to check" : ""),
+                   forward.provenance.cite());
+        return;
+    }
+
+    std::string message = "driver " + driver.text() + " cannot run CUDA " + line + ": the toolkit needs >= " +
+                          toolkit_driver.text() + floor_text;
+    bool all_datacenter = !ctx.gpus.empty() && std::all_of(ctx.gpus.begin(), ctx.gpus.end(), [&](const GpuTarget& g) {
+        return segment_supports_forward_compat(ctx.matrix, g);
+    });
+    std::vector<std::string> consumer;
+    for (const auto& gpu : ctx.gpus)
+        if (!segment_supports_forward_compat(ctx.matrix, gpu))
+            consumer.push_back(gpu.label);
+    if (!consumer.empty())
+        message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front() +
+                   ", only on data-center GPUs and Jetson";
+    report.add(Severity::error, "driver-too-old", message,
+               floor ? join_sources(toolkit->provenance, floor->provenance) : toolkit->provenance.cite());
+    report.suggest("upgrade the driver to >= " + toolkit_driver.text() +
+                   (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : ""));
+    if (all_datacenter)
+        report.suggest("or keep the driver and install cuda-compat-" + std::to_string(cuda.major()) + "-" +
+                       std::to_string(cuda.minor()) + " (forward compatibility, --forward-compat)");
+}
+
+} // namespace dlenv::resolve

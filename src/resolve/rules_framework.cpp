@@ -1,0 +1,133 @@
+#include "resolve/rules.h"
+
+#include "core/closest.h"
+#include "core/error.h"
+
+#include <algorithm>
+
+namespace dlenv::resolve {
+namespace {
+
+void check_python(const Context& ctx, Report& report)
+{
+    const auto& python = ctx.query.python;
+    if (!python || !ctx.build || ctx.build->python.contains(*python))
+        return;
+    report.add(Severity::error, "python-unsupported",
+               ctx.build->name() + " supports Python " + ctx.build->python.describe() + ", not " + python->text(),
+               ctx.build->provenance.cite());
+    report.suggest("use Python " + ctx.build->python.describe() + " with " + ctx.build->name());
+}
+
+// `--cuda` next to a pinned build means the host's toolkit, used to build extensions.
+void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request, Report& report)
+{
+    if (!ctx.query.cuda || !ctx.build)
+        return;
+    const Build& build = *ctx.build;
+    const CudaVersion& host = *ctx.query.cuda;
+    if (build.framework == Framework::tensorflow) {
+        if (host.major() != build.cuda.major()) {
+            report.add(Severity::error, "framework-cuda-untested",
+                       build.name() + " was built and tested with CUDA " + build.cuda.text() + "; CUDA " + host.text() +
+                           " is another major version, whose libraries it does not load",
+                       build.provenance.cite());
+            for (const auto& other : ctx.matrix.tensorflow_releases())
+                if (other.cuda.major() == host.major() && other.cuda.minor() == host.minor())
+                    report.suggest("tensorflow " + other.line + " is tested with CUDA " + other.cuda.text() +
+                                   " and cuDNN " + other.cudnn.text());
+        } else if (host.minor() != build.cuda.minor()) {
+            report.add(Severity::warning, "framework-cuda-untested",
+                       build.name() + " was tested with CUDA " + build.cuda.text() + ", not " + host.text(),
+                       build.provenance.cite());
+        }
+        return;
+    }
+    if (build.framework != Framework::torch || request.local.empty())
+        return;
+    if (host.major() != build.cuda.major())
+        report.add(Severity::error, "cpp-extension-cuda-mismatch",
+                   "extensions built with the host's CUDA " + host.text() + " fail against " + build.name() +
+                       ": torch.utils.cpp_extension refuses a CUDA major other than the " + build.cuda.text() +
+                       " torch was built with (torch itself runs, on its own CUDA libraries)",
+                   build.provenance.cite());
+    else if (host.minor() != build.cuda.minor())
+        report.add(Severity::warning, "cpp-extension-cuda-minor",
+                   "extensions built with the host's CUDA " + host.text() + " against " + build.name() + " (CUDA " +
+                       build.cuda.text() + ") get a minor-version mismatch warning from torch.utils.cpp_extension",
+                   build.provenance.cite());
+}
+
+const matrix::CompanionSet* companion_set(const Build& build)
+{
+    Pep440Version torch = build.version ? *build.version : build.torch->versions.back();
+    for (const auto& set : build.torch->companions)
+        if (set.torch == torch)
+            return &set;
+    return nullptr;
+}
+
+void check_companion(const Context& ctx, const FrameworkRequest& request, Report& report)
+{
+    const Build& build = *ctx.build;
+    const bool vision = request.framework == Framework::torchvision;
+    const std::string name(to_string(request.framework));
+    auto pick = [&](const matrix::CompanionSet& set) { return vision ? set.torchvision : set.torchaudio; };
+    auto wanted = Pep440Version::parse(request.version);
+    auto matches = [&](const std::optional<Pep440Version>& have) {
+        if (!have)
+            return false;
+        const auto& a = wanted.release();
+        const auto& b = have->release();
+        return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
+    };
+
+    const matrix::CompanionSet* own = companion_set(build);
+    std::vector<const matrix::CompanionSet*> candidates;
+    if (build.version)
+        candidates = {own};
+    else
+        for (const auto& set : build.torch->companions)
+            candidates.push_back(&set);
+    for (const auto* set : candidates)
+        if (set && matches(pick(*set))) {
+            report.add(Severity::info, "companion-paired",
+                       name + " " + pick(*set)->str() + " is built for torch " + set->torch.str(),
+                       set->provenance.cite());
+            return;
+        }
+
+    // Built for some other torch: name it, and the companion this torch needs.
+    for (const auto& release : ctx.matrix.torch_releases())
+        for (const auto& set : release.companions)
+            if (matches(pick(set))) {
+                report.add(Severity::error, "companion-mismatch",
+                           name + " " + pick(set)->str() + " is built for torch " + set.torch.str() +
+                               " and cannot be used with " + build.name() +
+                               " (companion binaries are compiled against one torch release)",
+                           set.provenance.cite());
+                if (own && pick(*own))
+                    report.suggest("use " + name + " " + pick(*own)->str() + " with torch " + own->torch.str());
+                return;
+            }
+    throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release the matrix knows",
+                own && pick(*own) ? "torch " + own->torch.str() + " pairs with " + name + " " + pick(*own)->str()
+                                  : "check the version");
+}
+
+} // namespace
+
+void check_framework(const Context& ctx, Report& report)
+{
+    check_python(ctx, report);
+    for (const auto& request : ctx.query.frameworks) {
+        if (request.framework == Framework::torchvision || request.framework == Framework::torchaudio) {
+            if (ctx.build && ctx.build->torch)
+                check_companion(ctx, request, report);
+        } else {
+            check_extension_toolkit(ctx, request, report);
+        }
+    }
+}
+
+} // namespace dlenv::resolve

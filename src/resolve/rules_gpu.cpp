@@ -1,0 +1,185 @@
+#include "resolve/rules.h"
+
+#include "core/closest.h"
+
+#include <algorithm>
+
+namespace dlenv::resolve {
+namespace {
+
+std::string arch_list_text(const std::vector<ComputeCapability>& archs, const std::vector<ComputeCapability>& ptx)
+{
+    std::vector<std::string> names;
+    for (const auto& cc : archs)
+        names.push_back(cc.text() + (std::find(ptx.begin(), ptx.end(), cc) != ptx.end() ? "+PTX" : ""));
+    std::string out;
+    for (const auto& name : names)
+        out += (out.empty() ? "" : ";") + name;
+    return out + (ptx.empty() ? " (no PTX)" : "");
+}
+
+// How a build's GPU code reaches a device: its own cubin, a compatible cubin of the same
+// major with a lower minor, or PTX compiled by the driver at load time.
+struct CodePath {
+    std::optional<ComputeCapability> exact;
+    std::optional<ComputeCapability> cubin; // same major, lower minor
+    std::optional<ComputeCapability> ptx;   // any arch <= the device
+};
+
+CodePath code_path(const std::vector<ComputeCapability>& archs, const std::vector<ComputeCapability>& ptx,
+                   const ComputeCapability& device)
+{
+    CodePath path;
+    for (const auto& cc : archs) {
+        if (cc == device)
+            path.exact = cc;
+        else if (cc.major() == device.major() && cc.minor() < device.minor() && (!path.cubin || *path.cubin < cc))
+            path.cubin = cc;
+    }
+    for (const auto& cc : ptx)
+        if (cc <= device && (!path.ptx || *path.ptx < cc))
+            path.ptx = cc;
+    return path;
+}
+
+bool covers(const CodePath& path)
+{
+    return path.exact || path.cubin || path.ptx;
+}
+
+// The oldest torch build whose code runs on `device`, for "use torch X" suggestions.
+std::optional<std::string> first_torch_build_for(const matrix::Matrix& matrix, const ComputeCapability& device)
+{
+    std::optional<std::string> best;
+    std::optional<Pep440Version> best_line;
+    for (const auto& release : matrix.torch_releases())
+        for (const auto& variant : release.variants) {
+            if (!variant.arch_list || !covers(code_path(*variant.arch_list, variant.ptx, device)))
+                continue;
+            auto line = Pep440Version::parse(release.line);
+            if (!best_line || line < *best_line) {
+                best_line = line;
+                best = "torch " + release.line + " " + variant.tag;
+            }
+        }
+    return best;
+}
+
+void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture* arch, Report& report)
+{
+    const Build& build = *ctx.build;
+    const std::string sm = gpu.compute_capability.sm_name();
+    const std::string source = build.provenance.cite();
+    if (!build.arch_list) {
+        report.add(Severity::warning, "gpu-arch-list-unknown",
+                   "the GPU code " + build.name() + " carries is not on record (unconfirmed): cannot tell whether it has "
+                   "kernels for " + sm,
+                   source, gpu.label);
+        return;
+    }
+    CodePath path = code_path(*build.arch_list, build.ptx, gpu.compute_capability);
+    std::string archs = arch_list_text(*build.arch_list, build.ptx);
+    if (path.exact) {
+        report.add(Severity::info, "gpu-cubin", build.name() + " carries " + sm + " kernels for " + gpu.label, source,
+                   gpu.label);
+    } else if (path.cubin) {
+        report.add(Severity::warning, "gpu-cubin-compatible",
+                   build.name() + " has no " + sm + " kernels (" + archs + "); its " + path.cubin->sm_name() +
+                       " cubins run on " + gpu.compute_capability.text() +
+                       " (same major, higher minor), without kernels specific to " +
+                       (arch ? arch->name : gpu.compute_capability.text()),
+                   source, gpu.label);
+    } else if (path.ptx) {
+        const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
+        bool minor_version_mode = ctx.query.driver && toolkit && *ctx.query.driver < *toolkit->driver_linux;
+        if (minor_version_mode)
+            report.add(Severity::error, "gpu-ptx-jit-driver-too-old",
+                       gpu.label + " needs the driver to JIT-compile " + build.name() + "'s compute_" +
+                           std::to_string(path.ptx->major()) + std::to_string(path.ptx->minor()) +
+                           " PTX, but driver " + ctx.query.driver->text() + " is older than the CUDA " +
+                           ctx.cuda->text() + " toolkit driver " + toolkit->driver_linux->text() +
+                           ": cudaErrorUnsupportedPtxVersion (222)",
+                       source, gpu.label);
+        else
+            report.add(Severity::warning, "gpu-ptx-jit",
+                       build.name() + " has no cubin for " + sm + " (" + archs + "); the driver JIT-compiles its " +
+                           path.ptx->text() + " PTX on first launch (slow start, no architecture-specific kernels)",
+                       source, gpu.label);
+    } else {
+        report.add(Severity::error, "gpu-no-kernel",
+                   build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs +
+                       ", and a cubin runs only on the same major with an equal or higher minor "
+                       "(\"no kernel image is available for execution on the device\")",
+                   source, gpu.label);
+        if (auto first = first_torch_build_for(ctx.matrix, gpu.compute_capability))
+            report.suggest("for " + gpu.label + " use " + *first + " or newer: the first torch build with code for " +
+                           sm);
+    }
+    if (arch && ctx.cuda && *ctx.cuda < arch->min_cuda)
+        report.add(Severity::warning, "gpu-extension-target",
+                   "CUDA " + ctx.cuda->text() + " cannot target " + sm + " (needs CUDA >= " + arch->min_cuda.text() +
+                       "): extensions built against " + build.name() + " cannot carry " + sm + " code",
+                   arch->provenance.cite(), gpu.label);
+}
+
+void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
+{
+    const CudaVersion& cuda = *ctx.cuda;
+    const std::string sm = gpu.compute_capability.sm_name();
+    if (cuda < arch.min_cuda) {
+        report.add(Severity::error, "cuda-cannot-target-gpu",
+                   "CUDA " + cuda.text() + " cannot target " + sm + " (" + gpu.label + ", " + arch.name +
+                       "): compute capability " + gpu.compute_capability.text() + " needs CUDA >= " +
+                       arch.min_cuda.text(),
+                   arch.provenance.cite(), gpu.label);
+        std::string fix = "use CUDA >= " + arch.min_cuda.text();
+        for (const auto& other : ctx.matrix.architectures())
+            if (other.compute_capability.major() == gpu.compute_capability.major() &&
+                other.compute_capability < gpu.compute_capability && other.min_cuda <= cuda) {
+                fix += ", or compile for " + other.compute_capability.sm_name() + " (its cubin runs on " +
+                       gpu.compute_capability.text() + ")";
+                break;
+            }
+        report.suggest(fix);
+    } else if (arch.max_cuda && arch.max_cuda->compare_truncated(cuda) < 0 &&
+               !CudaVersion::parse(arch.max_cuda->text()).is_prefix_of(cuda)) {
+        report.add(Severity::error, "cuda-dropped-gpu",
+                   "CUDA " + cuda.text() + " no longer targets " + sm + " (" + gpu.label + ", " + arch.name +
+                       "): the last toolkit that does is " + arch.max_cuda->text(),
+                   arch.provenance.cite(), gpu.label);
+        report.suggest("use CUDA <= " + arch.max_cuda->text() + " for " + gpu.label);
+    } else {
+        report.add(Severity::info, "cuda-targets-gpu",
+                   "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + ")", arch.provenance.cite(),
+                   gpu.label);
+    }
+}
+
+} // namespace
+
+void check_gpus(const Context& ctx, Report& report)
+{
+    for (const auto& gpu : ctx.gpus) {
+        const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
+        if (arch && arch->min_driver_linux && ctx.query.driver && *ctx.query.driver < *arch->min_driver_linux)
+            report.add(Severity::error, "driver-too-old-for-gpu",
+                       "driver " + ctx.query.driver->text() + " does not support " + gpu.label + " (" + arch->name +
+                           ", compute capability " + gpu.compute_capability.text() + "): it needs >= " +
+                           arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
+                       arch->provenance.cite(), gpu.label);
+        if (ctx.build && ctx.build->framework == Framework::jax) {
+            const auto& min = ctx.build->jax->min_compute_capability;
+            if (min && gpu.compute_capability < *min)
+                report.add(Severity::error, "gpu-below-framework-minimum",
+                           "JAX supports compute capability " + min->text() + " and newer; " + gpu.label + " is " +
+                               gpu.compute_capability.text(),
+                           ctx.build->provenance.cite(), gpu.label);
+        } else if (ctx.build && ctx.build->framework == Framework::torch) {
+            check_build_code(ctx, gpu, arch, report);
+        } else if (ctx.cuda && arch) {
+            check_toolkit_window(ctx, gpu, *arch, report);
+        }
+    }
+}
+
+} // namespace dlenv::resolve
