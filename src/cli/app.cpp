@@ -42,7 +42,7 @@ int run(int argc, char** argv)
         ->type_name("DIR");
 
     int exit_code = 0;
-    for (Registrar registrar : {register_check})
+    for (Registrar registrar : {register_check, register_lock, register_profiles})
         registrar(app, options, exit_code);
 
     try {

@@ -1,0 +1,110 @@
+#include "cli/commands.h"
+
+#include "cli/matrix_option.h"
+#include "cli/output.h"
+#include "core/error.h"
+#include "host/gpu_probe.h"
+#include "lock/lockfile.h"
+#include "resolve/stack.h"
+
+#include <iostream>
+
+namespace dlenv::cli {
+namespace {
+
+struct LockArgs {
+    std::string profile;
+    std::string output;
+    std::string driver;
+    std::vector<std::string> gpus;
+    bool host = false;
+};
+
+// Host facts from the flags, and from the driver when --host asks for it.
+resolve::HostFacts host_facts(const LockArgs& args, const matrix::Matrix& matrix)
+{
+    resolve::HostFacts host;
+    if (!args.driver.empty())
+        host.driver = DriverVersion::parse(args.driver);
+    host.gpus = args.gpus;
+    if (!args.host)
+        return host;
+    auto detected = host::probe_driver();
+    if (!detected)
+        throw Error(ErrorCode::environment, "--host found no NVIDIA driver (neither NVML nor nvidia-smi answered)",
+                    "run on the GPU machine, or pass --driver and --gpu by hand");
+    if (!host.driver)
+        host.driver = detected->driver;
+    for (const auto& gpu : detected->gpus) {
+        if (matrix.find_gpu(gpu.name))
+            host.gpus.push_back(gpu.name);
+        else if (gpu.compute_capability)
+            host.gpus.push_back(gpu.compute_capability->text());
+    }
+    return host;
+}
+
+std::string summary(const resolve::Stack& stack)
+{
+    std::string out = stack.framework.name + " " + stack.framework.version.str();
+    for (const auto& c : stack.companions)
+        out += ", " + c.name + " " + c.version.str();
+    out += "; CUDA " + stack.cuda.text();
+    if (stack.cudnn)
+        out += ", cuDNN " + *stack.cudnn;
+    return out + "; Python " + stack.python.text() + "; driver >= " + stack.toolkit_driver.text() +
+           (stack.minor_version_driver ? " (>= " + stack.minor_version_driver->text() + " under minor-version "
+                                                                                      "compatibility)"
+                                       : "");
+}
+
+int run_lock(const LockArgs& args, const Options& options)
+{
+    const auto& matrix = load_matrix(options);
+    resolve::Profile profile = resolve::load_profile(args.profile);
+    resolve::HostFacts host = host_facts(args, matrix);
+    resolve::Resolution resolution = resolve::resolve_profile(matrix, profile, host);
+    std::string subject = "profile " + profile.name;
+    if (!resolution.stack) {
+        if (options.json)
+            print_json(resolution.report.to_json());
+        else
+            print_report(resolution.report, subject);
+        return 1;
+    }
+    auto lockfile = lock::Lockfile::from_stack(profile, matrix.sha256(), host, *resolution.stack, resolution.report);
+    std::string path = args.output.empty() ? "lockfiles/" + profile.name + ".lock.json" : args.output;
+    lockfile.write(path);
+    if (options.json) {
+        nlohmann::json out = resolution.report.to_json();
+        out["lockfile"] = path;
+        out["digest"] = lockfile.digest();
+        print_json(out);
+    } else {
+        if (resolution.report.verdict() == resolve::Severity::warning)
+            print_report(resolution.report, subject);
+        std::cout << "locked " << profile.name << " -> " << path << "\n  " << summary(*resolution.stack) << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+void register_lock(CLI::App& app, Options& options, int& exit_code)
+{
+    auto args = std::make_shared<LockArgs>();
+    auto* cmd = app.add_subcommand("lock", "Resolve a profile against the matrices and write its lockfile");
+    cmd->add_option("profile", args->profile, "A shipped profile's name (see `dlenv profiles`) or a profile file")
+        ->required()
+        ->type_name("PROFILE");
+    cmd->add_option("-o,--output", args->output, "Where to write the lock (default: lockfiles/NAME.lock.json)")
+        ->type_name("FILE");
+    cmd->add_option("--driver", args->driver, "Check against this host driver instead of the profile's fleet floor")
+        ->type_name("X.Y[.Z]");
+    cmd->add_option("--gpu", args->gpus, "A GPU of the host, in addition to the profile's")->type_name("MODEL");
+    cmd->add_flag("--host", args->host, "Detect the driver and GPUs of this machine (NVML, else nvidia-smi)");
+    cmd->add_flag("--json", options.json, "Print the outcome as JSON");
+    cmd->callback([args, &options, &exit_code] { exit_code = run_lock(*args, options); });
+}
+
+} // namespace dlenv::cli

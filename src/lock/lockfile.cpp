@@ -1,0 +1,129 @@
+#include "lock/lockfile.h"
+
+#include "core/canonical_json.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/json_reader.h"
+#include "core/sha256.h"
+
+namespace dlenv::lock {
+namespace {
+
+nlohmann::json cc_list(const std::vector<ComputeCapability>& list)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& cc : list)
+        out.push_back(cc.text());
+    return out;
+}
+
+template <typename T>
+nlohmann::json optional_json(const std::optional<T>& value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json stack_json(const resolve::Stack& stack)
+{
+    nlohmann::json companions = nlohmann::json::array();
+    for (const auto& c : stack.companions)
+        companions.push_back({{"name", c.name}, {"version", c.version.str()}});
+    nlohmann::json gpus = nlohmann::json::array();
+    for (const auto& g : stack.gpus)
+        gpus.push_back({{"name", g.name},
+                        {"compute_capability", g.compute_capability.text()},
+                        {"verdict", resolve::verdict_name(g.verdict)},
+                        {"findings", g.codes}});
+    return {
+        {"framework",
+         {{"name", stack.framework.name},
+          {"version", stack.framework.version.public_str()},
+          {"local_version", stack.framework.version.str()},
+          {"variant", stack.variant}}},
+        {"companions", companions},
+        {"python", stack.python.text()},
+        {"cuda", stack.cuda.text()},
+        {"cudnn", optional_json(stack.cudnn)},
+        {"nccl", optional_json(stack.nccl)},
+        {"driver",
+         {{"toolkit_min", stack.toolkit_driver.text()},
+          {"minor_version_min", stack.minor_version_driver ? nlohmann::json(stack.minor_version_driver->text())
+                                                           : nlohmann::json(nullptr)},
+          {"forward_compat", stack.forward_compat}}},
+        {"arch_list", cc_list(stack.arch_list)},
+        {"ptx", cc_list(stack.ptx)},
+        {"gpus", gpus},
+        {"unconfirmed", stack.unconfirmed},
+    };
+}
+
+nlohmann::json warnings_json(const resolve::Report& report)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& f : report.findings)
+        if (f.severity == resolve::Severity::warning)
+            out.push_back({{"code", f.code}, {"message", f.message}, {"source", f.source}});
+    return out;
+}
+
+} // namespace
+
+std::string Lockfile::compute_digest(nlohmann::json json)
+{
+    json.erase("digest");
+    return "sha256:" + sha256_hex(to_canonical_json(json));
+}
+
+Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
+                              const resolve::HostFacts& host, const resolve::Stack& stack,
+                              const resolve::Report& report)
+{
+    nlohmann::json json = {
+        {"format", k_format},
+        {"profile", {{"name", profile.name}, {"sha256", profile.sha256}}},
+        {"matrices", {{"sha256", matrices_sha256}}},
+        {"stack", stack_json(stack)},
+        {"base_image", {{"reference", profile.base_image}, {"digest", nullptr}}},
+        {"requirements", profile.requirements},
+        {"packages", nlohmann::json::array()},
+        {"validation",
+         {{"tiers", profile.validation_tiers},
+          {"thresholds",
+           {{"bandwidth_min_fraction", profile.bandwidth_min_fraction},
+            {"gemm_min_fraction", profile.gemm_min_fraction}}}}},
+        {"warnings", warnings_json(report)},
+    };
+    if (host.driver || !host.gpus.empty())
+        json["host"] = {{"driver", host.driver ? nlohmann::json(host.driver->text()) : nlohmann::json(nullptr)},
+                        {"gpus", host.gpus}};
+    json["digest"] = compute_digest(json);
+    return Lockfile(std::move(json));
+}
+
+Lockfile Lockfile::parse(const std::string& file, const std::string& text)
+{
+    nlohmann::json json = JsonReader::parse_document(file, text);
+    JsonReader doc(file, json);
+    std::string format = doc.at("format").string();
+    if (format != k_format)
+        doc.at("format").fail("unknown format '" + format + "'",
+                              "this dlenv reads " + std::string(k_format) + "; run `dlenv lock` again");
+    std::string recorded = doc.at("digest").string();
+    std::string actual = compute_digest(json);
+    if (recorded != actual)
+        doc.at("digest").fail("the lock does not match its digest (recorded " + recorded + ", content " + actual + ")",
+                              "the file was edited by hand: run `dlenv lock` again instead");
+    return Lockfile(std::move(json));
+}
+
+std::string Lockfile::text() const
+{
+    return to_canonical_json(m_json);
+}
+
+void Lockfile::write(const std::filesystem::path& path) const
+{
+    write_file_atomic(path, text());
+}
+
+} // namespace dlenv::lock

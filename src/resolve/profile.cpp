@@ -1,0 +1,124 @@
+#include "resolve/profile.h"
+
+#include "core/closest.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/json_reader.h"
+#include "core/sha256.h"
+
+#include <algorithm>
+
+namespace dlenv::resolve {
+namespace {
+
+constexpr std::string_view k_format = "dlenv.profile/v1";
+const std::vector<std::string> k_tiers = {"static", "gpu", "framework"};
+
+Framework companion(const JsonReader& field)
+{
+    std::string name = field.string();
+    if (name == "torchvision")
+        return Framework::torchvision;
+    if (name == "torchaudio")
+        return Framework::torchaudio;
+    field.fail("unknown companion '" + name + "'", "companions are torchvision and torchaudio");
+}
+
+double fraction(const JsonReader& validation, std::string_view key, double fallback)
+{
+    auto field = validation.find(key);
+    if (!field)
+        return fallback;
+    double value = field->number();
+    if (value <= 0 || value > 1)
+        field->fail("expected a fraction in (0, 1], got " + field->raw().dump());
+    return value;
+}
+
+} // namespace
+
+Profile Profile::parse(const std::string& file, const std::string& text)
+{
+    nlohmann::json json = JsonReader::parse_document(file, text);
+    JsonReader doc(file, json);
+    doc.allow_only({"format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
+                    "driver_floor", "forward_compat", "base_image", "validation"});
+    if (std::string format = doc.at("format").string(); format != k_format)
+        doc.at("format").fail("unknown format '" + format + "'", "this dlenv reads " + std::string(k_format));
+
+    Profile p;
+    p.file = file;
+    p.sha256 = sha256_hex(text);
+    p.name = doc.at("name").string();
+    p.description = doc.optional_string("description").value_or("");
+
+    auto framework = doc.at("framework");
+    framework.allow_only({"name", "version", "cuda"});
+    std::string request = framework.at("name").string() + "==" + framework.at("version").string();
+    try {
+        p.framework = FrameworkRequest::parse(request);
+    } catch (const Error& e) {
+        framework.fail(e.message(), e.hint());
+    }
+    if (p.framework.framework == Framework::torchvision || p.framework.framework == Framework::torchaudio)
+        framework.at("name").fail("a companion cannot be the framework", "name torch and list it under companions");
+    p.cuda = framework.optional_as<CudaVersion>("cuda");
+    p.python = doc.at("python").as<PythonVersion>();
+
+    if (auto list = doc.find("companions")) {
+        for (const auto& item : list->items())
+            p.companions.push_back(companion(item));
+        if (!p.companions.empty() && p.framework.framework != Framework::torch)
+            list->fail("companions go with torch only");
+    }
+    if (auto list = doc.find("requirements"))
+        p.requirements = list->strings();
+    if (auto list = doc.find("gpus"))
+        p.gpus = list->strings();
+    p.driver_floor = doc.optional_as<DriverVersion>("driver_floor");
+    if (auto flag = doc.find("forward_compat"))
+        p.forward_compat = flag->boolean();
+    p.base_image = doc.at("base_image").string();
+
+    p.validation_tiers = k_tiers;
+    if (auto validation = doc.find("validation")) {
+        validation->allow_only({"tiers", "bandwidth_min_fraction", "gemm_min_fraction"});
+        if (auto tiers = validation->find("tiers")) {
+            p.validation_tiers.clear();
+            for (const auto& tier : tiers->items()) {
+                if (std::find(k_tiers.begin(), k_tiers.end(), tier.string()) == k_tiers.end())
+                    tier.fail("unknown tier '" + tier.string() + "'", "tiers are static, gpu and framework");
+                p.validation_tiers.push_back(tier.string());
+            }
+        }
+        p.bandwidth_min_fraction = fraction(*validation, "bandwidth_min_fraction", p.bandwidth_min_fraction);
+        p.gemm_min_fraction = fraction(*validation, "gemm_min_fraction", p.gemm_min_fraction);
+    }
+    return p;
+}
+
+std::vector<Profile> shipped_profiles()
+{
+    std::vector<Profile> out;
+    for (const auto& file : shipped_profile_files())
+        out.push_back(Profile::parse("profiles/" + std::string(file.name), std::string(file.contents)));
+    return out;
+}
+
+Profile load_profile(const std::string& name_or_path)
+{
+    if (std::filesystem::is_regular_file(name_or_path))
+        return Profile::parse(name_or_path, read_file(name_or_path));
+    std::vector<std::string> names;
+    for (const auto& file : shipped_profile_files()) {
+        std::string name(file.name.substr(0, file.name.size() - 5)); // drop ".json"
+        if (name == name_or_path)
+            return Profile::parse("profiles/" + std::string(file.name), std::string(file.contents));
+        names.push_back(name);
+    }
+    auto near = closest_matches(name_or_path, names, 3);
+    throw Error(ErrorCode::not_found, "no profile '" + name_or_path + "': neither a shipped profile nor a file",
+                near.empty() ? "`dlenv profiles` lists the shipped ones" : "did you mean " + join_alternatives(near) + "?");
+}
+
+} // namespace dlenv::resolve

@@ -1,0 +1,134 @@
+#include "resolve/stack.h"
+
+#include "core/error.h"
+#include "resolve/build.h"
+#include "resolve/check.h"
+#include "resolve/targets.h"
+
+#include <algorithm>
+
+namespace dlenv::resolve {
+namespace {
+
+Query query_for(const Profile& profile, const HostFacts& host)
+{
+    Query query;
+    query.frameworks.push_back(profile.framework);
+    if (profile.framework.framework == Framework::torch && profile.cuda)
+        query.frameworks.back().local = variant_tag(*profile.cuda);
+    query.python = profile.python;
+    query.driver = host.driver ? host.driver : profile.driver_floor;
+    query.gpus = profile.gpus;
+    for (const auto& gpu : host.gpus)
+        if (std::find(query.gpus.begin(), query.gpus.end(), gpu) == query.gpus.end())
+            query.gpus.push_back(gpu);
+    query.forward_compat = profile.forward_compat;
+    // A framework with one tested CUDA (TensorFlow) is checked against the profile's.
+    if (profile.framework.framework != Framework::torch)
+        query.cuda = profile.cuda;
+    return query;
+}
+
+Pep440Version with_local(const Pep440Version& version, const std::string& local)
+{
+    return local.empty() ? version : Pep440Version::parse(version.public_str() + "+" + local);
+}
+
+void note_unconfirmed(const matrix::Provenance& provenance, const std::string& what, Stack& stack)
+{
+    if (provenance.unconfirmed())
+        stack.unconfirmed.push_back(what + (provenance.note.empty() ? "" : ": " + provenance.note));
+}
+
+std::vector<GpuVerdict> gpu_verdicts(const matrix::Matrix& matrix, const Query& query, const Report& report,
+                                     Stack& stack)
+{
+    std::vector<GpuVerdict> out;
+    for (const auto& text : query.gpus) {
+        GpuTarget target = resolve_gpu(matrix, text);
+        if (target.model)
+            note_unconfirmed(target.model->provenance, target.label, stack);
+        GpuVerdict verdict{target.label, target.compute_capability, Severity::info, {}};
+        for (const auto& finding : report.findings)
+            if (finding.gpu == target.label) {
+                verdict.verdict = std::max(verdict.verdict, finding.severity);
+                verdict.codes.push_back(finding.code);
+            }
+        out.push_back(std::move(verdict));
+    }
+    return out;
+}
+
+} // namespace
+
+Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host)
+{
+    Query query = query_for(profile, host);
+    Resolution resolution{check(matrix, query), std::nullopt};
+    if (resolution.report.verdict() == Severity::error)
+        return resolution;
+
+    const FrameworkRequest& request = query.frameworks.front();
+    Build build = *select_build(matrix, request, std::nullopt);
+    const auto* first = matrix.first_toolkit(build.cuda);
+    if (!first)
+        throw Error(ErrorCode::conflict, "the matrix has no CUDA " + build.cuda.text() + " toolkit release",
+                    "add its row to profiles/compat/cuda.json");
+
+    Stack stack{.framework = {},
+                .variant = build.variant,
+                .companions = {},
+                .python = profile.python,
+                .cuda = first->version,
+                .cudnn = build.cudnn ? std::optional(build.cudnn->text()) : std::nullopt,
+                .nccl = std::nullopt,
+                .toolkit_driver = *first->driver_linux,
+                .minor_version_driver = std::nullopt,
+                .arch_list = build.arch_list.value_or(std::vector<ComputeCapability>{}),
+                .ptx = build.ptx,
+                .gpus = {},
+                .unconfirmed = {}};
+    stack.gpus = gpu_verdicts(matrix, query, resolution.report, stack);
+    if (const auto* floor = matrix.minor_version_floor(build.cuda.major()))
+        stack.minor_version_driver = floor->driver_linux;
+    stack.forward_compat = query.driver && stack.minor_version_driver && *query.driver < *stack.minor_version_driver;
+    note_unconfirmed(build.provenance, "the " + build.name() + " build", stack);
+
+    std::string local = build.variant.starts_with("cu") ? build.variant : "";
+    if (build.torch) {
+        const auto& variant = *build.torch_variant;
+        if (variant.cuda_full)
+            stack.cuda = *variant.cuda_full;
+        if (variant.nccl)
+            stack.nccl = variant.nccl->text();
+        Pep440Version version = build.version ? *build.version : build.torch->versions.back();
+        stack.framework = {"torch", with_local(version, local)};
+        const matrix::CompanionSet* set = nullptr;
+        for (const auto& candidate : build.torch->companions)
+            if (candidate.torch == version)
+                set = &candidate;
+        for (Framework companion : profile.companions) {
+            const auto& pinned = !set ? std::nullopt
+                                 : companion == Framework::torchvision ? set->torchvision
+                                                                       : set->torchaudio;
+            std::string name(to_string(companion));
+            if (!pinned)
+                throw Error(ErrorCode::conflict,
+                            "the matrix pairs no " + name + " with torch " + version.str(),
+                            "drop " + name + " from " + profile.file + " companions, or add the pair to "
+                            "profiles/compat/torch.json");
+            note_unconfirmed(set->provenance, name + " " + pinned->str(), stack);
+            stack.companions.push_back({name, with_local(*pinned, local)});
+        }
+    } else {
+        const auto& versions = build.tensorflow ? build.tensorflow->versions : build.jax->versions;
+        if (versions.empty())
+            throw Error(ErrorCode::conflict, "the matrix lists no release of " + build.name(),
+                        "add its versions to profiles/compat/");
+        stack.framework = {std::string(to_string(build.framework)), build.version ? *build.version : versions.back()};
+    }
+    resolution.stack = std::move(stack);
+    return resolution;
+}
+
+} // namespace dlenv::resolve

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "core/pep440.h"
+#include "core/version.h"
+#include "matrix/matrix.h"
+#include "resolve/profile.h"
+#include "resolve/report.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlenv::resolve {
+
+// Facts about the machine a lock is for; all optional.
+struct HostFacts {
+    std::optional<DriverVersion> driver;
+    std::vector<std::string> gpus; // models, or X.Y where the model is unknown
+};
+
+struct PinnedPackage {
+    std::string name;
+    Pep440Version version; // with the build's local label: 2.1.2+cu118
+};
+
+struct GpuVerdict {
+    std::string name;
+    ComputeCapability compute_capability;
+    Severity verdict;
+    std::vector<std::string> codes; // the findings about this GPU
+};
+
+// One consistent environment: everything a lock pins about the CUDA stack.
+struct Stack {
+    PinnedPackage framework;
+    std::string variant; // "cu118"
+    std::vector<PinnedPackage> companions;
+    PythonVersion python;
+    CudaVersion cuda; // the full toolkit version the framework was built with
+    std::optional<std::string> cudnn;
+    std::optional<std::string> nccl;
+    DriverVersion toolkit_driver;
+    std::optional<DriverVersion> minor_version_driver;
+    bool forward_compat = false;
+    std::vector<ComputeCapability> arch_list;
+    std::vector<ComputeCapability> ptx;
+    std::vector<GpuVerdict> gpus;
+    std::vector<std::string> unconfirmed; // facts the stack rests on that are not confirmed
+};
+
+struct Resolution {
+    Report report;              // the same findings `check` gives
+    std::optional<Stack> stack; // none when the report has an error
+};
+
+// Resolves a profile against the matrices and, where given, the host. The driver
+// checked is the host's, else the profile's fleet floor.
+Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host);
+
+} // namespace dlenv::resolve
