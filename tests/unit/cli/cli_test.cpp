@@ -1,0 +1,99 @@
+#include "core/file.h"
+#include "core/subprocess.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <unistd.h>
+
+using namespace dlenv;
+
+namespace {
+
+ProcessResult dlenv_run(std::vector<std::string> args)
+{
+    args.insert(args.begin(), DLENV_BINARY);
+    auto result = run_process(args);
+    REQUIRE(result);
+    return *result;
+}
+
+std::filesystem::path scratch(const std::string& name)
+{
+    auto dir = std::filesystem::temp_directory_path() / ("dlenv-cli-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir / name;
+}
+
+} // namespace
+
+TEST_CASE("check: torch 2.1 has no CUDA 12.2 build, exits 1 and suggests cu118 and cu121 with driver floors",
+          "[cli]")
+{
+    auto r = dlenv_run({"check", "--framework", "torch==2.1", "--cuda", "12.2"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("error: torch==2.1 + CUDA 12.2 does not work (1 error)"));
+    CHECK_THAT(r.out, Catch::Contains("use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under "
+                                      "minor-version compatibility"));
+    CHECK_THAT(r.out, Catch::Contains("use cu121 (torch 2.1+cu121): driver >= 530.30.02, or >= 525.60.13 under "
+                                      "minor-version compatibility"));
+}
+
+TEST_CASE("check --json gives the verdict, findings and suggestions as data", "[cli]")
+{
+    auto r = dlenv_run({"check", "--framework", "torch==2.1", "--driver", "525.60.13", "--json"});
+    CHECK(r.exit_code == 0);
+    auto json = nlohmann::json::parse(r.out);
+    CHECK(json.at("verdict") == "warning");
+    bool minor_version = false;
+    for (const auto& f : json.at("findings"))
+        minor_version = minor_version || f.at("code") == "driver-minor-version-compat";
+    CHECK(minor_version);
+    CHECK(json.at("suggestions").is_array());
+}
+
+TEST_CASE("check: a CUDA version that does not exist is bad input, exit 2, naming the nearest ones", "[cli]")
+{
+    auto r = dlenv_run({"check", "--cuda", "12.7", "--json"});
+    CHECK(r.exit_code == 2);
+    auto error = nlohmann::json::parse(r.out).at("error");
+    CHECK(error.at("code") == "invalid_input");
+    CHECK(error.at("message") == "CUDA 12.7 is not a CUDA release");
+    CHECK(error.at("hint") == "nearest known: 12.6 and 12.8");
+}
+
+TEST_CASE("lock writes the same bytes as the committed lock", "[cli]")
+{
+    auto out = scratch("pytorch-2.1-cu118.lock.json");
+    auto r = dlenv_run({"lock", "pytorch-2.1-cu118", "-o", out.string()});
+    CHECK(r.exit_code == 0);
+    CHECK(read_file(out) == read_file(std::string(DLENV_SOURCE_DIR) + "/lockfiles/pytorch-2.1-cu118.lock.json"));
+}
+
+TEST_CASE("lock of a profile that cannot work exits 1 and writes nothing", "[cli]")
+{
+    auto profile = scratch("h100-old-torch.json");
+    write_file_atomic(profile, R"({"format": "dlenv.profile/v1", "name": "h100-old-torch",
+        "framework": {"name": "torch", "version": "1.12", "cuda": "11.6"}, "python": "3.10",
+        "gpus": ["H100 SXM5"], "base_image": "nvidia/cuda:11.6.2-runtime-ubuntu20.04"})");
+    auto out = scratch("h100-old-torch.lock.json");
+    auto r = dlenv_run({"lock", profile.string(), "-o", out.string(), "--json"});
+    CHECK(r.exit_code == 1);
+    CHECK(nlohmann::json::parse(r.out).at("verdict") == "error");
+    CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("profiles --json lists every shipped profile", "[cli]")
+{
+    auto r = dlenv_run({"profiles", "--json"});
+    CHECK(r.exit_code == 0);
+    auto json = nlohmann::json::parse(r.out);
+    REQUIRE(json.size() == 11);
+    CHECK(json[0].at("name") == "pytorch-1.13-cu117");
+}
+
+TEST_CASE("an unknown command is a usage error, exit 2", "[cli]")
+{
+    CHECK(dlenv_run({"frobnicate"}).exit_code == 2);
+}

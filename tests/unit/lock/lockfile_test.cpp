@@ -1,0 +1,84 @@
+#include "core/error.h"
+#include "core/file.h"
+#include "lock/lockfile.h"
+#include "matrix/matrix.h"
+#include "resolve/profile.h"
+#include "resolve/stack.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlenv;
+
+namespace {
+
+lock::Lockfile lock_shipped(const std::string& name)
+{
+    const auto& matrix = matrix::Matrix::embedded();
+    auto profile = resolve::load_profile(name);
+    auto resolution = resolve::resolve_profile(matrix, profile, {});
+    REQUIRE(resolution.stack);
+    return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report);
+}
+
+} // namespace
+
+TEST_CASE("the committed lock of every shipped profile is what locking writes today", "[lock]")
+{
+    // On drift, regenerate: for p in profiles/*.json; do dlenv lock "$(basename "$p" .json)"; done
+    for (const auto& profile : resolve::shipped_profiles()) {
+        INFO("lockfiles/" << profile.name << ".lock.json is stale: run `dlenv lock " << profile.name << "`");
+        std::string committed = read_file(std::string(DLENV_SOURCE_DIR) + "/lockfiles/" + profile.name + ".lock.json");
+        CHECK(lock_shipped(profile.name).text() == committed);
+    }
+}
+
+TEST_CASE("locking the same inputs twice gives the same bytes", "[lock]")
+{
+    CHECK(lock_shipped("pytorch-2.1-cu118").text() == lock_shipped("pytorch-2.1-cu118").text());
+}
+
+TEST_CASE("pytorch-2.1-cu118 pins CUDA 11.8, cuDNN 8.7.0.84 and torch 2.1.2+cu118 with its companions", "[lock]")
+{
+    auto lockfile = lock_shipped("pytorch-2.1-cu118");
+    const auto& json = lockfile.json();
+    const auto& stack = json.at("stack");
+    CHECK(json.at("format") == "dlenv.lock/v1");
+    CHECK(stack.at("cuda") == "11.8.0");
+    CHECK(stack.at("cudnn") == "8.7.0.84");
+    CHECK(stack.at("framework").at("local_version") == "2.1.2+cu118");
+    CHECK(stack.at("companions") == nlohmann::json::parse(R"([{"name": "torchaudio", "version": "2.1.2+cu118"},
+                                                             {"name": "torchvision", "version": "0.16.2+cu118"}])"));
+    CHECK(stack.at("python") == "3.10");
+    CHECK(stack.at("driver").at("toolkit_min") == "520.61.05");
+    CHECK(stack.at("driver").at("minor_version_min") == "450.80.02");
+    CHECK(stack.at("driver").at("forward_compat") == false);
+    CHECK(stack.at("arch_list") == nlohmann::json::parse(R"(["3.7","5.0","6.0","7.0","7.5","8.0","8.6","9.0"])"));
+    CHECK(json.at("packages") == nlohmann::json::array());
+}
+
+TEST_CASE("a lock read back verifies its format and digest", "[lock]")
+{
+    auto lockfile = lock_shipped("tensorflow-2.14-cu118");
+    CHECK(lock::Lockfile::parse("x.lock.json", lockfile.text()).digest() == lockfile.digest());
+
+    SECTION("an edited lock no longer matches its digest")
+    {
+        std::string text = lockfile.text();
+        text.replace(text.find("\"11.8.0\""), 8, "\"12.2.0\"");
+        try {
+            lock::Lockfile::parse("x.lock.json", text);
+            FAIL("an edited lock was accepted");
+        } catch (const Error& e) {
+            CHECK(e.code() == ErrorCode::invalid_input);
+            CHECK(std::string(e.what()).starts_with("x.lock.json: digest: the lock does not match its digest"));
+            CHECK(e.hint() == "the file was edited by hand: run `dlenv lock` again instead");
+        }
+    }
+    SECTION("an unknown format version is refused")
+    {
+        nlohmann::json json = lockfile.json();
+        json["format"] = "dlenv.lock/v9";
+        CHECK_THROWS_WITH(lock::Lockfile::parse("x.lock.json", json.dump()),
+                          "x.lock.json: format: unknown format 'dlenv.lock/v9'");
+    }
+}

@@ -1,0 +1,90 @@
+#include "core/error.h"
+#include "resolve/profile.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlenv;
+
+namespace {
+
+const char* k_good = R"({
+  "format": "dlenv.profile/v1",
+  "name": "team",
+  "framework": {"name": "torch", "version": "2.1", "cuda": "11.8"},
+  "python": "3.10",
+  "companions": ["torchvision"],
+  "base_image": "nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04"
+})";
+
+std::string with(const std::string& from, const std::string& to)
+{
+    std::string text = k_good;
+    auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+} // namespace
+
+TEST_CASE("a profile reads what a team wants, with defaults for validation", "[resolve][profile]")
+{
+    auto p = resolve::Profile::parse("team.json", k_good);
+    CHECK(p.name == "team");
+    CHECK(p.framework.text() == "torch==2.1");
+    CHECK(p.cuda->text() == "11.8");
+    CHECK(p.python.text() == "3.10");
+    CHECK(p.companions == std::vector{resolve::Framework::torchvision});
+    CHECK(p.validation_tiers == std::vector<std::string>{"static", "gpu", "framework"});
+    CHECK(p.bandwidth_min_fraction == 0.8);
+    CHECK(p.gemm_min_fraction == 0.6);
+}
+
+TEST_CASE("a malformed profile is refused naming the file, the field and what is expected", "[resolve][profile]")
+{
+    struct Case {
+        std::string from, to, message, hint;
+    };
+    auto c = GENERATE(
+        Case{R"("python": "3.10")", R"("pyhton": "3.10")", "team.json: pyhton: unknown field",
+             "did you mean \"python\"?"},
+        Case{R"("version": "2.1")", R"("version": 2.1)", "team.json: framework.version: expected a string, got 2.1 (number)",
+             ""},
+        Case{R"("python": "3.10")", R"("python": "3")", "team.json: python: '3' is not a Python version",
+             "write it as 3.10"},
+        Case{R"("name": "torch")", R"("name": "pytorch")", "team.json: framework: unknown framework 'pytorch'",
+             "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax"},
+        Case{R"("companions": ["torchvision"])", R"("companions": ["torchtext"])",
+             "team.json: companions[0]: unknown companion 'torchtext'", "companions are torchvision and torchaudio"},
+        Case{R"("name": "team",)", "", "team.json: name: missing", "add the field \"name\""},
+        Case{R"("format": "dlenv.profile/v1")", R"("format": "dlenv.profile/v2")",
+             "team.json: format: unknown format 'dlenv.profile/v2'", "this dlenv reads dlenv.profile/v1"},
+        Case{R"("python": "3.10",)", R"("python": "3.10")", "team.json:6:14: not valid JSON: syntax error while "
+                                                           "parsing object - unexpected string literal; expected '}'",
+             "fix the syntax at that position"});
+    INFO(c.message);
+    try {
+        resolve::Profile::parse("team.json", with(c.from, c.to));
+        FAIL("accepted a malformed profile");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(std::string(e.what()) == c.message);
+        CHECK(e.hint() == c.hint);
+    }
+}
+
+TEST_CASE("an unknown profile name suggests the closest shipped ones", "[resolve][profile]")
+{
+    try {
+        resolve::load_profile("pytorch-2.1-cu119");
+        FAIL("found a profile that does not exist");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::not_found);
+        CHECK(std::string(e.what()) == "no profile 'pytorch-2.1-cu119': neither a shipped profile nor a file");
+        CHECK(e.hint().starts_with("did you mean pytorch-2.1-cu118"));
+    }
+}
+
+TEST_CASE("every shipped profile parses", "[resolve][profile]")
+{
+    CHECK(resolve::shipped_profiles().size() == 11);
+}
