@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what dlenv needs on Debian 12 (as root), builds it, and then either runs the
+# quickstart or the whole test suite:
+#   scripts/setup.sh quickstart   lock the pytorch-2.1-cu118 profile on the built-in matrices
+#   scripts/setup.sh test         run every test through ctest
+set -euo pipefail
+
+mode=${1:-}
+case "$mode" in
+  quickstart|test) ;;
+  *) echo "usage: $0 quickstart|test" >&2; exit 2 ;;
+esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build"
+packages=(cmake g++ ninja-build pkg-config libarchive-dev libssl-dev nlohmann-json3-dev libcli11-dev
+          libcurl4-openssl-dev catch2)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" --parallel "$(nproc)"
+
+case "$mode" in
+  quickstart)
+    out="$build/quickstart"
+    mkdir -p "$out"
+    "$build/src/dlenv" profiles
+    "$build/src/dlenv" lock pytorch-2.1-cu118 -o "$out/pytorch-2.1-cu118.lock.json"
+    "$build/src/dlenv" check --framework torch==2.1 --cuda 12.2 || true
+    echo "lockfile: $out/pytorch-2.1-cu118.lock.json"
+    ;;
+  test)
+    ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"
+    ;;
+esac
