@@ -115,12 +115,20 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
     else
         s.rewind(start);
 
-    do {
+    while (true) {
         auto n = s.take_number();
         if (!n)
             return std::nullopt;
         v.m_release.push_back(*n);
-    } while (s.take("."));
+        // A dot continues the release only when a number follows: "1.0.post1" is a post-release.
+        std::size_t dot = s.position();
+        if (!s.take("."))
+            break;
+        if (!std::isdigit(static_cast<unsigned char>(s.peek()))) {
+            s.rewind(dot);
+            break;
+        }
+    }
 
     std::size_t before_pre = s.position();
     s.take_separator();

@@ -122,6 +122,25 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                    arch->provenance.cite(), gpu.label);
 }
 
+// The newest architecture of the same major, below `device`, that `cuda` can target and
+// that discrete GPUs use (a Jetson-only architecture such as 8.7 is no fallback for a 4090).
+std::optional<ComputeCapability> fallback_target(const matrix::Matrix& matrix, const ComputeCapability& device,
+                                                 const CudaVersion& cuda)
+{
+    std::optional<ComputeCapability> best;
+    for (const auto& arch : matrix.architectures()) {
+        const auto& cc = arch.compute_capability;
+        if (cc.major() != device.major() || !(cc < device) || cuda < arch.min_cuda || (best && cc < *best))
+            continue;
+        bool discrete = std::any_of(matrix.gpus().begin(), matrix.gpus().end(), [&](const matrix::Gpu& gpu) {
+            return gpu.compute_capability == cc && gpu.segment != matrix::GpuSegment::jetson;
+        });
+        if (discrete)
+            best = cc;
+    }
+    return best;
+}
+
 void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
 {
     const CudaVersion& cuda = *ctx.cuda;
@@ -133,13 +152,9 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
                        arch.min_cuda.text(),
                    arch.provenance.cite(), gpu.label);
         std::string fix = "use CUDA >= " + arch.min_cuda.text();
-        for (const auto& other : ctx.matrix.architectures())
-            if (other.compute_capability.major() == gpu.compute_capability.major() &&
-                other.compute_capability < gpu.compute_capability && other.min_cuda <= cuda) {
-                fix += ", or compile for " + other.compute_capability.sm_name() + " (its cubin runs on " +
-                       gpu.compute_capability.text() + ")";
-                break;
-            }
+        if (auto fallback = fallback_target(ctx.matrix, gpu.compute_capability, cuda))
+            fix += ", or compile for " + fallback->sm_name() + " (its cubin runs on " +
+                   gpu.compute_capability.text() + ")";
         report.suggest(fix);
     } else if (arch.max_cuda && arch.max_cuda->compare_truncated(cuda) < 0 &&
                !CudaVersion::parse(arch.max_cuda->text()).is_prefix_of(cuda)) {

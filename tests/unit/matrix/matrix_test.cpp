@@ -1,0 +1,314 @@
+#include "core/error.h"
+#include "matrix/matrix.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+
+using namespace dlenv;
+using namespace dlenv::matrix;
+
+namespace {
+
+using Files = std::map<std::string, std::string>;
+
+// The real matrix files, as Matrix::load takes them.
+Files real_files()
+{
+    Files files;
+    for (const auto& file : embedded_matrix_files())
+        files[std::string(file.name)] = std::string(file.contents);
+    return files;
+}
+
+// The real files with one document changed by `edit`.
+Files with_edit(const std::string& name, const std::function<void(nlohmann::json&)>& edit)
+{
+    Files files = real_files();
+    auto doc = nlohmann::json::parse(files.at(name));
+    edit(doc);
+    files[name] = doc.dump(2);
+    return files;
+}
+
+Error load_error(const Files& files)
+{
+    try {
+        Matrix::load(files, "m");
+    } catch (const Error& e) {
+        return e;
+    }
+    FAIL("expected an Error");
+    throw;
+}
+
+std::string version_text(const CudaToolkit* toolkit)
+{
+    return toolkit && toolkit->driver_linux ? toolkit->driver_linux->text() : "(none)";
+}
+
+} // namespace
+
+// --- The embedded matrix ---------------------------------------------------------
+
+TEST_CASE("the embedded matrix loads, with every table filled", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    CHECK_FALSE(m.toolkits().empty());
+    CHECK(m.minor_version_floors().size() == 3);
+    CHECK_FALSE(m.forward_compatibility().segments.empty());
+    CHECK_FALSE(m.architectures().empty());
+    CHECK_FALSE(m.cudnn_releases().empty());
+    CHECK_FALSE(m.torch_releases().empty());
+    CHECK_FALSE(m.tensorflow_releases().empty());
+    CHECK_FALSE(m.jax_releases().empty());
+    CHECK_FALSE(m.gpus().empty());
+    CHECK(m.sha256().size() == 64);
+}
+
+TEST_CASE("loading the same files twice gives the same digest; a one-byte change gives another", "[matrix]")
+{
+    Files files = real_files();
+    CHECK(Matrix::load(files, "m").sha256() == Matrix::embedded().sha256());
+    files["cuda.json"] += "\n";
+    CHECK(Matrix::load(files, "m").sha256() != Matrix::embedded().sha256());
+}
+
+TEST_CASE("the profiles directory loads to the same matrix as the embedded copy", "[matrix]")
+{
+    Matrix m = Matrix::load_directory(std::string(DLENV_SOURCE_DIR) + "/profiles/compat");
+    CHECK(m.sha256() == Matrix::embedded().sha256());
+}
+
+TEST_CASE("every GPU's compute capability has an architecture row", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    for (const auto& gpu : m.gpus()) {
+        CAPTURE(gpu.name, gpu.compute_capability.text());
+        const Architecture* arch = m.architecture(gpu.compute_capability);
+        REQUIRE(arch);
+        CHECK(arch->name == gpu.architecture);
+    }
+}
+
+TEST_CASE("every torch variant's cuDNN is a release the cuDNN table knows", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    for (const auto& release : m.torch_releases())
+        for (const auto& variant : release.variants) {
+            if (!variant.cudnn)
+                continue;
+            CAPTURE(release.line, variant.tag, variant.cudnn->text());
+            CHECK_FALSE(m.cudnn_releases_matching(*variant.cudnn).empty());
+        }
+}
+
+TEST_CASE("every tensorflow release's cuDNN and CUDA are known", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    for (const auto& release : m.tensorflow_releases()) {
+        CAPTURE(release.line);
+        CHECK_FALSE(m.cudnn_releases_matching(release.cudnn).empty());
+        CHECK(m.first_toolkit(release.cuda));
+    }
+}
+
+TEST_CASE("every torch variant's CUDA line has a toolkit with a Linux driver", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    for (const auto& release : m.torch_releases())
+        for (const auto& variant : release.variants) {
+            CAPTURE(release.line, variant.tag);
+            CHECK(m.first_toolkit(variant.cuda));
+            CHECK(variant.tag == "cu" + std::to_string(variant.cuda.major()) + std::to_string(variant.cuda.minor()));
+        }
+}
+
+TEST_CASE("the first toolkit of a CUDA line carries that line's driver floor", "[matrix]")
+{
+    auto [cuda, driver] = GENERATE(table<std::string, std::string>({
+        {"11.8", "520.61.05"},
+        {"11.8.0", "520.61.05"},
+        {"12.1", "530.30.02"},
+        {"12.1.1", "530.30.02"}, // any release of the line names the line
+        {"12.0", "525.60.13"},
+        {"12.2", "535.54.03"},
+        {"12.8", "570.26"},
+        {"13.0", "580.65.06"},
+    }));
+    CAPTURE(cuda);
+    CHECK(version_text(Matrix::embedded().first_toolkit(CudaVersion::parse(cuda))) == driver);
+}
+
+TEST_CASE("a CUDA line that was never released has no first toolkit", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    CHECK(m.first_toolkit(CudaVersion::parse("12.7")) == nullptr);
+    CHECK(m.toolkit_releases(CudaVersion::parse("12.7")).empty());
+}
+
+TEST_CASE("toolkit_releases lists every release a version names", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    CHECK(m.toolkit_releases(CudaVersion::parse("12.2")).size() == 3);
+    CHECK(m.toolkit_releases(CudaVersion::parse("12.2.2")).size() == 1);
+    CHECK(m.toolkit_releases(CudaVersion::parse("12.2.3")).empty());
+}
+
+TEST_CASE("minor-version compatibility floors are the GA drivers of each CUDA major", "[matrix]")
+{
+    auto [major, driver] = GENERATE(table<std::uint32_t, std::string>({
+        {11, "450.80.02"},
+        {12, "525.60.13"},
+        {13, "580.65.06"},
+    }));
+    CAPTURE(major);
+    const MinorVersionFloor* floor = Matrix::embedded().minor_version_floor(major);
+    REQUIRE(floor);
+    CHECK(floor->driver_linux.text() == driver);
+}
+
+TEST_CASE("CUDA 10 has no minor-version compatibility floor", "[matrix]")
+{
+    CHECK(Matrix::embedded().minor_version_floor(10) == nullptr);
+}
+
+TEST_CASE("a GPU is found by name or alias, whatever the case", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    const Gpu* gpu = m.find_gpu("NVIDIA GeForce RTX 4090");
+    REQUIRE(gpu);
+    CHECK(gpu->compute_capability == ComputeCapability(8, 9));
+    CHECK(gpu->segment == GpuSegment::geforce);
+    auto name = GENERATE(as<std::string>{}, "4090", "GeForce RTX 4090", "rtx 4090", "RTX 4090",
+                         "nvidia geforce rtx 4090");
+    CAPTURE(name);
+    CHECK(m.find_gpu(name) == gpu);
+}
+
+TEST_CASE("an unknown GPU is not found, and near names are offered for suggestions", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    CHECK(m.find_gpu("RTX 4099") == nullptr);
+    CHECK(m.find_gpu("") == nullptr);
+    auto names = m.gpu_names();
+    CHECK(std::find(names.begin(), names.end(), "RTX 4090") != names.end());
+    CHECK(std::find(names.begin(), names.end(), "NVIDIA GeForce RTX 4090") != names.end());
+}
+
+TEST_CASE("cuDNN releases match on the parts both versions have", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    CHECK(m.cudnn_releases_matching(CudnnVersion::parse("8.9")).size() >= 2);
+    CHECK(m.cudnn_releases_matching(CudnnVersion::parse("8.9.2.26")).size() == 1);
+    CHECK(m.cudnn_releases_matching(CudnnVersion::parse("7.6")).empty());
+}
+
+// --- Malformed matrix files ------------------------------------------------------
+
+TEST_CASE("a malformed matrix file is refused, naming the file, the field and the fix", "[matrix]")
+{
+    using Edit = std::function<void(nlohmann::json&)>;
+    struct Row {
+        std::string what;
+        std::string file;
+        Edit edit;
+        std::string message;
+        std::string hint;
+    };
+    auto row = GENERATE(values<Row>({
+        {"misspelt field", "cuda.json",
+         [](nlohmann::json& d) {
+             auto& t = d["toolkits"][0];
+             t["drver_linux"] = t["driver_linux"];
+             t.erase("driver_linux");
+         },
+         "m/cuda.json: toolkits[0].drver_linux: unknown field", "did you mean \"driver_linux\"?"},
+        {"unknown source key", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = {"NOPE"}; },
+         "m/cuda.json: toolkits[0].source[0]: unknown source 'NOPE'", "add it to the file's \"sources\" table"},
+        {"no source", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = nlohmann::json::array(); },
+         "m/cuda.json: toolkits[0].source: no source", "every fact names where it comes from"},
+        {"bad CUDA version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["version"] = "13.x"; },
+         "m/cuda.json: toolkits[0].version: '13.x' is not a CUDA version", "write it as 11.8 or 12.2.2"},
+        {"bad driver version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["driver_linux"] = "595"; },
+         "m/cuda.json: toolkits[0].driver_linux: '595' is not a driver version", "write it as 535.104.05"},
+        {"bad compute capability", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["compute_capability"] = "10"; },
+         "m/gpus.json: gpus[0].compute_capability: '10' is not a compute capability", "write it as 8.9 or sm_89"},
+        {"bad PEP 440 version", "torch.json", [](nlohmann::json& d) { d["releases"][1]["versions"][0] = "2..13"; },
+         "m/torch.json: releases[1].versions[0]: '2..13' is not a PEP 440 version",
+         "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1"},
+        {"unknown format", "cuda.json", [](nlohmann::json& d) { d["format"] = "dlenv.compat/v9"; },
+         "m/cuda.json: format: unknown format 'dlenv.compat/v9'",
+         "this dlenv reads dlenv.compat/v1; upgrade dlenv or regenerate the file"},
+        {"missing format", "jax.json", [](nlohmann::json& d) { d.erase("format"); }, "m/jax.json: format: missing",
+         "add the field \"format\""},
+        {"wrong type", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["name"] = 12; },
+         "m/cuda.json: toolkits[0].name: expected a string, got 12 (number)", ""},
+        {"unknown confidence", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["confidence"] = "likely"; },
+         "m/cuda.json: toolkits[0].confidence: expected confirmed, secondary or unconfirmed, got 'likely'", ""},
+        {"unknown segment", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["segment"] = "gaming"; },
+         "m/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got 'gaming'", ""},
+        {"unknown top-level field", "tensorflow.json", [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
+         "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?"},
+    }));
+    CAPTURE(row.what);
+    Error e = load_error(with_edit(row.file, row.edit));
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message() == row.message);
+    CHECK(e.hint() == row.hint);
+}
+
+TEST_CASE("an alias that names two GPUs is refused", "[matrix]")
+{
+    Files files = with_edit("gpus.json", [](nlohmann::json& d) {
+        for (auto& gpu : d["gpus"])
+            if (gpu["name"] == "NVIDIA GeForce RTX 4080")
+                gpu["aliases"].push_back("4090");
+    });
+    Error e = load_error(files);
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message() == "m/gpus.json: '4090' names both NVIDIA GeForce RTX 4080 and NVIDIA GeForce RTX 4090");
+    CHECK(e.hint() == "keep the alias on one row only");
+}
+
+TEST_CASE("a JSON syntax error names the file, line and column", "[matrix]")
+{
+    auto [text, position] = GENERATE(table<std::string, std::string>({
+        {"{]", "1:2"},
+        {"{\n]", "2:1"},
+        {"{\n  \"format\": \"dlenv.compat/v1\",\n  \"sources\": {,\n}\n", "3:15"},
+        // An unexpected token is placed at its last character, as nlohmann::json reads it.
+        {"{\n  \"format\": \"dlenv.compat/v1\"\n  \"sources\": {}\n}\n", "3:11"},
+    }));
+    CAPTURE(text);
+    Files files = real_files();
+    files["cudnn.json"] = text;
+    Error e = load_error(files);
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK_THAT(e.message(), Catch::Matchers::StartsWith("m/cudnn.json:" + position + ": not valid JSON: "));
+    CHECK(e.hint() == "fix the syntax at that position");
+}
+
+TEST_CASE("a missing matrix file is reported as not found", "[matrix]")
+{
+    Files files = real_files();
+    files.erase("gpus.json");
+    Error e = load_error(files);
+    CHECK(e.code() == ErrorCode::not_found);
+    CHECK(e.message() == "m/gpus.json: missing");
+}
+
+TEST_CASE("a matrix directory that does not exist is reported as not found", "[matrix]")
+{
+    try {
+        Matrix::load_directory("/nonexistent/compat");
+        FAIL("expected an Error");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::not_found);
+        CHECK(e.message() == "matrix directory /nonexistent/compat does not exist");
+        CHECK(e.hint() == "pass a directory holding the files of profiles/compat/");
+    }
+}
