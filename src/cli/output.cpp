@@ -24,9 +24,10 @@ void print_report(const resolve::Report& report, const std::string& subject)
 {
     using resolve::Severity;
     std::size_t errors = 0, warnings = 0;
-    for (const auto& f : report.findings)
-        (f.severity == Severity::error ? errors : f.severity == Severity::warning ? warnings : errors) +=
-            f.severity == Severity::info ? 0 : 1;
+    for (const auto& f : report.findings) {
+        errors += f.severity == Severity::error;
+        warnings += f.severity == Severity::warning;
+    }
     switch (report.verdict()) {
     case Severity::info: std::cout << "ok: " << subject << " works\n"; break;
     case Severity::warning:

@@ -11,14 +11,14 @@ namespace {
 // A cursor over the lower-cased input; every `take_*` consumes only on success.
 class Scanner {
 public:
-    explicit Scanner(std::string text) : m_text(std::move(text)) {}
+    explicit Scanner(std::string_view text) : m_text(text) {}
 
     bool done() const { return m_pos == m_text.size(); }
     char peek() const { return done() ? '\0' : m_text[m_pos]; }
 
     bool take(std::string_view word)
     {
-        if (m_text.compare(m_pos, word.size(), word) != 0)
+        if (m_text.substr(m_pos, word.size()) != word)
             return false;
         m_pos += word.size();
         return true;
@@ -45,10 +45,10 @@ public:
     }
     std::size_t position() const { return m_pos; }
     void rewind(std::size_t pos) { m_pos = pos; }
-    std::string rest() const { return m_text.substr(m_pos); }
+    std::string rest() const { return std::string(m_text.substr(m_pos)); }
 
 private:
-    std::string m_text;
+    std::string_view m_text;
     std::size_t m_pos = 0;
 };
 
@@ -105,7 +105,8 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
         text.remove_prefix(1);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
         text.remove_suffix(1);
-    Scanner s(lower(text));
+    const std::string folded = lower(text);
+    Scanner s(folded);
     Pep440Version v;
     s.take("v");
 

@@ -16,6 +16,12 @@ bool segment_supports_forward_compat(const matrix::Matrix& matrix, const GpuTarg
     return gpu.model && std::find(segments.begin(), segments.end(), gpu.model->segment) != segments.end();
 }
 
+std::string upgrade_suggestion(const DriverVersion& toolkit_driver, const matrix::MinorVersionFloor* floor)
+{
+    return "upgrade the driver to >= " + toolkit_driver.text() +
+           (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : "");
+}
+
 std::string line_of(const CudaVersion& cuda)
 {
     return std::to_string(cuda.major()) + "." + std::to_string(cuda.minor());
@@ -81,8 +87,7 @@ void check_driver(const Context& ctx, Report& report)
                                std::to_string(cuda.minor()) + ") works only on data-center GPUs and Jetson; on " +
                                label + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
                            forward.provenance.cite(), label);
-            report.suggest("upgrade the driver to >= " + toolkit_driver.text() +
-                           (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : ""));
+            report.suggest(upgrade_suggestion(toolkit_driver, floor));
             return;
         }
         report.add(Severity::warning, "driver-forward-compat",
@@ -109,8 +114,7 @@ void check_driver(const Context& ctx, Report& report)
                    ", only on data-center GPUs and Jetson";
     report.add(Severity::error, "driver-too-old", message,
                floor ? join_sources(toolkit->provenance, floor->provenance) : toolkit->provenance.cite());
-    report.suggest("upgrade the driver to >= " + toolkit_driver.text() +
-                   (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : ""));
+    report.suggest(upgrade_suggestion(toolkit_driver, floor));
     if (all_datacenter)
         report.suggest("or keep the driver and install cuda-compat-" + std::to_string(cuda.major()) + "-" +
                        std::to_string(cuda.minor()) + " (forward compatibility, --forward-compat)");
