@@ -7,7 +7,9 @@ namespace {
 
 std::string join_sources(const matrix::Provenance& a, const matrix::Provenance& b)
 {
-    return a.cite() + " | " + b.cite();
+    matrix::Provenance both = a;
+    both.sources.insert(both.sources.end(), b.sources.begin(), b.sources.end());
+    return both.cite(); // cite() names each source once
 }
 
 bool segment_supports_forward_compat(const matrix::Matrix& matrix, const GpuTarget& gpu)
