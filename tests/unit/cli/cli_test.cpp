@@ -97,3 +97,25 @@ TEST_CASE("an unknown command is a usage error, exit 2", "[cli]")
 {
     CHECK(dlenv_run({"frobnicate"}).exit_code == 2);
 }
+
+TEST_CASE("--matrix reads the matrices from a directory, and a broken one is bad input naming file and field", "[cli]")
+{
+    std::string compat = std::string(DLENV_SOURCE_DIR) + "/profiles/compat";
+    auto same = dlenv_run({"--matrix", compat, "check", "--framework", "torch==2.1", "--cuda", "12.2"});
+    CHECK(same.exit_code == 1);
+    CHECK_THAT(same.out, Catch::Contains("use cu118 (torch 2.1+cu118)"));
+
+    auto broken = scratch("broken-matrix");
+    std::filesystem::create_directories(broken);
+    for (const auto& entry : std::filesystem::directory_iterator(compat))
+        std::filesystem::copy_file(entry.path(), broken / entry.path().filename(),
+                                   std::filesystem::copy_options::overwrite_existing);
+    auto gpus = nlohmann::json::parse(read_file(broken / "gpus.json"));
+    gpus["gpus"][0]["segment"] = "gaming";
+    write_file_atomic(broken / "gpus.json", gpus.dump());
+    auto r = dlenv_run({"--matrix", broken.string(), "check", "--cuda", "12.2", "--json"});
+    CHECK(r.exit_code == 2);
+    CHECK(nlohmann::json::parse(r.out).at("error").at("message") ==
+          broken.string() + "/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got "
+                            "'gaming'");
+}
