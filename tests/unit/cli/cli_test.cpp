@@ -98,7 +98,7 @@ TEST_CASE("an unknown command is a usage error, exit 2", "[cli]")
     CHECK(dlenv_run({"frobnicate"}).exit_code == 2);
 }
 
-TEST_CASE("--matrix reads the matrices from a directory, and a broken one is bad input naming file and field", "[cli]")
+TEST_CASE("a matrix directory given with --matrix is read, and a broken one is bad input naming file and field", "[cli]")
 {
     std::string compat = std::string(DLENV_SOURCE_DIR) + "/profiles/compat";
     auto same = dlenv_run({"--matrix", compat, "check", "--framework", "torch==2.1", "--cuda", "12.2"});
