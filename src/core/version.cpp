@@ -60,6 +60,16 @@ bool NumericVersion<Kind>::is_prefix_of(const NumericVersion& other) const
 }
 
 template <typename Kind>
+NumericVersion<Kind> NumericVersion<Kind>::truncated(std::size_t parts) const
+{
+    NumericVersion v;
+    v.m_parts.assign(m_parts.begin(), m_parts.begin() + std::min(parts, m_parts.size()));
+    for (auto part : v.m_parts)
+        v.m_text += (v.m_text.empty() ? "" : ".") + std::to_string(part);
+    return v;
+}
+
+template <typename Kind>
 std::strong_ordering NumericVersion<Kind>::compare_truncated(const NumericVersion& bound) const
 {
     std::vector<std::uint32_t> head(m_parts.begin(),

@@ -28,6 +28,9 @@ public:
     // "2.1" is a prefix of "2.1.2"; "2.1" is not a prefix of "2.10".
     bool is_prefix_of(const NumericVersion& other) const;
 
+    // The first `parts` parts, written without leading zeros: 12.2.2 -> 12.2.
+    NumericVersion truncated(std::size_t parts) const;
+
     // Compares on as many parts as `bound` has: 3.11.8 against 3.11 is equal.
     std::strong_ordering compare_truncated(const NumericVersion& bound) const;
 

@@ -27,31 +27,12 @@ public:
         m.m_sha256 = hash.hex_digest();
 
         read(files, "cuda.json", [&](const JsonReader& doc) { read_cuda(doc, m); });
-        read(files, "cudnn.json", [&](const JsonReader& doc) {
-            doc.allow_only({"format", "sources", "releases"});
-            for (const auto& row : doc.at("releases").items())
-                m.m_cudnn.push_back(read_cudnn(row));
-        });
-        read(files, "torch.json", [&](const JsonReader& doc) {
-            doc.allow_only({"format", "sources", "releases"});
-            for (const auto& row : doc.at("releases").items())
-                m.m_torch.push_back(read_torch(row));
-        });
-        read(files, "tensorflow.json", [&](const JsonReader& doc) {
-            doc.allow_only({"format", "sources", "releases"});
-            for (const auto& row : doc.at("releases").items())
-                m.m_tensorflow.push_back(read_tensorflow(row));
-        });
-        read(files, "jax.json", [&](const JsonReader& doc) {
-            doc.allow_only({"format", "sources", "releases"});
-            for (const auto& row : doc.at("releases").items())
-                m.m_jax.push_back(read_jax(row));
-        });
-        read(files, "gpus.json", [&](const JsonReader& doc) {
-            doc.allow_only({"format", "sources", "gpus"});
-            for (const auto& row : doc.at("gpus").items())
-                m.m_gpus.push_back(read_gpu(row));
-        });
+        read_rows(files, "cudnn.json", "releases", m.m_cudnn, [&](const JsonReader& row) { return read_cudnn(row); });
+        read_rows(files, "torch.json", "releases", m.m_torch, [&](const JsonReader& row) { return read_torch(row); });
+        read_rows(files, "tensorflow.json", "releases", m.m_tensorflow,
+                  [&](const JsonReader& row) { return read_tensorflow(row); });
+        read_rows(files, "jax.json", "releases", m.m_jax, [&](const JsonReader& row) { return read_jax(row); });
+        read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
         check_gpu_names(m);
         return m;
     }
@@ -77,6 +58,18 @@ private:
             m_sources[key] = Source{key, source.at("title").string(), source.optional_string("url").value_or("")};
         }
         body(doc);
+    }
+
+    // A file that holds one table of rows under `key`.
+    template <typename Row, typename ReadRow>
+    void read_rows(const std::map<std::string, std::string>& files, const std::string& name, std::string_view key,
+                   std::vector<Row>& out, ReadRow read_row)
+    {
+        read(files, name, [&](const JsonReader& doc) {
+            doc.allow_only({"format", "sources", key});
+            for (const auto& row : doc.at(key).items())
+                out.push_back(read_row(row));
+        });
     }
 
     Provenance provenance(const JsonReader& row) const

@@ -51,9 +51,8 @@ std::vector<const CudaToolkit*> Matrix::toolkit_releases(const CudaVersion& vers
 
 const CudaToolkit* Matrix::first_toolkit(const CudaVersion& version) const
 {
-    auto line = CudaVersion::parse(std::to_string(version.major()) + "." + std::to_string(version.minor()));
     const CudaToolkit* first = nullptr;
-    for (const auto* toolkit : toolkit_releases(line))
+    for (const auto* toolkit : toolkit_releases(version.truncated(2)))
         if (toolkit->driver_linux && (!first || toolkit->version < first->version))
             first = toolkit;
     return first;
@@ -63,7 +62,7 @@ std::vector<std::string> Matrix::toolkit_lines() const
 {
     std::vector<std::string> out;
     for (const auto& toolkit : m_toolkits) {
-        std::string line = std::to_string(toolkit.version.major()) + "." + std::to_string(toolkit.version.minor());
+        std::string line = toolkit.version.truncated(2).text();
         if (std::find(out.begin(), out.end(), line) == out.end())
             out.push_back(line);
     }

@@ -6,11 +6,6 @@
 namespace dlenv::resolve {
 namespace {
 
-bool same_line(const CudaVersion& a, const CudaVersion& b)
-{
-    return a.major() == b.major() && a.minor() == b.minor();
-}
-
 std::string line_of(const std::string& version)
 {
     std::size_t first = version.find('.');
@@ -97,7 +92,7 @@ std::optional<Build> select_build(const matrix::Matrix& matrix, const FrameworkR
         const matrix::TorchVariant* chosen = nullptr;
         for (const auto& variant : release.variants) {
             bool match = !request.local.empty() ? variant.tag == request.local
-                         : cuda              ? same_line(variant.cuda, *cuda)
+                         : cuda              ? variant.cuda.truncated(2) == cuda->truncated(2)
                                              : variant.pypi_default;
             if (match && !chosen)
                 chosen = &variant;

@@ -7,11 +7,6 @@
 namespace dlenv::resolve {
 namespace {
 
-bool is_companion(const FrameworkRequest& r)
-{
-    return r.framework == Framework::torchvision || r.framework == Framework::torchaudio;
-}
-
 // The known versions just below and just above `wanted`.
 template <typename Version>
 std::vector<std::string> neighbours(const std::vector<std::string>& known, const Version& wanted)
@@ -99,7 +94,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 
     std::optional<FrameworkRequest> primary;
     for (const auto& request : query.frameworks) {
-        if (is_companion(request))
+        if (is_companion(request.framework))
             continue;
         if (primary)
             throw Error(ErrorCode::invalid_input,

@@ -60,7 +60,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     } catch (const Error& e) {
         framework.fail(e.message(), e.hint());
     }
-    if (p.framework.framework == Framework::torchvision || p.framework.framework == Framework::torchaudio)
+    if (is_companion(p.framework.framework))
         framework.at("name").fail("a companion cannot be the framework", "name torch and list it under companions");
     p.cuda = framework.optional_as<CudaVersion>("cuda");
     p.python = doc.at("python").as<PythonVersion>();

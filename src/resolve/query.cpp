@@ -20,6 +20,11 @@ std::string_view to_string(Framework framework)
     return "unknown";
 }
 
+bool is_companion(Framework framework)
+{
+    return framework == Framework::torchvision || framework == Framework::torchaudio;
+}
+
 FrameworkRequest FrameworkRequest::parse(std::string_view text)
 {
     std::size_t eq = text.find("==");

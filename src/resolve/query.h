@@ -11,6 +11,7 @@ namespace dlenv::resolve {
 
 enum class Framework { torch, torchvision, torchaudio, tensorflow, jax };
 std::string_view to_string(Framework framework);
+bool is_companion(Framework framework); // torchvision and torchaudio go along with torch
 
 // "torch==2.1", "torch==2.1.2+cu118": a framework, a version or release line, and
 // optionally the build's local label, which pins the CUDA variant.

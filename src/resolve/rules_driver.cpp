@@ -24,9 +24,10 @@ std::string upgrade_suggestion(const DriverVersion& toolkit_driver, const matrix
            (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : "");
 }
 
-std::string line_of(const CudaVersion& cuda)
+// The forward-compatibility package of a CUDA line: cuda-compat-12-1.
+std::string compat_package(const CudaVersion& cuda)
 {
-    return std::to_string(cuda.major()) + "." + std::to_string(cuda.minor());
+    return "cuda-compat-" + std::to_string(cuda.major()) + "-" + std::to_string(cuda.minor());
 }
 
 } // namespace
@@ -47,7 +48,7 @@ void check_driver(const Context& ctx, Report& report)
         return;
     const DriverVersion& driver = *ctx.query.driver;
     const CudaVersion& cuda = *ctx.cuda;
-    const std::string line = line_of(cuda);
+    const std::string line = cuda.truncated(2).text();
     const auto* toolkit = ctx.matrix.first_toolkit(cuda);
     if (!toolkit)
         return;
@@ -85,8 +86,7 @@ void check_driver(const Context& ctx, Report& report)
         if (!unsupported.empty()) {
             for (const auto& label : unsupported)
                 report.add(Severity::error, "forward-compat-unsupported-gpu",
-                           "forward compatibility (cuda-compat-" + std::to_string(cuda.major()) + "-" +
-                               std::to_string(cuda.minor()) + ") works only on data-center GPUs and Jetson; on " +
+                           "forward compatibility (" + compat_package(cuda) + ") works only on data-center GPUs and Jetson; on " +
                                label + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
                            forward.provenance.cite(), label);
             report.suggest(upgrade_suggestion(toolkit_driver, floor));
@@ -94,8 +94,7 @@ void check_driver(const Context& ctx, Report& report)
         }
         report.add(Severity::warning, "driver-forward-compat",
                    "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " +
-                       toolkit_driver.text() + floor_text + "); it runs only with the cuda-compat-" +
-                       std::to_string(cuda.major()) + "-" + std::to_string(cuda.minor()) +
+                       toolkit_driver.text() + floor_text + "); it runs only with the " + compat_package(cuda) +
                        " package (forward compatibility)" +
                        (ctx.gpus.empty() ? ", which works only on data-center GPUs and Jetson: name --gpu to check" : ""),
                    forward.provenance.cite());
@@ -118,8 +117,8 @@ void check_driver(const Context& ctx, Report& report)
                floor ? join_sources(toolkit->provenance, floor->provenance) : toolkit->provenance.cite());
     report.suggest(upgrade_suggestion(toolkit_driver, floor));
     if (all_datacenter)
-        report.suggest("or keep the driver and install cuda-compat-" + std::to_string(cuda.major()) + "-" +
-                       std::to_string(cuda.minor()) + " (forward compatibility, --forward-compat)");
+        report.suggest("or keep the driver and install " + compat_package(cuda) +
+                       " (forward compatibility, --forward-compat)");
 }
 
 } // namespace dlenv::resolve

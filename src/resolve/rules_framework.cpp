@@ -121,7 +121,7 @@ void check_framework(const Context& ctx, Report& report)
 {
     check_python(ctx, report);
     for (const auto& request : ctx.query.frameworks) {
-        if (request.framework == Framework::torchvision || request.framework == Framework::torchaudio) {
+        if (is_companion(request.framework)) {
             if (ctx.build && ctx.build->torch)
                 check_companion(ctx, request, report);
         } else {

@@ -156,8 +156,7 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
             fix += ", or compile for " + fallback->sm_name() + " (its cubin runs on " +
                    gpu.compute_capability.text() + ")";
         report.suggest(fix);
-    } else if (arch.max_cuda && arch.max_cuda->compare_truncated(cuda) < 0 &&
-               !CudaVersion::parse(arch.max_cuda->text()).is_prefix_of(cuda)) {
+    } else if (arch.max_cuda && cuda.compare_truncated(*arch.max_cuda) > 0) {
         report.add(Severity::error, "cuda-dropped-gpu",
                    "CUDA " + cuda.text() + " no longer targets " + sm + " (" + gpu.label + ", " + arch.name +
                        "): the last toolkit that does is " + arch.max_cuda->text(),

@@ -245,6 +245,14 @@ TEST_CASE("an open-ended range has no bound on that side and says so", "[core]")
     CHECK(single.describe() == "11.8");
 }
 
+TEST_CASE("truncated keeps the leading parts and writes them without leading zeros", "[core]")
+{
+    CHECK(CudaVersion::parse("12.2.2").truncated(2).text() == "12.2");
+    CHECK(CudaVersion::parse("12.2.2").truncated(2) == CudaVersion::parse("12.2"));
+    CHECK(CudaVersion::parse("11.8").truncated(3).text() == "11.8");
+    CHECK(DriverVersion::parse("450.80.02").truncated(3).text() == "450.80.2");
+}
+
 TEST_CASE("compare_truncated compares only as many parts as the bound has", "[core]")
 {
     auto v = PythonVersion::parse("3.11.8");

@@ -483,3 +483,18 @@ TEST_CASE("two primary frameworks at once are bad input", "[resolve]")
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "check one framework at a time: torch==2.1 and tensorflow==2.15");
 }
+
+TEST_CASE("a toolkit past an architecture's last CUDA cannot target it; an update of that last line still can",
+          "[resolve]")
+{
+    Report dropped = check({.cuda = "13.0", .gpus = {"V100S"}});
+    SHOW(dropped);
+    CHECK(dropped.verdict() == Severity::error);
+    CHECK(problems(dropped) == Codes{"cuda-dropped-gpu"});
+    CHECK(suggests(dropped, "use CUDA <= 12.9 for Tesla V100S-PCIE-32GB"));
+
+    Report update = check({.cuda = "12.9.1", .gpus = {"V100S"}});
+    SHOW(update);
+    CHECK(update.verdict() == Severity::info);
+    CHECK(has_code(update, "cuda-targets-gpu"));
+}
