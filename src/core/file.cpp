@@ -19,32 +19,47 @@ Error io_error(const std::string& action, const std::filesystem::path& path)
     return Error(ErrorCode::io, action + " " + path.string() + ": " + std::strerror(errno));
 }
 
-// Closes the descriptor on every path out of write_file_atomic.
-class Descriptor {
-public:
-    explicit Descriptor(int fd) : m_fd(fd) {}
-    ~Descriptor()
-    {
+} // namespace
+
+UniqueFd::~UniqueFd()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept
+{
+    if (this != &other) {
         if (m_fd >= 0)
             ::close(m_fd);
+        m_fd = other.release();
     }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    int get() const { return m_fd; }
-    int release() { return std::exchange(m_fd, -1); }
+    return *this;
+}
 
-private:
-    int m_fd;
-};
+int UniqueFd::release()
+{
+    return std::exchange(m_fd, -1);
+}
 
 void fsync_directory(const std::filesystem::path& dir)
 {
-    Descriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (fd.get() < 0 || ::fsync(fd.get()) != 0)
         throw io_error("sync directory", dir);
 }
 
-} // namespace
+void write_all(int fd, std::string_view bytes, const std::string& what)
+{
+    for (std::size_t done = 0; done < bytes.size();) {
+        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw Error(ErrorCode::io, "write " + what + ": " + std::strerror(errno));
+        done += static_cast<std::size_t>(n);
+    }
+}
 
 std::string read_file(const std::filesystem::path& path)
 {
@@ -70,18 +85,11 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
         throw Error(ErrorCode::io, "create directory " + dir.string() + ": " + ec.message());
 
     std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-    Descriptor fd(::mkstemp(temp.data()));
+    UniqueFd fd(::mkstemp(temp.data()));
     if (fd.get() < 0)
         throw io_error("create temporary file", temp);
     try {
-        for (std::size_t done = 0; done < contents.size();) {
-            ssize_t n = ::write(fd.get(), contents.data() + done, contents.size() - done);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0)
-                throw io_error("write", temp);
-            done += static_cast<std::size_t>(n);
-        }
+        write_all(fd.get(), contents, temp);
         if (::fchmod(fd.get(), 0644) != 0 || ::fsync(fd.get()) != 0)
             throw io_error("sync", temp);
         if (::close(fd.release()) != 0)

@@ -6,6 +6,23 @@
 
 namespace dlenv {
 
+// Owns a POSIX file descriptor and closes it on every path out.
+class UniqueFd {
+public:
+    explicit UniqueFd(int fd = -1) : m_fd(fd) {}
+    ~UniqueFd();
+    UniqueFd(UniqueFd&& other) noexcept : m_fd(other.release()) {}
+    UniqueFd& operator=(UniqueFd&& other) noexcept;
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+
+    int get() const { return m_fd; }
+    int release();
+
+private:
+    int m_fd;
+};
+
 // Reads a whole file. Throws Error(not_found) when it does not exist, Error(io) otherwise.
 std::string read_file(const std::filesystem::path& path);
 
@@ -13,5 +30,11 @@ std::string read_file(const std::filesystem::path& path);
 // one, never a mix: write a temporary file in the same directory, fsync it, rename it
 // over `path`, fsync the directory. Creates missing parent directories.
 void write_file_atomic(const std::filesystem::path& path, std::string_view contents);
+
+// Makes a rename or a new file in `dir` durable. Throws Error(io).
+void fsync_directory(const std::filesystem::path& dir);
+
+// Writes all of `bytes` to `fd`, retrying short writes; throws Error(io) naming `what`.
+void write_all(int fd, std::string_view bytes, const std::string& what);
 
 } // namespace dlenv

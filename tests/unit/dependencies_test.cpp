@@ -20,15 +20,20 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"resolve", {"core", "matrix"}},
     {"lock", {"core", "matrix", "resolve"}},
     {"host", {"core"}},
-    {"cli", {"core", "matrix", "resolve", "lock", "host"}},
+    {"oci", {"core"}},
+    {"store", {"core", "oci"}},
+    {"build", {"core", "matrix", "resolve", "lock", "oci", "store"}},
+    {"cli", {"core", "matrix", "resolve", "lock", "host", "oci", "store", "build"}},
 };
 
-// A C library's header prefix, and the only source file that may include it.
-const std::map<std::string, std::string> k_seams = {
-    {"openssl/", "core/sha256.cpp"},
-    {"dlfcn.h", "host/gpu_probe.cpp"},
-    {"curl/", "http/client.cpp"},
-    {"archive", "oci/archive.cpp"},
+// A C library's header prefix, and the only source files that may include it.
+const std::map<std::string, std::set<std::string>> k_seams = {
+    {"openssl/", {"core/sha256.cpp"}},
+    {"dlfcn.h", {"host/gpu_probe.cpp"}},
+    {"curl/", {"http/client.cpp"}},
+    {"archive", {"oci/tar_writer.cpp", "oci/tar_reader.cpp"}},
+    {"libdeflate", {"oci/gzip_stream.cpp"}},
+    {"zstd", {"oci/zstd_stream.cpp"}},
 };
 
 std::vector<std::pair<std::string, std::string>> includes_of(const fs::path& file)
@@ -64,9 +69,9 @@ TEST_CASE("modules include only the modules below them, and C libraries only thr
             std::string target = header.substr(0, header.find('/'));
             if (header.find('/') != std::string::npos && k_allowed.count(target))
                 CHECK((target == module || k_allowed.at(module).count(target) == 1));
-            for (const auto& [prefix, seam] : k_seams)
+            for (const auto& [prefix, seams] : k_seams)
                 if (header.starts_with(prefix))
-                    CHECK(relative.string() == seam);
+                    CHECK(seams.count(relative.string()) == 1);
         }
     }
     CHECK(files > 20);

@@ -1,0 +1,195 @@
+#include "oci/layout.h"
+
+#include "core/error.h"
+#include "core/file.h"
+#include "core/sha256.h"
+#include "oci/media_types.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace dlenv::oci {
+namespace {
+
+constexpr std::string_view k_layout_version = "1.0.0";
+
+Error io_error(const std::string& action, const std::filesystem::path& path)
+{
+    return Error(ErrorCode::io, action + " " + path.string() + ": " + std::strerror(errno));
+}
+
+Error mismatch(const std::filesystem::path& path, const std::string& what)
+{
+    return Error(ErrorCode::verification_failed, "blob " + path.string() + " " + what,
+                 "the store is damaged: run `dlenv fsck`, then rebuild or pull the image again");
+}
+
+} // namespace
+
+struct BlobWriter::State {
+    std::filesystem::path dir;
+    std::string temp;
+    UniqueFd fd;
+    Sha256 hash;
+    std::int64_t size = 0;
+};
+
+BlobWriter::BlobWriter(const std::filesystem::path& blob_dir) : m_state(std::make_unique<State>())
+{
+    std::error_code ec;
+    std::filesystem::create_directories(blob_dir, ec);
+    if (ec)
+        throw Error(ErrorCode::io, "create directory " + blob_dir.string() + ": " + ec.message());
+    m_state->dir = blob_dir;
+    m_state->temp = (blob_dir / ".tmp-blob-XXXXXX").string();
+    m_state->fd = UniqueFd(::mkstemp(m_state->temp.data()));
+    if (m_state->fd.get() < 0)
+        throw io_error("create temporary blob", m_state->temp);
+}
+
+BlobWriter::~BlobWriter()
+{
+    if (m_state && !m_state->temp.empty())
+        ::unlink(m_state->temp.c_str());
+}
+
+BlobWriter::BlobWriter(BlobWriter&&) noexcept = default;
+
+void BlobWriter::write(std::string_view bytes)
+{
+    m_state->hash.update(bytes);
+    write_all(m_state->fd.get(), bytes, "temporary blob " + m_state->temp);
+    m_state->size += static_cast<std::int64_t>(bytes.size());
+}
+
+std::int64_t BlobWriter::size() const
+{
+    return m_state->size;
+}
+
+BlobWriter::Committed BlobWriter::commit()
+{
+    State& s = *m_state;
+    Digest digest = Digest::from_hex(s.hash.hex_digest());
+    if (::fchmod(s.fd.get(), 0444) != 0 || ::fsync(s.fd.get()) != 0)
+        throw io_error("sync temporary blob", s.temp);
+    if (::close(s.fd.release()) != 0)
+        throw io_error("close temporary blob", s.temp);
+    std::filesystem::path target = s.dir / digest.hex();
+    if (::rename(s.temp.c_str(), target.c_str()) != 0)
+        throw io_error("rename blob into place", target);
+    s.temp.clear();
+    fsync_directory(s.dir);
+    return {digest, s.size};
+}
+
+ImageLayout ImageLayout::open(const std::filesystem::path& dir)
+{
+    std::filesystem::path marker = dir / "oci-layout";
+    if (!std::filesystem::exists(marker))
+        throw Error(ErrorCode::not_found, dir.string() + " is not an OCI image layout (no oci-layout file)");
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(read_file(marker));
+    } catch (const nlohmann::json::parse_error& e) {
+        throw Error(ErrorCode::invalid_input, marker.string() + ": not JSON: " + e.what());
+    }
+    if (json.value("imageLayoutVersion", std::string()) != k_layout_version)
+        throw Error(ErrorCode::invalid_input,
+                    marker.string() + ": imageLayoutVersion must be \"" + std::string(k_layout_version) + "\"");
+    return ImageLayout(dir);
+}
+
+ImageLayout ImageLayout::open_or_create(const std::filesystem::path& dir)
+{
+    if (!std::filesystem::exists(dir / "oci-layout")) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir / "blobs" / "sha256", ec);
+        if (ec)
+            throw Error(ErrorCode::io, "create directory " + dir.string() + ": " + ec.message());
+        ImageLayout layout(dir);
+        if (!std::filesystem::exists(dir / "index.json"))
+            layout.write_index(Index{});
+        write_file_atomic(dir / "oci-layout",
+                          to_blob_json({{"imageLayoutVersion", std::string(k_layout_version)}}));
+        return layout;
+    }
+    return open(dir);
+}
+
+bool ImageLayout::has_blob(const Digest& digest) const
+{
+    return std::filesystem::exists(blob_path(digest));
+}
+
+std::string ImageLayout::read_blob(const Descriptor& descriptor) const
+{
+    std::filesystem::path path = blob_path(descriptor.digest);
+    std::string bytes = read_file(path);
+    if (static_cast<std::int64_t>(bytes.size()) != descriptor.size)
+        throw mismatch(path, "has " + std::to_string(bytes.size()) + " bytes, its descriptor says " +
+                                 std::to_string(descriptor.size));
+    if (Digest::of(bytes) != descriptor.digest)
+        throw mismatch(path, "does not match its digest");
+    return bytes;
+}
+
+void ImageLayout::verify_blob(const Descriptor& descriptor) const
+{
+    std::filesystem::path path = blob_path(descriptor.digest);
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) {
+        if (errno == ENOENT)
+            throw Error(ErrorCode::not_found, "missing blob " + descriptor.digest.text());
+        throw io_error("open", path);
+    }
+    Sha256 hash;
+    std::int64_t size = 0;
+    std::array<char, 1 << 20> buffer;
+    for (;;) {
+        ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw io_error("read", path);
+        if (n == 0)
+            break;
+        hash.update(buffer.data(), static_cast<std::size_t>(n));
+        size += n;
+    }
+    if (size != descriptor.size)
+        throw mismatch(path, "has " + std::to_string(size) + " bytes, its descriptor says " +
+                                 std::to_string(descriptor.size));
+    if (hash.hex_digest() != descriptor.digest.hex())
+        throw mismatch(path, "does not match its digest");
+}
+
+Descriptor ImageLayout::write_blob(std::string_view bytes, std::string_view media_type) const
+{
+    Digest digest = Digest::of(bytes);
+    if (!has_blob(digest)) {
+        BlobWriter writer = new_blob();
+        writer.write(bytes);
+        writer.commit();
+    }
+    return Descriptor{std::string(media_type), digest, static_cast<std::int64_t>(bytes.size()), {}, std::nullopt};
+}
+
+Index ImageLayout::read_index() const
+{
+    std::filesystem::path path = m_dir / "index.json";
+    return Index::parse(read_file(path), path.string());
+}
+
+void ImageLayout::write_index(const Index& index) const
+{
+    write_file_atomic(m_dir / "index.json", to_blob_json(index.to_json()));
+}
+
+} // namespace dlenv::oci
