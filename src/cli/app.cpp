@@ -42,7 +42,8 @@ int run(int argc, char** argv)
         ->type_name("DIR");
 
     int exit_code = 0;
-    for (Registrar registrar : {register_check, register_lock, register_profiles})
+    for (Registrar registrar : {register_check, register_lock, register_profiles, register_build, register_images,
+                                register_history, register_rollback, register_gc, register_fsck})
         registrar(app, options, exit_code);
 
     try {

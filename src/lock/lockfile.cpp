@@ -6,6 +6,8 @@
 #include "core/json_reader.h"
 #include "core/sha256.h"
 
+#include <cstdio>
+
 namespace dlenv::lock {
 namespace {
 
@@ -57,6 +59,41 @@ nlohmann::json stack_json(const resolve::Stack& stack)
     };
 }
 
+std::string octal_mode(std::uint32_t mode)
+{
+    char text[8];
+    std::snprintf(text, sizeof text, "%04o", mode);
+    return text;
+}
+
+nlohmann::json file_json(const resolve::Profile& profile, std::size_t i, const std::filesystem::path& lock_dir)
+{
+    const resolve::ProfileFile& file = profile.files[i];
+    std::filesystem::path source = std::filesystem::path(profile.file).parent_path() / file.source;
+    std::string bytes;
+    try {
+        bytes = read_file(source);
+    } catch (const Error& e) {
+        throw Error(e.code(), profile.file + ": files[" + std::to_string(i) + "].source: " + e.message(),
+                    "the path is relative to the profile's directory");
+    }
+    std::filesystem::path relative =
+        std::filesystem::absolute(source).lexically_relative(std::filesystem::absolute(lock_dir));
+    return {{"source", relative.generic_string()},
+            {"target", file.target},
+            {"mode", octal_mode(file.mode)},
+            {"sha256", sha256_hex(bytes)},
+            {"size", bytes.size()}};
+}
+
+nlohmann::json image_json(const resolve::Profile& profile, const std::filesystem::path& lock_dir)
+{
+    nlohmann::json files = nlohmann::json::array();
+    for (std::size_t i = 0; i < profile.files.size(); ++i)
+        files.push_back(file_json(profile, i, lock_dir));
+    return {{"source_date_epoch", profile.source_date_epoch}, {"files", files}};
+}
+
 nlohmann::json warnings_json(const resolve::Report& report)
 {
     nlohmann::json out = nlohmann::json::array();
@@ -76,7 +113,7 @@ std::string Lockfile::compute_digest(nlohmann::json json)
 
 Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                               const resolve::HostFacts& host, const resolve::Stack& stack,
-                              const resolve::Report& report)
+                              const resolve::Report& report, const std::filesystem::path& lock_dir)
 {
     nlohmann::json json = {
         {"format", k_format},
@@ -84,6 +121,7 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
         {"matrices", {{"sha256", matrices_sha256}}},
         {"stack", stack_json(stack)},
         {"base_image", {{"reference", profile.base_image}, {"digest", nullptr}}},
+        {"image", image_json(profile, lock_dir)},
         {"requirements", profile.requirements},
         {"packages", nlohmann::json::array()},
         {"validation",

@@ -18,10 +18,12 @@ constexpr std::string_view k_format = "dlenv.lock/v1";
 // lock is caught.
 class Lockfile {
 public:
-    // Builds the lock of a resolved profile. Equal inputs give equal bytes.
+    // Builds the lock of a resolved profile, to be written into `lock_dir`: the
+    // profile's files are pinned by sha256 and size, with paths relative to `lock_dir`.
+    // Equal inputs give equal bytes.
     static Lockfile from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                                const resolve::HostFacts& host, const resolve::Stack& stack,
-                               const resolve::Report& report);
+                               const resolve::Report& report, const std::filesystem::path& lock_dir);
 
     // Reads and verifies a lockfile: format version, digest. Errors name the file and
     // field; a digest mismatch says to lock again.

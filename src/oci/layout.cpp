@@ -75,8 +75,23 @@ std::int64_t BlobWriter::size() const
 
 BlobWriter::Committed BlobWriter::commit()
 {
+    return install(Digest::from_hex(m_state->hash.hex_digest()));
+}
+
+BlobWriter::Committed BlobWriter::commit_expecting(const Descriptor& expected, const std::string& what)
+{
+    Digest digest = Digest::from_hex(m_state->hash.hex_digest());
+    if (digest != expected.digest || m_state->size != expected.size)
+        throw Error(ErrorCode::verification_failed,
+                    what + ": content is " + digest.text() + " (" + std::to_string(m_state->size) + " bytes), " +
+                        "expected " + expected.digest.text() + " (" + std::to_string(expected.size) + " bytes)",
+                    "the source was changed or damaged after it was written; fetch or export it again");
+    return install(digest);
+}
+
+BlobWriter::Committed BlobWriter::install(const Digest& digest)
+{
     State& s = *m_state;
-    Digest digest = Digest::from_hex(s.hash.hex_digest());
     if (::fchmod(s.fd.get(), 0444) != 0 || ::fsync(s.fd.get()) != 0)
         throw io_error("sync temporary blob", s.temp);
     if (::close(s.fd.release()) != 0)

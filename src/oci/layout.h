@@ -30,8 +30,13 @@ public:
         std::int64_t size;
     };
     Committed commit();
+    // Commits only when the bytes match `expected` (size and digest); otherwise removes
+    // them and throws Error(verification_failed) naming `what`.
+    Committed commit_expecting(const Descriptor& expected, const std::string& what);
 
 private:
+    Committed install(const Digest& digest);
+
     struct State;
     std::unique_ptr<State> m_state;
 };

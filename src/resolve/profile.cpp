@@ -24,6 +24,30 @@ Framework companion(const JsonReader& field)
     field.fail("unknown companion '" + name + "'", "companions are torchvision and torchaudio");
 }
 
+std::uint32_t file_mode(const JsonReader& field)
+{
+    std::string text = field.string();
+    if (text.size() != 4 || text[0] != '0' || text.find_first_not_of("01234567") != std::string::npos)
+        field.fail("expected an octal mode like \"0644\", got \"" + text + "\"");
+    return static_cast<std::uint32_t>(std::stoul(text, nullptr, 8));
+}
+
+ProfileFile profile_file(const JsonReader& item)
+{
+    item.allow_only({"source", "target", "mode"});
+    ProfileFile file{item.at("source").string(), item.at("target").string(), 0644};
+    if (file.source.empty() || file.source.front() == '/')
+        item.at("source").fail("expected a path relative to the profile's directory");
+    std::filesystem::path target(file.target);
+    if (!target.is_absolute() || target == "/" ||
+        std::any_of(target.begin(), target.end(), [](const auto& part) { return part == ".." || part == "."; }))
+        item.at("target").fail("expected an absolute path in the image without . or .. components",
+                               "write it like /app/train.py");
+    if (auto mode = item.find("mode"))
+        file.mode = file_mode(*mode);
+    return file;
+}
+
 double fraction(const JsonReader& validation, std::string_view key, double fallback)
 {
     auto field = validation.find(key);
@@ -42,7 +66,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     nlohmann::json json = JsonReader::parse_document(file, text);
     JsonReader doc(file, json);
     doc.allow_only({"format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
-                    "driver_floor", "forward_compat", "base_image", "validation"});
+                    "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation"});
     if (std::string format = doc.at("format").string(); format != k_format)
         doc.at("format").fail("unknown format '" + format + "'", "this dlenv reads " + std::string(k_format));
 
@@ -79,6 +103,11 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     if (auto flag = doc.find("forward_compat"))
         p.forward_compat = flag->boolean();
     p.base_image = doc.at("base_image").string();
+    if (auto list = doc.find("files"))
+        for (const auto& item : list->items())
+            p.files.push_back(profile_file(item));
+    if (auto epoch = doc.find("source_date_epoch"))
+        p.source_date_epoch = epoch->unsigned_integer();
 
     p.validation_tiers = k_tiers;
     if (auto validation = doc.find("validation")) {

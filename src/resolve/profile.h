@@ -11,6 +11,13 @@
 
 namespace dlenv::resolve {
 
+// A file the profile puts into the image, until packages come from an index.
+struct ProfileFile {
+    std::string source;        // relative to the profile's directory
+    std::string target;        // absolute path in the image
+    std::uint32_t mode = 0644; // permission bits
+};
+
 // What a team wants, as profiles/NAME.json says it ("format": "dlenv.profile/v1").
 struct Profile {
     std::string name;
@@ -26,6 +33,8 @@ struct Profile {
     std::optional<DriverVersion> driver_floor; // the oldest driver in the fleet
     bool forward_compat = false;
     std::string base_image;
+    std::vector<ProfileFile> files;
+    std::uint32_t source_date_epoch = 0; // every mtime and timestamp in the image
     std::vector<std::string> validation_tiers;
     double bandwidth_min_fraction = 0.8;
     double gemm_min_fraction = 0.6;

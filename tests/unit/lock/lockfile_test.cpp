@@ -17,7 +17,7 @@ lock::Lockfile lock_shipped(const std::string& name)
     auto profile = resolve::load_profile(name);
     auto resolution = resolve::resolve_profile(matrix, profile, {});
     REQUIRE(resolution.stack);
-    return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report);
+    return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report, "lockfiles");
 }
 
 } // namespace

@@ -1,0 +1,119 @@
+#include "build/builder.h"
+
+#include "build/base_image.h"
+#include "build/image_config.h"
+#include "build/image_labels.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/time_text.h"
+#include "lock/lockfile.h"
+#include "oci/layer_writer.h"
+#include "oci/media_types.h"
+#include "store/layer_cache.h"
+#include "store/tags.h"
+
+namespace dlenv::build {
+namespace {
+
+lock::Lockfile read_lock(const std::filesystem::path& path)
+{
+    lock::Lockfile lock = lock::Lockfile::parse(path.string(), read_file(path));
+    if (!lock.json().contains("image"))
+        throw Error(ErrorCode::invalid_input, path.string() + ": no \"image\" section (an older dlenv wrote it)",
+                    "run `dlenv lock` again");
+    return lock;
+}
+
+// OCI media types for what a Docker base brought in: the bytes are the same formats.
+oci::Descriptor as_oci(oci::Descriptor descriptor)
+{
+    if (descriptor.media_type == oci::media_type::k_docker_config)
+        descriptor.media_type = oci::media_type::k_config;
+    else if (descriptor.media_type == oci::media_type::k_docker_layer_gzip)
+        descriptor.media_type = oci::media_type::k_layer_gzip;
+    else if (descriptor.media_type == "application/vnd.docker.image.rootfs.diff.tar")
+        descriptor.media_type = oci::media_type::k_layer_tar;
+    descriptor.annotations.clear();
+    return descriptor;
+}
+
+std::pair<BuiltLayer, oci::Digest> write_or_reuse(const PlannedLayer& plan, const store::Store& store,
+                                                  const BuildRequest& request, std::int64_t epoch)
+{
+    if (auto cached = store::find_cached_layer(store, plan.cache_key))
+        return {{plan.created_by, cached->descriptor, true}, cached->diff_id};
+    oci::WrittenLayer written = oci::write_layer(plan.entries, {request.compression, epoch, request.threads},
+                                                 store.layout().new_blob());
+    store::remember_layer(store, plan.cache_key, {written.descriptor, written.diff_id});
+    return {{plan.created_by, written.descriptor, false}, written.diff_id};
+}
+
+std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lock, const std::string& base_reference,
+                                                        const std::optional<oci::Descriptor>& base,
+                                                        std::int64_t epoch)
+{
+    std::map<std::string, std::string> annotations = image_labels(lock);
+    annotations["org.opencontainers.image.created"] = rfc3339_utc(epoch);
+    if (base) {
+        annotations["org.opencontainers.image.base.name"] = base_reference;
+        annotations["org.opencontainers.image.base.digest"] = base->digest.text();
+    }
+    return annotations;
+}
+
+} // namespace
+
+BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::string& name, const std::string& base,
+                           oci::Compression compression, const std::filesystem::path& store_dir)
+{
+    lock::Lockfile lock = read_lock(lockfile);
+    std::string image = name.empty() ? lock.json().at("profile").at("name").get<std::string>() : name;
+    store::check_image_name(image);
+    std::string reference = base.empty() ? lock.json().at("base_image").at("reference").get<std::string>() : base;
+    BaseSource source = locate_base(reference, store_dir);
+    std::vector<PlannedLayer> layers = plan_layers(lock, lockfile, compression);
+    return BuildRequest{lockfile, lock, image, source, layers, compression, 0};
+}
+
+BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
+                        std::int64_t now, const std::function<void(const std::string&)>& progress)
+{
+    const lock::Lockfile& lock = request.lock;
+    const std::string& name = request.name;
+    const std::string& base_reference = request.base.reference;
+    std::int64_t epoch = lock.json().at("image").at("source_date_epoch").get<std::int64_t>();
+
+    progress("base image " + base_reference);
+    std::optional<oci::Descriptor> base = import_base(request.base, store);
+    std::vector<oci::Descriptor> layers;
+    nlohmann::json base_config;
+    if (base) {
+        oci::Manifest base_manifest = oci::Manifest::parse(store.layout().read_blob(*base), base_reference);
+        base_config = nlohmann::json::parse(store.layout().read_blob(base_manifest.config));
+        for (const auto& layer : base_manifest.layers)
+            layers.push_back(as_oci(layer));
+    }
+
+    std::vector<BuiltLayer> built;
+    ConfigChanges changes{epoch, nvidia_environment(lock, matrix), image_labels(lock), {}};
+    for (const auto& plan : request.layers) {
+        progress(plan.created_by);
+        auto [layer, diff_id] = write_or_reuse(plan, store, request, epoch);
+        built.push_back(layer);
+        layers.push_back(layer.descriptor);
+        changes.layers.emplace_back(diff_id, plan.created_by);
+    }
+
+    oci::Descriptor config = store.layout().write_blob(oci::to_blob_json(compose_config(base_config, changes)),
+                                                       oci::media_type::k_config);
+    oci::Manifest manifest{std::string(oci::media_type::k_manifest), config, layers,
+                           manifest_annotations(lock, base_reference, base, epoch)};
+    oci::Descriptor written = store.layout().write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
+
+    store::Records records = store.records();
+    store::HistoryEntry entry = store::record_build(records, name, written, lock.digest(), now);
+    store.commit(std::move(records));
+    return BuildResult{name, lock.digest(), written, built, entry};
+}
+
+} // namespace dlenv::build

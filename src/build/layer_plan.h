@@ -1,0 +1,27 @@
+#pragma once
+
+#include "lock/lockfile.h"
+#include "oci/compression.h"
+#include "oci/layer_entry.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dlenv::build {
+
+// One layer dlenv adds on top of the base, before it is written.
+struct PlannedLayer {
+    std::string created_by; // the image history's words for it
+    std::vector<oci::LayerEntry> entries;
+    std::string cache_key; // sha256 over everything that decides the layer's bytes
+};
+
+// The layers of `lock` (read from `lock_path`), in image order: the files the lock
+// pins (each checked against its sha256 first; a changed file is Error(invalid_input)
+// saying to lock again), then the validation kit under /opt/dlenv. A lock without
+// files has no files layer.
+std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
+                                      oci::Compression compression);
+
+} // namespace dlenv::build

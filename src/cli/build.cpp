@@ -1,0 +1,106 @@
+#include "cli/commands.h"
+
+#include "build/builder.h"
+#include "cli/matrix_option.h"
+#include "cli/output.h"
+#include "cli/store_output.h"
+#include "core/time_text.h"
+
+#include <iostream>
+#include <memory>
+
+namespace dlenv::cli {
+namespace {
+
+struct BuildArgs {
+    std::string lockfile;
+    std::string name;
+    std::string base;
+    std::string compression = "gzip";
+    std::string dockerfile;
+    std::string archive;
+};
+
+// The lockfile to build when none is named: the only one in lockfiles/ or here.
+std::string default_lockfile()
+{
+    std::vector<std::string> found;
+    for (const char* dir : {".", "lockfiles"}) {
+        if (!std::filesystem::is_directory(dir))
+            continue;
+        for (const auto& entry : std::filesystem::directory_iterator(dir))
+            if (entry.path().filename().string().ends_with(".lock.json"))
+                found.push_back(entry.path().string());
+    }
+    if (found.size() == 1)
+        return found.front();
+    throw Error(ErrorCode::invalid_input,
+                found.empty() ? "no lockfile here (*.lock.json in . or lockfiles/)"
+                              : std::to_string(found.size()) + " lockfiles here; name the one to build",
+                "run `dlenv build LOCKFILE`, or `dlenv lock PROFILE` first");
+}
+
+nlohmann::json result_json(const build::BuildResult& result)
+{
+    nlohmann::json layers = nlohmann::json::array();
+    for (const auto& layer : result.layers)
+        layers.push_back({{"created_by", layer.created_by},
+                          {"digest", layer.descriptor.digest.text()},
+                          {"media_type", layer.descriptor.media_type},
+                          {"size", layer.descriptor.size},
+                          {"reused", layer.reused}});
+    return {{"name", result.name},
+            {"digest", result.manifest.digest.text()},
+            {"lock_digest", result.lock_digest},
+            {"layers", layers},
+            {"moved", moves_json(result.history)}};
+}
+
+void print_result(const build::BuildResult& result)
+{
+    std::size_t reused = 0;
+    for (const auto& layer : result.layers)
+        reused += layer.reused ? 1 : 0;
+    std::cout << "built " << result.name << ":latest " << result.manifest.digest.text() << "\n"
+              << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n"
+              << "  tags: " << describe_moves(result.history) << "\n";
+}
+
+int run_build(const BuildArgs& args, const Options& options)
+{
+    std::filesystem::path dir = store_dir(options);
+    std::string lockfile = args.lockfile.empty() ? default_lockfile() : args.lockfile;
+    build::BuildRequest request =
+        build::prepare_build(lockfile, args.name, args.base, oci::parse_compression(args.compression), dir);
+    const auto& matrix = load_matrix(options);
+    bool progress = shows_progress(options);
+    store::Store store = store::Store::open_for_writing(dir);
+    build::BuildResult result = build::build_image(request, store, matrix, now_seconds(), [&](const std::string& step) {
+        if (progress)
+            std::cerr << "  " << step << "\n";
+    });
+    if (options.json)
+        print_json(result_json(result));
+    else
+        print_result(result);
+    return 0;
+}
+
+} // namespace
+
+void register_build(CLI::App& app, Options& options, int& exit_code)
+{
+    auto args = std::make_shared<BuildArgs>();
+    auto* cmd = app.add_subcommand("build", "Build the image a lockfile describes into the store");
+    cmd->add_option("lockfile", args->lockfile, "The lockfile (default: the only *.lock.json in . or lockfiles/)");
+    cmd->add_option("--name", args->name, "Image name in the store (default: the lock's profile name)");
+    cmd->add_option("--base", args->base,
+                    "Base image instead of the lock's: oci:DIR[:REF], docker-archive:FILE[:TAG], scratch, or a "
+                    "NAME[:TAG] in the store");
+    cmd->add_option("--compression", args->compression, "Layer compression: gzip (default) or zstd")
+        ->check(CLI::IsMember({"gzip", "zstd"}));
+    add_store_options(cmd, options);
+    cmd->callback([args, &options, &exit_code] { exit_code = run_build(*args, options); });
+}
+
+} // namespace dlenv::cli

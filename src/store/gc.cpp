@@ -1,0 +1,51 @@
+#include "store/gc.h"
+
+#include "store/layer_cache.h"
+#include "store/reachability.h"
+
+#include <set>
+
+namespace dlenv::store {
+namespace {
+
+std::vector<oci::Descriptor> roots(const Store& store, std::size_t keep_history)
+{
+    std::vector<oci::Descriptor> out = store.layout().read_index().manifests;
+    for (const auto& [name, record] : store.records().images) {
+        for (const auto& [tag, descriptor] : record.tags)
+            out.push_back(descriptor);
+        std::size_t first = record.history.size() > keep_history ? record.history.size() - keep_history : 0;
+        for (std::size_t i = first; i < record.history.size(); ++i)
+            out.push_back(record.history[i].image);
+    }
+    return out;
+}
+
+} // namespace
+
+GcReport collect_garbage(const Store& store, std::size_t keep_history)
+{
+    const oci::ImageLayout& layout = store.layout();
+    std::set<std::string> reachable;
+    for (const auto& root : roots(store, keep_history))
+        walk_image(layout, root, [&](const oci::Descriptor& blob, const std::string&) {
+            if (!layout.has_blob(blob.digest))
+                return false;
+            return reachable.insert(blob.digest.hex()).second;
+        });
+
+    GcReport report;
+    for (const auto& entry : std::filesystem::directory_iterator(layout.blob_dir())) {
+        if (reachable.count(entry.path().filename().string())) {
+            ++report.kept_blobs;
+            continue;
+        }
+        report.removed_bytes += static_cast<std::int64_t>(entry.file_size());
+        std::filesystem::remove(entry.path());
+        ++report.removed_blobs;
+    }
+    report.forgotten_layers = forget_missing_layers(store);
+    return report;
+}
+
+} // namespace dlenv::store

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "oci/descriptor.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlenv::store {
+
+// One tag that moved: from nothing (a new tag) or an image, to an image or nothing (a
+// tag that was removed).
+struct TagMove {
+    std::string tag;
+    std::optional<oci::Digest> from;
+    std::optional<oci::Digest> to;
+};
+
+// What happened to an image name, in order: a build, a rollback, a promotion.
+struct HistoryEntry {
+    std::string time;        // RFC 3339, UTC
+    std::string action;      // "build", "rollback"
+    std::string lock_digest; // the lock the image was built from; empty for moves
+    oci::Descriptor image;   // the manifest the action is about
+    std::vector<TagMove> moved;
+};
+
+// An image name in the store: its tags and its history.
+struct ImageRecord {
+    std::map<std::string, oci::Descriptor> tags; // "latest", "rollback", "production"
+    std::vector<HistoryEntry> history;
+};
+
+// dlenv's own records beside the OCI layout: dlenv/refs.json, "format":
+// "dlenv.store/v1", canonical JSON. One file, so that tags and history move together
+// with a single atomic rename.
+struct Records {
+    std::map<std::string, ImageRecord> images;
+
+    // The record of `name`; Error(not_found) with the closest names otherwise.
+    const ImageRecord& at(const std::string& name) const;
+    ImageRecord& at(const std::string& name);
+
+    static Records read(const std::filesystem::path& file); // empty when the file is missing
+    void write(const std::filesystem::path& file) const;    // atomically
+};
+
+// Image names as registries accept them: lowercase components of [a-z0-9] joined by
+// '.', '_', '__', '-' and separated by '/'. Throws Error(invalid_input) with a fix.
+void check_image_name(const std::string& name);
+
+} // namespace dlenv::store

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "oci/layout.h"
+#include "store/records.h"
+#include "store/write_lock.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace dlenv::store {
+
+// The daemonless local store. The directory is an OCI image layout other tools read
+// (`skopeo inspect oci:DIR:NAME:TAG`), with one index.json descriptor per tag annotated
+// org.opencontainers.image.ref.name = "NAME:TAG"; dlenv's records (tags and history,
+// the layer cache, the writer lock) live in DIR/dlenv/. The records are the truth and
+// index.json a view of them that every writer refreshes, so a kill between the two
+// writes leaves a store whose next writer repairs the view.
+class Store {
+public:
+    // --store DIR when given, else $DLENV_STORE, else ./.dlenv.
+    static std::filesystem::path locate(const std::string& flag);
+
+    // For reading: Error(not_found) when `dir` holds no store.
+    static Store open(const std::filesystem::path& dir);
+    // For writing: creates the store when missing and holds the writer lock (waiting for
+    // another writer to finish) until the Store is destroyed.
+    static Store open_for_writing(const std::filesystem::path& dir);
+
+    const oci::ImageLayout& layout() const { return m_layout; }
+    const Records& records() const { return m_records; }
+    std::filesystem::path records_dir() const { return m_layout.dir() / "dlenv"; }
+
+    // The descriptor a tag points at, if the name has that tag.
+    std::optional<oci::Descriptor> find(const std::string& name, const std::string& tag) const;
+
+    // Commits new records: refs.json first (one atomic rename moves every tag and the
+    // history together), then index.json. Writers only.
+    void commit(Records records);
+
+    // True when index.json shows exactly the tags of the records.
+    bool index_matches_records() const;
+
+private:
+    Store(oci::ImageLayout layout, Records records, std::optional<WriteLock> lock);
+    void write_index() const;
+    oci::Index index_of_records() const;
+
+    oci::ImageLayout m_layout;
+    Records m_records;
+    std::optional<WriteLock> m_lock;
+};
+
+// The ref name of a tag in index.json: "NAME:TAG".
+std::string ref_name(const std::string& name, const std::string& tag);
+
+} // namespace dlenv::store

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "store/records.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace dlenv::store {
+
+constexpr std::string_view k_latest = "latest";
+constexpr std::string_view k_rollback = "rollback";
+
+// A build of `name`: `latest` moves to `image` and the previous latest becomes
+// `rollback`. Building the image `latest` already is moves nothing (and keeps the
+// rollback image). Appends the history entry and returns it.
+const HistoryEntry& record_build(Records& records, const std::string& name, const oci::Descriptor& image,
+                                 const std::string& lock_digest, std::int64_t time);
+
+// `latest` goes back to the `rollback` image; `rollback` moves to the image that was
+// latest before that one when `present` says it is still stored, or goes away, so each
+// rollback steps one image further back. Error(not_found) for an unknown name,
+// Error(conflict) when there is no rollback image.
+const HistoryEntry& roll_back(Records& records, const std::string& name, std::int64_t time,
+                              const std::function<bool(const oci::Digest&)>& present);
+
+} // namespace dlenv::store
