@@ -1,0 +1,104 @@
+#include "build/dockerfile.h"
+
+#include "build/image_labels.h"
+#include "core/embedded_file.h"
+#include "core/error.h"
+
+namespace dlenv::build {
+
+const std::vector<EmbeddedFile>& embedded_templates();
+
+namespace {
+
+std::string quoted(const std::string& value)
+{
+    std::string out = "\"";
+    for (char c : value) {
+        if (c == '"' || c == '\\' || c == '$')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// KEY="value" pairs, one per continued line.
+template <typename Pairs>
+std::string key_values(const Pairs& pairs)
+{
+    std::string out;
+    for (const auto& [key, value] : pairs)
+        out += (out.empty() ? "" : " \\\n    ") + key + "=" + quoted(value);
+    return out;
+}
+
+std::string base_image(const lock::Lockfile& lock)
+{
+    const nlohmann::json& base = lock.json().at("base_image");
+    std::string reference = base.at("reference").get<std::string>();
+    if (base.at("digest").is_string())
+        return reference + "@" + base.at("digest").get<std::string>();
+    return reference + "\n# The lock pins no digest for this base yet: the tag may move under you.";
+}
+
+std::string files(const lock::Lockfile& lock)
+{
+    std::string out = "# The files the lock pins, with their modes.";
+    for (const auto& file : lock.json().at("image").at("files"))
+        out += "\nCOPY --chmod=" + file.at("mode").get<std::string>() + " " + file.at("source").get<std::string>() +
+               " " + file.at("target").get<std::string>();
+    return out;
+}
+
+std::string packages(const lock::Lockfile& lock)
+{
+    if (lock.json().at("packages").empty())
+        return "# The lock pins no packages.";
+    return "# Every package pinned by version and sha256; pip refuses anything unpinned.\n"
+           "COPY requirements.lock.txt /opt/dlenv/requirements.lock.txt\n"
+           "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r "
+           "/opt/dlenv/requirements.lock.txt";
+}
+
+std::string template_text()
+{
+    for (const auto& file : embedded_templates())
+        if (file.name == "Dockerfile.in")
+            return std::string(file.contents);
+    throw Error(ErrorCode::environment, "templates/Dockerfile.in was not compiled in");
+}
+
+void replace_all(std::string& text, const std::string& placeholder, const std::string& value)
+{
+    for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size()))
+        text.replace(at, placeholder.size(), value);
+}
+
+} // namespace
+
+std::string requirements_lock(const lock::Lockfile& lock)
+{
+    std::string out;
+    for (const auto& package : lock.json().at("packages"))
+        out += package.at("name").get<std::string>() + "==" + package.at("version").get<std::string>() +
+               " --hash=sha256:" + package.at("sha256").get<std::string>() + "\n";
+    return out;
+}
+
+std::string render_dockerfile(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
+                              const matrix::Matrix& matrix)
+{
+    std::string context = lock_path.parent_path().empty() ? "." : lock_path.parent_path().string();
+    std::string text = template_text();
+    replace_all(text, "@LOCK_FILE@", lock_path.string());
+    replace_all(text, "@LOCK_NAME@", lock_path.filename().string());
+    replace_all(text, "@LOCK_DIGEST@", lock.digest());
+    replace_all(text, "@CONTEXT@", context);
+    replace_all(text, "@BASE_IMAGE@", base_image(lock));
+    replace_all(text, "@ENV@", key_values(nvidia_environment(lock, matrix)));
+    replace_all(text, "@LABELS@", key_values(image_labels(lock)));
+    replace_all(text, "@FILES@", files(lock));
+    replace_all(text, "@PACKAGES@", packages(lock));
+    return text;
+}
+
+} // namespace dlenv::build

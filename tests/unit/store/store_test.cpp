@@ -1,0 +1,231 @@
+#include "core/error.h"
+#include "core/file.h"
+#include "oci/media_types.h"
+#include "store/fsck.h"
+#include "store/gc.h"
+#include "store/layer_cache.h"
+#include "store/store.h"
+#include "store/tags.h"
+#include "support/temp_dir.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlenv;
+using dlenv::testing::TempDir;
+
+namespace {
+
+// A small image in the store's layout: one layer with `content`, a config, a manifest.
+oci::Descriptor add_image(const store::Store& store, const std::string& content)
+{
+    const oci::ImageLayout& layout = store.layout();
+    oci::Descriptor layer = layout.write_blob(content, oci::media_type::k_layer_tar);
+    oci::Descriptor config = layout.write_blob("{\"content\":\"" + content + "\"}", oci::media_type::k_config);
+    oci::Manifest manifest{std::string(oci::media_type::k_manifest), config, {layer}, {}};
+    return layout.write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
+}
+
+oci::Descriptor build(store::Store& store, const std::string& name, const std::string& content, std::int64_t time)
+{
+    oci::Descriptor image = add_image(store, content);
+    store::Records records = store.records();
+    store::record_build(records, name, image, "sha256:lock-" + content, time);
+    store.commit(records);
+    return image;
+}
+
+void roll_back(store::Store& store, const std::string& name)
+{
+    store::Records records = store.records();
+    store::roll_back(records, name, 1700000100, [&](const oci::Digest& d) { return store.layout().has_blob(d); });
+    store.commit(records);
+}
+
+std::string tag_of(const store::Store& store, const std::string& name, const std::string& tag)
+{
+    auto found = store.find(name, tag);
+    return found ? found->digest.text() : "(none)";
+}
+
+} // namespace
+
+TEST_CASE("a build moves latest to the new image and the previous latest to rollback", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    oci::Descriptor first = build(store, "team/pytorch", "one", 1700000000);
+    CHECK(tag_of(store, "team/pytorch", "latest") == first.digest.text());
+    CHECK(tag_of(store, "team/pytorch", "rollback") == "(none)");
+
+    oci::Descriptor second = build(store, "team/pytorch", "two", 1700000060);
+    CHECK(tag_of(store, "team/pytorch", "latest") == second.digest.text());
+    CHECK(tag_of(store, "team/pytorch", "rollback") == first.digest.text());
+
+    const auto& history = store.records().at("team/pytorch").history;
+    REQUIRE(history.size() == 2);
+    CHECK(history[1].time == "2023-11-14T22:14:20Z");
+    CHECK(history[1].lock_digest == "sha256:lock-two");
+    REQUIRE(history[1].moved.size() == 2);
+    CHECK(history[1].moved[0].tag == "rollback");
+    CHECK(history[1].moved[0].to == first.digest);
+    CHECK(history[1].moved[1].tag == "latest");
+    CHECK(history[1].moved[1].from == first.digest);
+}
+
+TEST_CASE("rebuilding the image latest already is moves no tag and keeps the rollback image", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    oci::Descriptor first = build(store, "app", "one", 1);
+    build(store, "app", "two", 2);
+    build(store, "app", "two", 3);
+    CHECK(tag_of(store, "app", "rollback") == first.digest.text());
+    CHECK(store.records().at("app").history.back().moved.empty());
+}
+
+TEST_CASE("each rollback steps one image further back until there is none", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    oci::Descriptor a = build(store, "app", "a", 1);
+    oci::Descriptor b = build(store, "app", "b", 2);
+    oci::Descriptor c = build(store, "app", "c", 3);
+
+    roll_back(store, "app");
+    CHECK(tag_of(store, "app", "latest") == b.digest.text());
+    CHECK(tag_of(store, "app", "rollback") == a.digest.text());
+    roll_back(store, "app");
+    CHECK(tag_of(store, "app", "latest") == a.digest.text());
+    CHECK(tag_of(store, "app", "rollback") == "(none)");
+    try {
+        roll_back(store, "app");
+        FAIL("a third rollback succeeded");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::conflict);
+        CHECK(e.message() == "app has no rollback image");
+    }
+    (void)c;
+}
+
+TEST_CASE("rolling back an unknown name suggests the known ones", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    build(store, "pytorch", "a", 1);
+    try {
+        roll_back(store, "pytorc");
+        FAIL("rollback of an unknown name succeeded");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::not_found);
+        CHECK(e.message() == "no image named \"pytorc\" in the store");
+        CHECK(e.hint() == "did you mean pytorch?");
+    }
+}
+
+TEST_CASE("index.json shows every tag as NAME:TAG and keeps what other tools put there", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    oci::Descriptor foreign = add_image(store, "foreign");
+    foreign.annotations["org.opencontainers.image.ref.name"] = "copied-by-skopeo";
+    store.layout().write_index(oci::Index{{foreign}, {}});
+    build(store, "app", "a", 1);
+    build(store, "app", "b", 2);
+
+    std::vector<std::string> refs;
+    for (const auto& d : store.layout().read_index().manifests)
+        refs.push_back(d.annotations.at("org.opencontainers.image.ref.name"));
+    CHECK(refs == std::vector<std::string>{"app:latest", "app:rollback", "copied-by-skopeo"});
+    CHECK(store.index_matches_records());
+}
+
+TEST_CASE("a writer repairs an index.json that lags the records", "[store]")
+{
+    TempDir dir("store");
+    {
+        store::Store store = store::Store::open_for_writing(dir.path());
+        build(store, "app", "a", 1);
+        store.layout().write_index(oci::Index{}); // as if killed between the two writes
+        CHECK_FALSE(store.index_matches_records());
+        CHECK(store::check_store(store).notes.size() == 1);
+    }
+    store::Store reopened = store::Store::open_for_writing(dir.path());
+    CHECK(reopened.index_matches_records());
+}
+
+TEST_CASE("records of an unknown format are refused with what to do", "[store]")
+{
+    TempDir dir("store");
+    write_file_atomic(dir / "dlenv/refs.json", R"({"format": "dlenv.store/v9", "images": {}})");
+    write_file_atomic(dir / "oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
+    try {
+        store::Store::open(dir.path());
+        FAIL("an unknown format was read");
+    } catch (const Error& e) {
+        CHECK(e.message() == (dir / "dlenv/refs.json").string() + ": format must be \"dlenv.store/v1\"");
+    }
+}
+
+TEST_CASE("gc keeps what tags and the last N history entries reference and removes the rest", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    oci::Descriptor a = build(store, "app", "a", 1);
+    oci::Descriptor b = build(store, "app", "b", 2);
+    oci::Descriptor c = build(store, "app", "c", 3);
+    store.layout().write_blob("stray", "application/octet-stream");
+
+    store::GcReport report = store::collect_garbage(store, 1);
+    // b (rollback) and c (latest, last history entry): 3 blobs each; a and the stray go.
+    CHECK(report.kept_blobs == 6);
+    CHECK(report.removed_blobs == 4);
+    CHECK_FALSE(store.layout().has_blob(a.digest));
+    CHECK(store.layout().has_blob(b.digest));
+    CHECK(store.layout().has_blob(c.digest));
+    CHECK(store::check_store(store).ok());
+}
+
+TEST_CASE("fsck names a missing and a damaged blob, and passes on a sound store", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    build(store, "app", "good", 1);
+    CHECK(store::check_store(store).ok());
+    CHECK(store::check_store(store).checked_blobs == 3);
+
+    oci::Descriptor layer = store.layout().write_blob("good", oci::media_type::k_layer_tar);
+    std::filesystem::path path = store.layout().blob_path(layer.digest);
+    std::filesystem::permissions(path, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    write_file_atomic(path, "evil");
+    store::FsckReport damaged = store::check_store(store);
+    REQUIRE(damaged.problems.size() == 2); // app:latest and its index.json entry
+    CHECK_THAT(damaged.problems[0], Catch::StartsWith("app:latest: manifest sha256:"));
+    CHECK_THAT(damaged.problems[0], Catch::EndsWith(" does not match its digest"));
+
+    std::filesystem::remove(path);
+    store::FsckReport missing = store::check_store(store);
+    REQUIRE_FALSE(missing.ok());
+    CHECK_THAT(missing.problems[0], Catch::EndsWith(": missing blob " + layer.digest.text()));
+}
+
+TEST_CASE("the layer cache answers only while the layer's blob is stored", "[store]")
+{
+    TempDir dir("store");
+    store::Store store = store::Store::open_for_writing(dir.path());
+    oci::Descriptor layer = store.layout().write_blob("layer", oci::media_type::k_layer_tar);
+    store::remember_layer(store, "key1", {layer, oci::Digest::of("layer")});
+    REQUIRE(store::find_cached_layer(store, "key1"));
+    CHECK(store::find_cached_layer(store, "key1")->descriptor.digest == layer.digest);
+    CHECK_FALSE(store::find_cached_layer(store, "key2"));
+    std::filesystem::remove(store.layout().blob_path(layer.digest));
+    CHECK_FALSE(store::find_cached_layer(store, "key1"));
+    CHECK(store::forget_missing_layers(store) == 1);
+}
+
+TEST_CASE("image names follow the registry grammar", "[store]")
+{
+    for (std::string good : {"app", "team/pytorch-2.1", "a.b_c__d", "x/y/z"})
+        CHECK_NOTHROW(store::check_image_name(good));
+    for (std::string bad : {"", "App", "-app", "app-", "a//b", "a:b", "/a"})
+        CHECK_THROWS_AS(store::check_image_name(bad), Error);
+}
