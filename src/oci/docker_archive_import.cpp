@@ -4,6 +4,7 @@
 #include "core/sha256.h"
 #include "oci/compression.h"
 #include "oci/file_source.h"
+#include "oci/image_path.h"
 #include "oci/media_types.h"
 #include "oci/tar_reader.h"
 
@@ -99,24 +100,13 @@ private:
         m_blobs.insert_or_assign(name, Member { committed.digest, committed.size, detect(head) });
     }
 
+    // A link's target is relative to the link's directory; one that climbs out names
+    // no member and is reported as missing where it is used.
     static std::string resolve_link(const std::string& name, const std::string& target)
     {
-        std::vector<std::string> parts;
         std::size_t slash = name.find_last_of('/');
         std::string joined = slash == std::string::npos ? target : name.substr(0, slash + 1) + target;
-        for (std::size_t start = 0; start <= joined.size();) {
-            std::size_t end = std::min(joined.find('/', start), joined.size());
-            std::string part = joined.substr(start, end - start);
-            if (part == ".." && !parts.empty())
-                parts.pop_back();
-            else if (!part.empty() && part != "." && part != "..")
-                parts.push_back(part);
-            start = end + 1;
-        }
-        std::string out;
-        for (const auto& part : parts)
-            out += (out.empty() ? "" : "/") + part;
-        return out;
+        return normalize_path(joined).value_or(joined);
     }
 
     std::string m_archive;

@@ -4,9 +4,11 @@
 #include "core/file.h"
 #include "core/sha256.h"
 #include "oci/file_source.h"
+#include "oci/image_path.h"
 #include "oci/root_dir.h"
 #include "oci/tar_reader.h"
 
+#include <algorithm>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -18,28 +20,15 @@ namespace {
 constexpr std::string_view k_whiteout_prefix = ".wh.";
 constexpr std::string_view k_opaque = ".wh..wh..opq";
 
-Error unsafe(const std::string& path, const std::string& why)
-{
-    return Error(ErrorCode::invalid_input, path + ": " + why,
-        "the image is unsafe to unpack: rebuild it, or take it from a source you trust");
-}
-
 // The entry's path with "." and empty components dropped; "" is the root itself.
 std::string clean_path(const std::string& path)
 {
     if (path.starts_with('/'))
-        throw unsafe(path, "absolute path");
-    std::string out;
-    for (std::size_t start = 0; start <= path.size();) {
-        std::size_t end = std::min(path.find('/', start), path.size());
-        std::string_view part = std::string_view(path).substr(start, end - start);
-        if (part == "..")
-            throw unsafe(path, "path has a \"..\" component");
-        if (!part.empty() && part != ".")
-            out += (out.empty() ? "" : "/") + std::string(part);
-        start = end + 1;
-    }
-    return out;
+        throw unsafe_entry(path, "absolute path");
+    std::vector<std::string> parts = split_path(path);
+    if (std::find(parts.begin(), parts.end(), "..") != parts.end())
+        throw unsafe_entry(path, "path has a \"..\" component");
+    return join_path(parts);
 }
 
 std::string join(const std::string& dir, std::string_view name)
@@ -61,7 +50,7 @@ public:
         if (path.empty() && entry.type == TarEntry::Type::directory)
             return; // the root's own mode and time belong to whoever made the directory
         if (path.empty())
-            throw unsafe(entry.path, "names the root as a non-directory");
+            throw unsafe_entry(entry.path, "names the root as a non-directory");
         std::size_t slash = path.find_last_of('/');
         std::string parent = slash == std::string::npos ? "" : path.substr(0, slash);
         std::string_view name = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
@@ -87,7 +76,7 @@ public:
         case TarEntry::Type::hardlink:
             return m_root.make_hardlink(path, link_target(path, entry.link_target));
         case TarEntry::Type::other:
-            throw unsafe(path, "device nodes, fifos and sockets are not unpacked");
+            throw unsafe_entry(path, "device nodes, fifos and sockets are not unpacked");
         }
     }
 
@@ -113,7 +102,7 @@ private:
         try {
             return clean_path(target);
         } catch (const Error&) {
-            throw unsafe(path, "hard link to " + target + " leads out of the root");
+            throw unsafe_entry(path, "hard link to " + target + " leads out of the root");
         }
     }
 
@@ -126,7 +115,7 @@ private:
         }
         std::string_view hidden = name.substr(k_whiteout_prefix.size());
         if (hidden.empty() || hidden == "." || hidden == "..")
-            throw unsafe(path, "whiteout names no file");
+            throw unsafe_entry(path, "whiteout names no file");
         remove_lower(join(parent, hidden));
     }
 

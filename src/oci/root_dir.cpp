@@ -1,6 +1,7 @@
 #include "oci/root_dir.h"
 
 #include "core/error.h"
+#include "oci/image_path.h"
 
 #include <cerrno>
 #include <cstring>
@@ -21,23 +22,10 @@ Error io_error(const std::string& action, const std::filesystem::path& path)
     return Error(ErrorCode::io, action + " " + path.string() + ": " + std::strerror(errno));
 }
 
-Error refused(std::string_view path, const std::string& why)
-{
-    return Error(ErrorCode::invalid_input, std::string(path) + ": " + why,
-        "the image is unsafe to unpack: rebuild it, or take it from a source you trust");
-}
-
 std::deque<std::string> split(std::string_view path)
 {
-    std::deque<std::string> parts;
-    for (std::size_t start = 0; start <= path.size();) {
-        std::size_t end = std::min(path.find('/', start), path.size());
-        std::string_view part = path.substr(start, end - start);
-        if (!part.empty() && part != ".")
-            parts.emplace_back(part);
-        start = end + 1;
-    }
-    return parts;
+    std::vector<std::string> parts = split_path(path);
+    return { parts.begin(), parts.end() };
 }
 
 UniqueFd duplicate(int fd)
@@ -85,22 +73,13 @@ void remove_at(int dir, const std::string& name, const std::filesystem::path& sh
         throw io_error("remove", shown);
 }
 
-// Whether a relative link target, read from the directory `parent`, climbs above the root.
-bool climbs_out(std::string_view parent, const std::string& target)
-{
-    std::deque<std::string> at = split(parent);
-    for (const auto& part : split(target)) {
-        if (part != "..")
-            at.push_back(part);
-        else if (at.empty())
-            return true;
-        else
-            at.pop_back();
-    }
-    return false;
-}
-
 } // namespace
+
+Error unsafe_entry(std::string_view path, const std::string& why)
+{
+    return Error(ErrorCode::invalid_input, std::string(path) + ": " + why,
+        "the image is unsafe to unpack: rebuild it, or take it from a source you trust");
+}
 
 RootDir::RootDir(const std::filesystem::path& root)
     : m_root(root)
@@ -114,7 +93,7 @@ RootDir::Parent RootDir::parent_of(std::string_view path, bool create) const
 {
     std::deque<std::string> todo = split(path);
     if (todo.empty())
-        throw refused(path, "names the root itself");
+        throw unsafe_entry(path, "names the root itself");
     std::string name = todo.back();
     todo.pop_back();
     std::vector<std::string> at; // the real directories walked so far, to walk back on ".."
@@ -125,7 +104,7 @@ RootDir::Parent RootDir::parent_of(std::string_view path, bool create) const
         todo.pop_front();
         if (part == "..") {
             if (at.empty())
-                throw refused(path, "goes through a symbolic link that leads out of the root");
+                throw unsafe_entry(path, "goes through a symbolic link that leads out of the root");
             at.pop_back();
             dir = duplicate(m_fd.get());
             for (const auto& step : at)
@@ -147,15 +126,15 @@ RootDir::Parent RootDir::parent_of(std::string_view path, bool create) const
                 throw io_error("read symbolic link in", m_root / path);
             target.resize(static_cast<std::size_t>(n));
             if (target.starts_with('/'))
-                throw refused(
+                throw unsafe_entry(
                     path, "goes through the symbolic link " + part + " -> " + target + ", which leads out of the root");
             if (++links > k_max_links)
-                throw refused(path, "goes through too many symbolic links");
+                throw unsafe_entry(path, "goes through too many symbolic links");
             std::deque<std::string> hop = split(target);
             todo.insert(todo.begin(), hop.begin(), hop.end());
             continue;
         } else if (!S_ISDIR(st.st_mode)) {
-            throw refused(path, part + " is not a directory");
+            throw unsafe_entry(path, part + " is not a directory");
         }
         dir = open_directory_at(dir.get(), part);
         if (dir.get() < 0)
@@ -205,8 +184,8 @@ void RootDir::make_symlink(std::string_view path, const std::string& target) con
 {
     std::size_t slash = path.find_last_of('/');
     std::string_view parent = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
-    if (!target.starts_with('/') && climbs_out(parent, target))
-        throw refused(path, "symbolic link to " + target + " leads out of the root");
+    if (!target.starts_with('/') && !normalize_path(std::string(parent) + "/" + target))
+        throw unsafe_entry(path, "symbolic link to " + target + " leads out of the root");
     Parent at = parent_of(path, true);
     clear(at, path);
     if (::symlinkat(target.c_str(), at.dir.get(), at.name.c_str()) != 0)
@@ -218,9 +197,9 @@ void RootDir::make_hardlink(std::string_view path, std::string_view target) cons
     Parent from = parent_of(target, false);
     struct stat st { };
     if (from.dir.get() < 0 || ::fstatat(from.dir.get(), from.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-        throw refused(path, "hard link to " + std::string(target) + ", which does not exist");
+        throw unsafe_entry(path, "hard link to " + std::string(target) + ", which does not exist");
     if (S_ISDIR(st.st_mode))
-        throw refused(path, "hard link to the directory " + std::string(target));
+        throw unsafe_entry(path, "hard link to the directory " + std::string(target));
     Parent at = parent_of(path, true);
     clear(at, path);
     if (::linkat(from.dir.get(), from.name.c_str(), at.dir.get(), at.name.c_str(), 0) != 0)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "core/file.h"
 
 #include <cstdint>
@@ -9,6 +10,9 @@
 #include <vector>
 
 namespace dlenv::oci {
+
+// Error(invalid_input) for what may not be unpacked, "<path>: <why>", with a hint.
+Error unsafe_entry(std::string_view path, const std::string& why);
 
 // A directory that an image's files are written into without touching anything outside
 // it: every path is resolved component by component from a descriptor of the root.
