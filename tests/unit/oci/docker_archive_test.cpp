@@ -125,3 +125,77 @@ TEST_CASE("a docker archive that lacks a layer its manifest names is refused", "
         == "invalid_input: " + saved.archive.string() + ": manifest.json Layers[0] names " + saved.layer_member
             + ", which the archive lacks (the archive is incomplete: save the image again)");
 }
+
+TEST_CASE("a docker archive with several images needs a tag, and the refusal lists them", "[oci]")
+{
+    Scratch scratch;
+    SavedImage saved = docker_save(scratch, "cat");
+    scratch.sh("python3 - <<'PY'\n"
+               "import json\n"
+               "images = json.load(open('image/manifest.json'))\n"
+               "images.append(dict(images[0], RepoTags=['other:2']))\n"
+               "json.dump(images, open('image/manifest.json', 'w'))\n"
+               "PY\n"
+               "rm image.tar && tar -C image -cf image.tar .");
+    ImageLayout layout = ImageLayout::open_or_create(scratch / "layout");
+
+    CHECK(message_of(saved.archive, "", layout)
+        == "invalid_input: " + saved.archive.string()
+            + ": holds 2 images (name one of the tags it holds: demo:1, demo:latest, other:2)");
+    CHECK(import_docker_archive(saved.archive, "other:2", layout).media_type == media_type::k_manifest);
+}
+
+TEST_CASE("a docker archive that repeats a layer through a symbolic link imports it twice", "[oci]")
+{
+    Scratch scratch;
+    SavedImage saved = docker_save(scratch, "cat");
+    scratch.sh("diff=$(cat diff.txt) && rm image/*.json image.tar\n"
+               "mkdir image/again && ln -s ../$diff/layer.tar image/again/layer.tar\n"
+               "printf '{\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[\"sha256:%s\",\"sha256:%s\"]}}' $diff $diff"
+               " > image/config.json\n"
+               "printf '[{\"Config\":\"config.json\",\"RepoTags\":[\"demo:1\"],"
+               "\"Layers\":[\"%s/layer.tar\",\"again/layer.tar\"]}]' $diff > image/manifest.json\n"
+               "tar -C image -cf image.tar .");
+    ImageLayout layout = ImageLayout::open_or_create(scratch / "layout");
+
+    Manifest manifest = Manifest::parse(layout.read_blob(import_docker_archive(saved.archive, "", layout)), "manifest");
+
+    REQUIRE(manifest.layers.size() == 2);
+    CHECK(manifest.layers[0].digest.hex() == saved.diff_id);
+    CHECK(manifest.layers[1].digest.hex() == saved.diff_id);
+}
+
+TEST_CASE("a Docker 25 archive names its blobs by digest, and a blob that does not match is refused", "[oci]")
+{
+    Scratch scratch;
+    scratch.sh("mkdir -p src/app image/blobs/sha256 && echo hi > src/app/hello\n"
+               "tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C src -cf layer.tar .\n"
+               "diff=$(sha256sum layer.tar | cut -d' ' -f1) && echo $diff > diff.txt\n"
+               "printf '{\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[\"sha256:%s\"]}}' $diff > config.json\n"
+               "cfg=$(sha256sum config.json | cut -d' ' -f1)\n"
+               "cp layer.tar image/blobs/sha256/$diff && cp config.json image/blobs/sha256/$cfg\n"
+               "printf '[{\"Config\":\"blobs/sha256/%s\",\"RepoTags\":[\"demo:25\"],"
+               "\"Layers\":[\"blobs/sha256/%s\"]}]' $cfg $diff > image/manifest.json\n"
+               "tar -C image -cf image.tar .");
+    fs::path archive = scratch / "image.tar";
+    std::string diff_id = read_file(scratch / "diff.txt").substr(0, 64);
+    ImageLayout layout = ImageLayout::open_or_create(scratch / "layout");
+
+    SECTION("the blobs match their names")
+    {
+        Manifest manifest
+            = Manifest::parse(layout.read_blob(import_docker_archive(archive, "demo:25", layout)), "manifest");
+        REQUIRE(manifest.layers.size() == 1);
+        CHECK(manifest.layers[0].digest.hex() == diff_id);
+        CHECK(manifest.layers[0].media_type == media_type::k_layer_tar);
+    }
+    SECTION("a layer stored under another digest")
+    {
+        const std::string wrong(64, 'a');
+        scratch.sh("mv image/blobs/sha256/" + diff_id + " image/blobs/sha256/" + wrong + " && sed -i 's/" + diff_id
+            + "/" + wrong + "/' image/manifest.json && rm image.tar && tar -C image -cf image.tar .");
+        CHECK(message_of(archive, "demo:25", layout)
+            == "verification_failed: " + archive.string() + ": blobs/sha256/" + wrong
+                + " does not match its digest (the archive is damaged: save the image again)");
+    }
+}

@@ -232,3 +232,17 @@ TEST_CASE("a blob whose bytes or size differ from its descriptor is refused", "[
                 + " bytes, its descriptor says " + std::to_string(layer.size));
     }
 }
+
+TEST_CASE("a layer cut off inside an entry's data is refused as damaged", "[oci]")
+{
+    Scratch scratch;
+    scratch.sh("mkdir src && head -c 3000 /dev/zero > src/big && " + std::string(k_tar)
+        + " -C src -cf layer.tar . && head -c 2048 layer.tar > cut.tar");
+    ImageLayout layout = ImageLayout::open_or_create(scratch / "layout");
+    Descriptor layer = add_blob(layout, scratch / "cut.tar", media_type::k_layer_tar);
+    fs::create_directory(scratch / "root");
+
+    // libarchive's own words follow, and they vary between its versions.
+    CHECK_THAT(message_of(layout, layer, scratch / "root"),
+        Catch::StartsWith("invalid_input: apply layer " + layer.digest.text() + ": read blob: "));
+}
