@@ -163,6 +163,14 @@ std::string string_field(
     return json.at(key).get<std::string>();
 }
 
+// The config's rootfs.diff_ids, or null when it has none.
+nlohmann::json diff_ids_of(const nlohmann::json& config)
+{
+    if (!config.is_object() || !config.contains("rootfs") || !config.at("rootfs").is_object())
+        return nullptr;
+    return config.at("rootfs").value("diff_ids", nlohmann::json());
+}
+
 // The sha256 of the layer's tar stream, which the config's diff_ids name.
 Digest diff_id_of(const ImageLayout& layout, const Member& layer, const std::string& archive)
 {
@@ -191,10 +199,7 @@ Descriptor import_docker_archive(
     const Member& config_member = members.at(config_name, "manifest.json Config");
     Descriptor config { std::string(media_type::k_config), config_member.digest, config_member.size, {}, std::nullopt };
     const nlohmann::json config_json = parse_json(layout.read_blob(config), name, config_name);
-    const nlohmann::json* rootfs
-        = config_json.is_object() && config_json.contains("rootfs") ? &config_json["rootfs"] : nullptr;
-    const nlohmann::json diff_ids
-        = rootfs && rootfs->is_object() ? rootfs->value("diff_ids", nlohmann::json()) : nlohmann::json();
+    const nlohmann::json diff_ids = diff_ids_of(config_json);
 
     const auto layer_names = image.value("Layers", nlohmann::json());
     if (!layer_names.is_array())
