@@ -5,6 +5,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <exception>
 #include <utility>
@@ -19,6 +20,9 @@ struct TarReader::State {
     // An exception thrown by `source` cannot cross libarchive's C frames: it waits here
     // until control is back in C++.
     std::exception_ptr pending;
+    bool source_ended = false;
+    bool ended = false;
+    std::int64_t data_left = 0; // of the current entry, not yet handed out
     std::vector<char> buffer = std::vector<char>(1 << 18);
 
     ~State()
@@ -32,6 +36,7 @@ struct TarReader::State {
         auto* state = static_cast<State*>(client);
         try {
             std::string_view piece = state->source();
+            state->source_ended = piece.empty();
             *buffer = piece.data();
             return static_cast<la_ssize_t>(piece.size());
         } catch (...) {
@@ -52,6 +57,16 @@ struct TarReader::State {
         const char* why = archive_error_string(reader);
         throw Error(ErrorCode::invalid_input, "read " + name + ": " + (why ? why : "malformed tar stream"),
             "the archive is damaged or not a tar stream: fetch or build it again");
+    }
+
+    // umoci can stop a layer right after the last entry's data, without even its
+    // padding; libarchive then fails to skip the padding on its way to the next
+    // header. With the source at its end and the entry's data all handed out, nothing
+    // is lost: that is the end of the archive.
+    bool ends_early(int status)
+    {
+        ended = status < ARCHIVE_WARN && !pending && source_ended && data_left == 0;
+        return ended;
     }
 
     // `format` is libarchive's tar or raw (the whole decompressed stream as one entry).
@@ -85,8 +100,8 @@ std::optional<TarEntry> TarReader::next()
 {
     State& s = *m_state;
     archive_entry* header = nullptr;
-    int status = archive_read_next_header(s.reader, &header);
-    if (status == ARCHIVE_EOF)
+    int status = s.ended ? ARCHIVE_EOF : archive_read_next_header(s.reader, &header);
+    if (status == ARCHIVE_EOF || s.ends_early(status))
         return std::nullopt;
     s.check(status);
 
@@ -97,6 +112,7 @@ std::optional<TarEntry> TarReader::next()
     entry.path = path;
     entry.mode = static_cast<std::uint32_t>(archive_entry_perm(header));
     entry.size = archive_entry_size(header);
+    s.data_left = entry.size;
     entry.mtime = archive_entry_mtime(header);
     if (const char* target = archive_entry_hardlink(header)) {
         entry.type = TarEntry::Type::hardlink;
@@ -124,10 +140,17 @@ std::optional<TarEntry> TarReader::next()
 std::string_view TarReader::read_data()
 {
     State& s = *m_state;
-    la_ssize_t n = archive_read_data(s.reader, s.buffer.data(), s.buffer.size());
+    // Asking for no more than the entry holds keeps libarchive from reaching for the
+    // padding after it, which a stream cut short lacks (see ends_early).
+    if (s.ended || s.data_left <= 0)
+        return {};
+    std::size_t wanted = std::min(s.buffer.size(), static_cast<std::size_t>(s.data_left));
+    la_ssize_t n = archive_read_data(s.reader, s.buffer.data(), wanted);
     if (n < 0)
         s.check(static_cast<int>(n));
-    return { s.buffer.data(), static_cast<std::size_t>(n < 0 ? 0 : n) };
+    std::size_t got = n < 0 ? 0 : static_cast<std::size_t>(n);
+    s.data_left -= static_cast<std::int64_t>(got);
+    return { s.buffer.data(), got };
 }
 
 void decompress(TarReader::Source source, const std::string& name, const std::function<void(std::string_view)>& sink)
