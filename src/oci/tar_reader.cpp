@@ -61,11 +61,13 @@ struct TarReader::State {
 
     // umoci can stop a layer right after the last entry's data, without even its
     // padding; libarchive then fails to skip the padding on its way to the next
-    // header. With the source at its end and the entry's data all handed out, nothing
-    // is lost: that is the end of the archive.
+    // header. With the source at its end, the entry's data all handed out and the
+    // stream stopped short of a block boundary, only padding is missing: that is the
+    // end of the archive. A stream cut inside a header stays an error.
     bool ends_early(int status)
     {
-        ended = status < ARCHIVE_WARN && !pending && source_ended && data_left == 0;
+        ended = status < ARCHIVE_WARN && !pending && source_ended && data_left == 0
+            && archive_filter_bytes(reader, 0) % 512 != 0;
         return ended;
     }
 

@@ -243,11 +243,13 @@ TEST_CASE("a blob whose bytes or size differ from its descriptor is refused", "[
     }
 }
 
-TEST_CASE("a layer cut off inside an entry's data is refused as damaged", "[oci]")
+TEST_CASE("a layer cut off inside an entry's data or header is refused as damaged", "[oci]")
 {
+    // ./ and ./big take 512 + 512 + 3072 bytes; ./small's header follows.
+    auto cut = GENERATE(2048, 4196);
     Scratch scratch;
-    scratch.sh("mkdir src && head -c 3000 /dev/zero > src/big && " + std::string(k_tar)
-        + " -C src -cf layer.tar . && head -c 2048 layer.tar > cut.tar");
+    scratch.sh("mkdir src && head -c 3000 /dev/zero > src/big && echo small > src/small && " + std::string(k_tar)
+        + " -C src -cf layer.tar . && head -c " + std::to_string(cut) + " layer.tar > cut.tar");
     ImageLayout layout = ImageLayout::open_or_create(scratch / "layout");
     Descriptor layer = add_blob(layout, scratch / "cut.tar", media_type::k_layer_tar);
     fs::create_directory(scratch / "root");
