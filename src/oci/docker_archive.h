@@ -9,11 +9,15 @@
 
 namespace dlenv::oci {
 
-// Reads a `docker save` archive (legacy manifest.json format, and the OCI layout that
-// Docker 25+ writes inside it) into `layout`: every layer and config becomes a blob,
-// verified against the archive's digests, and a manifest is written for the image that
-// `tag` names ("" when the archive holds one image). Returns the manifest's descriptor.
-// Error(invalid_input) names the archive and what is wrong with it.
+// Reads a `docker save` archive into `layout` through its manifest.json (which Docker 25+
+// still writes beside its OCI layout, naming blobs/sha256/ members): the archive is read
+// once and every member becomes a blob; the image that `tag` names ("" when the archive
+// holds one image) gets an OCI manifest, its layers typed by their compression (detected
+// from their first bytes). Returns the manifest's descriptor. Errors name the archive
+// and the member or field: Error(invalid_input) for a malformed or incomplete archive or
+// a missing tag when there are several images, Error(not_found) for a tag it does not
+// hold, Error(verification_failed) when a layer does not hash to its diff_id or a
+// blobs/sha256/ member to its name.
 Descriptor import_docker_archive(const std::filesystem::path& archive, const std::string& tag,
                                  const ImageLayout& layout);
 

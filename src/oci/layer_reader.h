@@ -8,8 +8,9 @@
 namespace dlenv::oci {
 
 // Applies one layer blob of `layout` onto the directory `root`, as a container runtime
-// would: the compression is taken from the media type (or detected), the blob's digest
-// and size are checked against the descriptor while it is read, OCI whiteouts
+// would: the compression (none, gzip, zstd) is detected from the blob's first bytes, the
+// blob's size and digest are checked against the descriptor while it is read (a
+// mismatch is Error(verification_failed), a missing blob Error(not_found)), OCI whiteouts
 // (`.wh.NAME`, `.wh..wh..opq`) remove what lower layers put there. Refused with
 // Error(invalid_input), before anything outside `root` is touched: absolute paths, `..`
 // components, symlinks or hard links that resolve outside `root`, and device nodes.

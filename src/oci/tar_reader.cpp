@@ -1,0 +1,176 @@
+#include "oci/tar_reader.h"
+
+#include "core/error.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <exception>
+#include <utility>
+#include <vector>
+
+namespace dlenv::oci {
+
+struct TarReader::State {
+    Source source;
+    std::string name;
+    archive* reader = nullptr;
+    // An exception thrown by `source` cannot cross libarchive's C frames: it waits here
+    // until control is back in C++.
+    std::exception_ptr pending;
+    bool source_ended = false;
+    bool ended = false;
+    std::int64_t data_left = 0; // of the current entry, not yet handed out
+    std::vector<char> buffer = std::vector<char>(1 << 18);
+
+    ~State()
+    {
+        if (reader)
+            archive_read_free(reader);
+    }
+
+    static la_ssize_t read(archive* reader, void* client, const void** buffer)
+    {
+        auto* state = static_cast<State*>(client);
+        try {
+            std::string_view piece = state->source();
+            state->source_ended = piece.empty();
+            *buffer = piece.data();
+            return static_cast<la_ssize_t>(piece.size());
+        } catch (...) {
+            state->pending = std::current_exception();
+            archive_set_error(reader, EIO, "the byte source failed");
+            return -1;
+        }
+    }
+
+    // Turns a libarchive status into our error; warnings (an unknown PAX record, say)
+    // do not stop the read.
+    void check(int status)
+    {
+        if (pending)
+            std::rethrow_exception(std::exchange(pending, nullptr));
+        if (status >= ARCHIVE_WARN)
+            return;
+        const char* why = archive_error_string(reader);
+        throw Error(ErrorCode::invalid_input, "read " + name + ": " + (why ? why : "malformed tar stream"),
+            "the archive is damaged or not a tar stream: fetch or build it again");
+    }
+
+    // umoci can stop a layer right after the last entry's data, without even its
+    // padding; libarchive then fails to skip the padding on its way to the next
+    // header. With the source at its end, the entry's data all handed out and the
+    // stream stopped short of a block boundary, only padding is missing: that is the
+    // end of the archive. A stream cut inside a header stays an error.
+    bool ends_early(int status)
+    {
+        ended = status < ARCHIVE_WARN && !pending && source_ended && data_left == 0
+            && archive_filter_bytes(reader, 0) % 512 != 0;
+        return ended;
+    }
+
+    // `format` is libarchive's tar or raw (the whole decompressed stream as one entry).
+    static std::unique_ptr<State> open(Source source, std::string name, int (*format)(archive*))
+    {
+        auto state = std::make_unique<State>();
+        State& s = *state;
+        s.source = std::move(source);
+        s.name = std::move(name);
+        s.reader = archive_read_new();
+        if (!s.reader)
+            throw Error(ErrorCode::io, "read " + s.name + ": cannot allocate an archive reader");
+        s.check(format(s.reader));
+        s.check(archive_read_support_filter_gzip(s.reader));
+        s.check(archive_read_support_filter_zstd(s.reader));
+        s.check(archive_read_open(s.reader, &s, nullptr, &State::read, nullptr));
+        return state;
+    }
+};
+
+TarReader::TarReader(Source source, std::string name)
+    : m_state(State::open(std::move(source), std::move(name), archive_read_support_format_tar))
+{
+}
+
+TarReader::~TarReader() = default;
+TarReader::TarReader(TarReader&&) noexcept = default;
+TarReader& TarReader::operator=(TarReader&&) noexcept = default;
+
+std::optional<TarEntry> TarReader::next()
+{
+    State& s = *m_state;
+    archive_entry* header = nullptr;
+    int status = s.ended ? ARCHIVE_EOF : archive_read_next_header(s.reader, &header);
+    if (status == ARCHIVE_EOF || s.ends_early(status))
+        return std::nullopt;
+    s.check(status);
+
+    TarEntry entry;
+    const char* path = archive_entry_pathname(header);
+    if (!path)
+        throw Error(ErrorCode::invalid_input, "read " + s.name + ": an entry has no readable path");
+    entry.path = path;
+    entry.mode = static_cast<std::uint32_t>(archive_entry_perm(header));
+    entry.size = archive_entry_size(header);
+    s.data_left = entry.size;
+    entry.mtime = archive_entry_mtime(header);
+    if (const char* target = archive_entry_hardlink(header)) {
+        entry.type = TarEntry::Type::hardlink;
+        entry.link_target = target;
+        return entry;
+    }
+    switch (archive_entry_filetype(header)) {
+    case AE_IFREG:
+        entry.type = TarEntry::Type::file;
+        break;
+    case AE_IFDIR:
+        entry.type = TarEntry::Type::directory;
+        break;
+    case AE_IFLNK:
+        entry.type = TarEntry::Type::symlink;
+        entry.link_target = archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
+        break;
+    default:
+        entry.type = TarEntry::Type::other;
+        break;
+    }
+    return entry;
+}
+
+std::string_view TarReader::read_data()
+{
+    State& s = *m_state;
+    // Asking for no more than the entry holds keeps libarchive from reaching for the
+    // padding after it, which a stream cut short lacks (see ends_early).
+    if (s.ended || s.data_left <= 0)
+        return {};
+    std::size_t wanted = std::min(s.buffer.size(), static_cast<std::size_t>(s.data_left));
+    la_ssize_t n = archive_read_data(s.reader, s.buffer.data(), wanted);
+    if (n < 0)
+        s.check(static_cast<int>(n));
+    std::size_t got = n < 0 ? 0 : static_cast<std::size_t>(n);
+    s.data_left -= static_cast<std::int64_t>(got);
+    return { s.buffer.data(), got };
+}
+
+void decompress(TarReader::Source source, const std::string& name, const std::function<void(std::string_view)>& sink)
+{
+    auto state = TarReader::State::open(std::move(source), name, archive_read_support_format_raw);
+    archive_entry* header = nullptr;
+    int status = archive_read_next_header(state->reader, &header);
+    if (status == ARCHIVE_EOF)
+        return;
+    state->check(status);
+    for (;;) {
+        la_ssize_t n = archive_read_data(state->reader, state->buffer.data(), state->buffer.size());
+        if (n < 0)
+            state->check(static_cast<int>(n));
+        if (n <= 0)
+            return;
+        sink({ state->buffer.data(), static_cast<std::size_t>(n) });
+    }
+}
+
+} // namespace dlenv::oci
