@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the image `quickstart` into STORE without the network: the base is a small root
 # filesystem made from this machine's /bin/sh and cat, packed the way `docker save`
-# writes an image; the profile adds app/hello.sh; dlenv adds the validation kit.
+# writes an image; the profile adds app/hello.sh; dlenv adds the validation kit. The
+# base archive and the lockfile are left beside STORE.
 #   examples/quickstart/run.sh STORE      (DLENV=path/to/dlenv, default build/src/dlenv)
 set -euo pipefail
 
@@ -33,11 +34,13 @@ config=$(sha256sum "$work/config.json" | cut -d' ' -f1)
 mv "$work/config.json" "$work/archive/$config.json"
 printf '[{"Config":"%s.json","RepoTags":["quickstart-base:latest"],"Layers":["%s/layer.tar"]}]' \
   "$config" "$diff_id" >"$work/archive/manifest.json"
-(cd "$work/archive" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf "$work/base.tar" -- *)
+mkdir -p "$(dirname "$store")"
+base=$(dirname "$store")/quickstart-base.tar
+(cd "$work/archive" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf "$base" -- *)
 
 # Lock the profile next to the store, build, and show the result.
 lockfile=$(dirname "$store")/quickstart.lock.json
 "$dlenv" lock "$here/quickstart.json" -o "$lockfile"
-"$dlenv" build "$lockfile" --store "$store" --base "docker-archive:$work/base.tar"
+"$dlenv" build "$lockfile" --store "$store" --base "docker-archive:$base"
 "$dlenv" images --store "$store"
 "$dlenv" fsck --store "$store"

@@ -5,7 +5,7 @@
 #include "core/sha256.h"
 #include "oci/layer_reader.h"
 #include "oci/media_types.h"
-#include "scratch.h"
+#include "support/scratch.h"
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 #include "core/file.h"
 #include "oci/compression.h"
 #include "oci/media_types.h"
-#include "scratch.h"
+#include "support/scratch.h"
 
 #include <catch2/catch.hpp>
 

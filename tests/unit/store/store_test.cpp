@@ -6,12 +6,11 @@
 #include "store/layer_cache.h"
 #include "store/store.h"
 #include "store/tags.h"
-#include "support/temp_dir.h"
+#include "support/scratch.h"
 
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
-using dlenv::testing::TempDir;
 
 namespace {
 
@@ -51,8 +50,8 @@ std::string tag_of(const store::Store& store, const std::string& name, const std
 
 TEST_CASE("a build moves latest to the new image and the previous latest to rollback", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor first = build(store, "team/pytorch", "one", 1700000000);
     CHECK(tag_of(store, "team/pytorch", "latest") == first.digest.text());
     CHECK(tag_of(store, "team/pytorch", "rollback") == "(none)");
@@ -74,8 +73,8 @@ TEST_CASE("a build moves latest to the new image and the previous latest to roll
 
 TEST_CASE("rebuilding the image latest already is moves no tag and keeps the rollback image", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor first = build(store, "app", "one", 1);
     build(store, "app", "two", 2);
     build(store, "app", "two", 3);
@@ -85,8 +84,8 @@ TEST_CASE("rebuilding the image latest already is moves no tag and keeps the rol
 
 TEST_CASE("each rollback steps one image further back until there is none", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor a = build(store, "app", "a", 1);
     oci::Descriptor b = build(store, "app", "b", 2);
     oci::Descriptor c = build(store, "app", "c", 3);
@@ -109,8 +108,8 @@ TEST_CASE("each rollback steps one image further back until there is none", "[st
 
 TEST_CASE("rolling back an unknown name suggests the known ones", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     build(store, "pytorch", "a", 1);
     try {
         roll_back(store, "pytorc");
@@ -124,8 +123,8 @@ TEST_CASE("rolling back an unknown name suggests the known ones", "[store]")
 
 TEST_CASE("index.json shows every tag as NAME:TAG and keeps what other tools put there", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor foreign = add_image(store, "foreign");
     foreign.annotations["org.opencontainers.image.ref.name"] = "copied-by-skopeo";
     store.layout().write_index(oci::Index{{foreign}, {}});
@@ -141,25 +140,25 @@ TEST_CASE("index.json shows every tag as NAME:TAG and keeps what other tools put
 
 TEST_CASE("a writer repairs an index.json that lags the records", "[store]")
 {
-    TempDir dir("store");
+    Scratch dir;
     {
-        store::Store store = store::Store::open_for_writing(dir.path());
+        store::Store store = store::Store::open_for_writing(dir.dir());
         build(store, "app", "a", 1);
         store.layout().write_index(oci::Index{}); // as if killed between the two writes
         CHECK_FALSE(store.index_matches_records());
         CHECK(store::check_store(store).notes.size() == 1);
     }
-    store::Store reopened = store::Store::open_for_writing(dir.path());
+    store::Store reopened = store::Store::open_for_writing(dir.dir());
     CHECK(reopened.index_matches_records());
 }
 
 TEST_CASE("records of an unknown format are refused with what to do", "[store]")
 {
-    TempDir dir("store");
+    Scratch dir;
     write_file_atomic(dir / "dlenv/refs.json", R"({"format": "dlenv.store/v9", "images": {}})");
     write_file_atomic(dir / "oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
     try {
-        store::Store::open(dir.path());
+        store::Store::open(dir.dir());
         FAIL("an unknown format was read");
     } catch (const Error& e) {
         CHECK(e.message() == (dir / "dlenv/refs.json").string() + ": format must be \"dlenv.store/v1\"");
@@ -168,8 +167,8 @@ TEST_CASE("records of an unknown format are refused with what to do", "[store]")
 
 TEST_CASE("gc keeps what tags and the last N history entries reference and removes the rest", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor a = build(store, "app", "a", 1);
     oci::Descriptor b = build(store, "app", "b", 2);
     oci::Descriptor c = build(store, "app", "c", 3);
@@ -187,8 +186,8 @@ TEST_CASE("gc keeps what tags and the last N history entries reference and remov
 
 TEST_CASE("fsck names a missing and a damaged blob, and passes on a sound store", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     build(store, "app", "good", 1);
     CHECK(store::check_store(store).ok());
     CHECK(store::check_store(store).checked_blobs == 3);
@@ -210,8 +209,8 @@ TEST_CASE("fsck names a missing and a damaged blob, and passes on a sound store"
 
 TEST_CASE("the layer cache answers only while the layer's blob is stored", "[store]")
 {
-    TempDir dir("store");
-    store::Store store = store::Store::open_for_writing(dir.path());
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor layer = store.layout().write_blob("layer", oci::media_type::k_layer_tar);
     store::remember_layer(store, "key1", {layer, oci::Digest::of("layer")});
     REQUIRE(store::find_cached_layer(store, "key1"));

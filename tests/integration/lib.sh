@@ -1,0 +1,24 @@
+# Shared by the integration tests: a scratch directory removed on exit, and assertions
+# that print what differed.
+set -euo pipefail
+
+dlenv=${DLENV:?set DLENV to the dlenv binary}
+source_dir=${DLENV_SOURCE_DIR:?set DLENV_SOURCE_DIR to the repository}
+scratch=$(mktemp -d)
+trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+expect_eq() { # expect_eq WHAT ACTUAL EXPECTED
+  [[ "$2" == "$3" ]] || fail "$1: got '$2', expected '$3'"
+  echo "ok: $1"
+}
+
+# The digest `dlenv images --json` shows for NAME:TAG in STORE, or "none".
+image_digest() { # image_digest STORE NAME TAG
+  "$dlenv" images --store "$1" --json |
+    python3 -c 'import json,sys; n,t=sys.argv[1:]; print(next((i["digest"] for i in json.load(sys.stdin) if i["name"]==n and i["tag"]==t), "none"))' "$2" "$3"
+}

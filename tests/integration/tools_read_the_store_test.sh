@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Tools no one here wrote read what dlenv builds: skopeo inspects and copies the store,
+# umoci unpacks the image with the files, owners and modes the lock asks for.
+source "$(dirname "$0")/lib.sh"
+
+store=$scratch/store/.dlenv
+mkdir -p "$scratch/store"
+DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+digest=$(image_digest "$store" quickstart latest)
+
+inspected=$(skopeo inspect --raw "oci:$store:quickstart:latest" | sha256sum | cut -d' ' -f1)
+expect_eq "skopeo reads the manifest dlenv tagged" "sha256:$inspected" "$digest"
+expect_eq "skopeo sees the lock's CUDA label" \
+  "$(skopeo inspect "oci:$store:quickstart:latest" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Labels"]["dev.dlenv.cuda"])')" "11.8.0"
+
+skopeo copy --quiet "oci:$store:quickstart:latest" "oci:$scratch/copy:quickstart"
+copied=$(skopeo inspect --raw "oci:$scratch/copy:quickstart" | sha256sum | cut -d' ' -f1)
+expect_eq "skopeo copy keeps the digest" "sha256:$copied" "$digest"
+
+umoci unpack --image "$store:quickstart:latest" "$scratch/bundle" >/dev/null
+rootfs=$scratch/bundle/rootfs
+expect_eq "app file owner and mode" "$(stat -c '%u:%g %a' "$rootfs/app/hello.sh")" "0:0 755"
+expect_eq "app file mtime is the lock's epoch" "$(stat -c '%Y' "$rootfs/app/hello.sh")" "1700000000"
+expect_eq "kit owner and mode" "$(stat -c '%u:%g %a' "$rootfs/opt/dlenv/dlenv.lock.json")" "0:0 644"
+expect_eq "the kit holds the lock" "$(cmp -s "$rootfs/opt/dlenv/dlenv.lock.json" "$scratch/store/quickstart.lock.json" && echo same)" "same"
+expect_eq "the base's shell is there" "$(stat -c '%a' "$rootfs/bin/sh")" "755"
+expect_eq "the image's config runs the app" \
+  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["process"]["args"][0])' "$scratch/bundle/config.json")" "/app/hello.sh"
