@@ -18,13 +18,15 @@ struct LayerEntry {
     // Type::file: the bytes come from `source` when it is set, else from `contents`.
     std::filesystem::path source;
     std::string contents;
-    std::int64_t size = 0;   // Type::file: bytes of `source` or `contents`
+    std::int64_t size = 0; // Type::file: bytes of `source` or `contents`
     std::string link_target; // symlink: as written; hardlink: the path of an earlier entry
 };
 
 // The entries of the tree under `root`, as they appear below `prefix` in the image
-// ("" for the image root), sorted by path. Files with the same inode become one file and
-// hard links to it; devices, fifos and sockets are refused with Error(invalid_input).
+// ("" for the image root; `prefix` itself and its parents are not among them), sorted
+// byte-wise by path. Files with the same inode become one file (the first path) and hard
+// links to it; devices, fifos and sockets are refused with Error(invalid_input) naming
+// them. Throws Error(io) when the tree cannot be read.
 std::vector<LayerEntry> entries_of_directory(const std::filesystem::path& root, const std::string& prefix = "");
 
 } // namespace dlenv::oci

@@ -1,0 +1,173 @@
+#include "oci/tar_writer.h"
+
+#include "core/error.h"
+#include "core/file.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace dlenv::oci {
+namespace {
+
+// Large enough that a read costs little against hashing and compressing it, small enough
+// to stay in cache on its way through the pipeline.
+constexpr std::size_t k_read_chunk = 1 << 20;
+
+Error archive_error(struct archive* archive, const std::string& action)
+{
+    const char* text = archive_error_string(archive);
+    return Error(ErrorCode::io, action + ": " + (text ? text : "libarchive failed"));
+}
+
+} // namespace
+
+struct TarWriter::State {
+    ByteSink sink;
+    std::int64_t mtime = 0;
+    struct archive* archive = nullptr;
+    struct archive_entry* entry = nullptr;
+    // An exception thrown by the sink, kept while libarchive unwinds its C frames.
+    std::exception_ptr sink_error;
+    std::vector<char> buffer;
+
+    ~State()
+    {
+        archive_entry_free(entry);
+        // Freeing closes a stream, which would write the end-of-archive blocks of an
+        // abandoned one into stages that may already be gone; marked failed, it is not.
+        if (archive)
+            archive_write_fail(archive);
+        archive_write_free(archive);
+    }
+
+    static la_ssize_t on_write(struct archive*, void* self, const void* data, size_t size)
+    {
+        auto* state = static_cast<State*>(self);
+        try {
+            state->sink(std::string_view(static_cast<const char*>(data), size));
+            return static_cast<la_ssize_t>(size);
+        } catch (...) {
+            state->sink_error = std::current_exception();
+            return -1;
+        }
+    }
+
+    // Turns a libarchive failure into the sink's own exception when that caused it.
+    void check(int status, const std::string& action)
+    {
+        if (sink_error)
+            std::rethrow_exception(sink_error);
+        if (status != ARCHIVE_OK)
+            throw archive_error(archive, action);
+    }
+
+    void write_data(const char* data, std::size_t size, const std::string& path)
+    {
+        la_ssize_t written = archive_write_data(archive, data, size);
+        if (sink_error)
+            std::rethrow_exception(sink_error);
+        if (written < 0 || static_cast<std::size_t>(written) != size)
+            throw archive_error(archive, "write " + path + " into the layer");
+    }
+
+    void stream_file(const LayerEntry& file)
+    {
+        UniqueFd fd(::open(file.source.c_str(), O_RDONLY | O_CLOEXEC));
+        if (fd.get() < 0)
+            throw Error(ErrorCode::io, "open " + file.source.string() + ": " + std::strerror(errno));
+        std::int64_t left = file.size;
+        for (;;) {
+            ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                throw Error(ErrorCode::io, "read " + file.source.string() + ": " + std::strerror(errno));
+            if (n == 0 || n > left)
+                break;
+            write_data(buffer.data(), static_cast<std::size_t>(n), file.path);
+            left -= n;
+        }
+        // A header already promised `size` bytes, so a file that grew or shrank cannot be
+        // written faithfully.
+        if (left != 0 || ::read(fd.get(), buffer.data(), 1) != 0)
+            throw Error(ErrorCode::io, file.source.string() + " changed while it was written into the layer",
+                "build again once nothing is writing to the tree");
+    }
+};
+
+TarWriter::TarWriter(ByteSink sink, std::int64_t mtime)
+    : m_state(std::make_unique<State>())
+{
+    State& s = *m_state;
+    s.sink = std::move(sink);
+    s.mtime = mtime;
+    s.buffer.resize(k_read_chunk);
+    s.archive = archive_write_new();
+    s.entry = archive_entry_new();
+    if (!s.archive || !s.entry)
+        throw Error(ErrorCode::environment, "start a tar stream: libarchive is out of memory");
+    s.check(archive_write_set_format_pax_restricted(s.archive), "choose the pax format");
+    s.check(archive_write_add_filter_none(s.archive), "choose no tar filter");
+    // Zero turns off libarchive's blocking: the stream goes to the sink as written, and
+    // its length does not depend on a block size.
+    s.check(archive_write_set_bytes_per_block(s.archive, 0), "set the tar block size");
+    s.check(archive_write_open2(s.archive, &s, nullptr, &State::on_write, nullptr, nullptr), "open a tar stream");
+}
+
+TarWriter::~TarWriter() = default;
+TarWriter::TarWriter(TarWriter&&) noexcept = default;
+TarWriter& TarWriter::operator=(TarWriter&&) noexcept = default;
+
+void TarWriter::add(const LayerEntry& entry)
+{
+    State& s = *m_state;
+    struct archive_entry* e = s.entry;
+    archive_entry_clear(e);
+    archive_entry_copy_pathname(e, entry.path.c_str());
+    archive_entry_set_uid(e, 0);
+    archive_entry_set_gid(e, 0);
+    archive_entry_set_mtime(e, s.mtime, 0);
+    archive_entry_set_perm(e, static_cast<__LA_MODE_T>(entry.mode & 07777));
+    switch (entry.type) {
+    case LayerEntry::Type::directory:
+        archive_entry_set_filetype(e, AE_IFDIR);
+        break;
+    case LayerEntry::Type::file:
+        archive_entry_set_filetype(e, AE_IFREG);
+        archive_entry_set_size(e, entry.size);
+        break;
+    case LayerEntry::Type::symlink:
+        archive_entry_set_filetype(e, AE_IFLNK);
+        archive_entry_copy_symlink(e, entry.link_target.c_str());
+        break;
+    case LayerEntry::Type::hardlink:
+        archive_entry_set_filetype(e, AE_IFREG);
+        archive_entry_copy_hardlink(e, entry.link_target.c_str());
+        break;
+    }
+    bool inline_contents = entry.type == LayerEntry::Type::file && entry.source.empty();
+    if (inline_contents && static_cast<std::int64_t>(entry.contents.size()) != entry.size)
+        throw Error(ErrorCode::invalid_input,
+            entry.path + ": size " + std::to_string(entry.size) + " does not match its "
+                + std::to_string(entry.contents.size()) + " bytes of contents");
+    s.check(archive_write_header(s.archive, e), "write the header of " + entry.path);
+    if (inline_contents)
+        s.write_data(entry.contents.data(), entry.contents.size(), entry.path);
+    else if (entry.type == LayerEntry::Type::file)
+        s.stream_file(entry);
+    s.check(archive_write_finish_entry(s.archive), "finish " + entry.path);
+}
+
+void TarWriter::finish()
+{
+    m_state->check(archive_write_close(m_state->archive), "close the tar stream");
+}
+
+} // namespace dlenv::oci
