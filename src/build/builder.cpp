@@ -48,14 +48,16 @@ std::pair<BuiltLayer, oci::Digest> write_or_reuse(const PlannedLayer& plan, cons
     return {{plan.created_by, written.descriptor, false}, written.diff_id};
 }
 
-std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lock, const std::string& base_reference,
+// The base is named as the lock names it, wherever --base fetched it from: its digest
+// pins the content, and a path on the build machine would change the image's digest.
+std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lock,
                                                         const std::optional<oci::Descriptor>& base,
                                                         std::int64_t epoch)
 {
     std::map<std::string, std::string> annotations = image_labels(lock);
     annotations["org.opencontainers.image.created"] = rfc3339_utc(epoch);
     if (base) {
-        annotations["org.opencontainers.image.base.name"] = base_reference;
+        annotations["org.opencontainers.image.base.name"] = lock.json().at("base_image").at("reference").get<std::string>();
         annotations["org.opencontainers.image.base.digest"] = base->digest.text();
     }
     return annotations;
@@ -107,7 +109,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     oci::Descriptor config = store.layout().write_blob(oci::to_blob_json(compose_config(base_config, changes)),
                                                        oci::media_type::k_config);
     oci::Manifest manifest{std::string(oci::media_type::k_manifest), config, layers,
-                           manifest_annotations(lock, base_reference, base, epoch)};
+                           manifest_annotations(lock, base, epoch)};
     oci::Descriptor written = store.layout().write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
 
     store::Records records = store.records();

@@ -44,7 +44,7 @@ std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)
     const nlohmann::json& json = lock.json();
     const nlohmann::json& stack = json.at("stack");
     const nlohmann::json& framework = stack.at("framework");
-    return {
+    std::map<std::string, std::string> labels = {
         {"org.opencontainers.image.title", json.at("profile").at("name").get<std::string>()},
         {"dev.dlenv.lock.digest", lock.digest()},
         {"dev.dlenv.framework",
@@ -57,6 +57,8 @@ std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)
         {"dev.dlenv.driver.minor_version_min", string_or_empty(stack.at("driver").at("minor_version_min"))},
         {"dev.dlenv.arch_list", joined(stack.at("arch_list"))},
     };
+    std::erase_if(labels, [](const auto& label) { return label.second.empty(); }); // facts the stack lacks
+    return labels;
 }
 
 std::vector<std::pair<std::string, std::string>> nvidia_environment(const lock::Lockfile& lock,

@@ -15,7 +15,8 @@ namespace dlenv::build {
 std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix);
 
 // The labels an image of `lock` carries (config Labels, Dockerfile LABEL): the lock
-// digest, the profile, framework, CUDA, cuDNN, NCCL, Python, driver floors, arch list.
+// digest, the profile, framework, CUDA, cuDNN, NCCL, Python, driver floors, arch list;
+// a fact the stack does not have gets no label.
 std::map<std::string, std::string> image_labels(const lock::Lockfile& lock);
 
 // The environment dlenv sets, in image order: NVIDIA_VISIBLE_DEVICES,

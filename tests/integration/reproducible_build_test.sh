@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The same lockfile built twice, in two stores, at different times, gives the same
-# manifest digest; a rebuild of an unchanged lock reuses every layer it made.
+# manifest digest; a rebuild of an unchanged lock reuses every layer it made; zstd
+# layers make another image, and the gzip one becomes rollback.
 source "$(dirname "$0")/lib.sh"
 
 DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$scratch/one/.dlenv" >/dev/null
 first=$(image_digest "$scratch/one/.dlenv" quickstart latest)
 
 sleep 1.1
+cp "$scratch/one/quickstart-base.tar" "$scratch/base-elsewhere.tar"
 "$dlenv" build "$scratch/one/quickstart.lock.json" --store "$scratch/two/.dlenv" \
-  --base "docker-archive:$scratch/one/quickstart-base.tar" >/dev/null
-expect_eq "a second store, a second later, the same image" "$(image_digest "$scratch/two/.dlenv" quickstart latest)" "$first"
+  --base "docker-archive:$scratch/base-elsewhere.tar" >/dev/null
+expect_eq "a second store, a second later, the base from elsewhere, the same image" "$(image_digest "$scratch/two/.dlenv" quickstart latest)" "$first"
 
 rebuilt=$("$dlenv" build "$scratch/one/quickstart.lock.json" --store "$scratch/one/.dlenv" \
   --base "docker-archive:$scratch/one/quickstart-base.tar" --json)

@@ -13,7 +13,7 @@ expect_eq "skopeo reads the manifest dlenv tagged" "sha256:$inspected" "$digest"
 expect_eq "skopeo sees the lock's CUDA label" \
   "$(skopeo inspect "oci:$store:quickstart:latest" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Labels"]["dev.dlenv.cuda"])')" "11.8.0"
 
-skopeo copy --quiet "oci:$store:quickstart:latest" "oci:$scratch/copy:quickstart"
+skopeo copy --quiet --preserve-digests "oci:$store:quickstart:latest" "oci:$scratch/copy:quickstart"
 copied=$(skopeo inspect --raw "oci:$scratch/copy:quickstart" | sha256sum | cut -d' ' -f1)
 expect_eq "skopeo copy keeps the digest" "sha256:$copied" "$digest"
 
