@@ -2,7 +2,9 @@
 
 #include "build/image_labels.h"
 #include "core/embedded_file.h"
+#include "build/layer_plan.h"
 #include "core/error.h"
+#include "core/file.h"
 
 namespace dlenv::build {
 
@@ -42,10 +44,24 @@ std::string base_image(const lock::Lockfile& lock)
 
 std::string files(const lock::Lockfile& lock)
 {
+    const nlohmann::json& files = lock.json().at("image").at("files");
+    if (files.empty())
+        return "# The lock pins no files.";
     std::string out = "# The files the lock pins, with their modes.";
-    for (const auto& file : lock.json().at("image").at("files"))
-        out += "\nCOPY --chmod=" + file.at("mode").get<std::string>() + " " + file.at("source").get<std::string>() +
-               " " + file.at("target").get<std::string>();
+    for (const auto& file : files) {
+        std::string target = file.at("target").get<std::string>();
+        out += "\nCOPY --chmod=" + file.at("mode").get<std::string>() + " files" + target + " " + target;
+    }
+    return out;
+}
+
+// The lock's packages as a pip requirements file: "name==version --hash=sha256:...".
+std::string requirements_lock(const lock::Lockfile& lock)
+{
+    std::string out;
+    for (const auto& package : lock.json().at("packages"))
+        out += package.at("name").get<std::string>() + "==" + package.at("version").get<std::string>() +
+               " --hash=sha256:" + package.at("sha256").get<std::string>() + "\n";
     return out;
 }
 
@@ -75,30 +91,31 @@ void replace_all(std::string& text, const std::string& placeholder, const std::s
 
 } // namespace
 
-std::string requirements_lock(const lock::Lockfile& lock)
+std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& matrix)
 {
-    std::string out;
-    for (const auto& package : lock.json().at("packages"))
-        out += package.at("name").get<std::string>() + "==" + package.at("version").get<std::string>() +
-               " --hash=sha256:" + package.at("sha256").get<std::string>() + "\n";
-    return out;
-}
-
-std::string render_dockerfile(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
-                              const matrix::Matrix& matrix)
-{
-    std::string context = lock_path.parent_path().empty() ? "." : lock_path.parent_path().string();
     std::string text = template_text();
-    replace_all(text, "@LOCK_FILE@", lock_path.string());
-    replace_all(text, "@LOCK_NAME@", lock_path.filename().string());
+    replace_all(text, "@PROFILE@", lock.json().at("profile").at("name").get<std::string>());
     replace_all(text, "@LOCK_DIGEST@", lock.digest());
-    replace_all(text, "@CONTEXT@", context);
     replace_all(text, "@BASE_IMAGE@", base_image(lock));
     replace_all(text, "@ENV@", key_values(nvidia_environment(lock, matrix)));
     replace_all(text, "@LABELS@", key_values(image_labels(lock)));
     replace_all(text, "@FILES@", files(lock));
     replace_all(text, "@PACKAGES@", packages(lock));
     return text;
+}
+
+void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
+                          const std::filesystem::path& dockerfile, const matrix::Matrix& matrix)
+{
+    std::filesystem::path context = dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
+    for (const auto& layer : plan_layers(lock, lock_path, oci::Compression::none))
+        for (const auto& entry : layer.entries)
+            if (entry.type == oci::LayerEntry::Type::file && !entry.source.empty())
+                write_file_atomic(context / "files" / entry.path, read_file(entry.source));
+    write_file_atomic(context / "dlenv.lock.json", lock.text());
+    if (std::string requirements = requirements_lock(lock); !requirements.empty())
+        write_file_atomic(context / "requirements.lock.txt", requirements);
+    write_file_atomic(dockerfile, render_dockerfile(lock, matrix));
 }
 
 } // namespace dlenv::build

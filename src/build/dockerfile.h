@@ -8,15 +8,17 @@
 
 namespace dlenv::build {
 
-// Renders templates/Dockerfile.in (compiled in) for the lock at `lock_path`: the base
-// pinned by digest when the lock has one, the same environment and labels a `dlenv
-// build` image carries, the files the lock pins copied with their modes, and the
-// lock's packages installed by pip with --require-hashes. The build context is the
-// lockfile's directory.
-std::string render_dockerfile(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
-                              const matrix::Matrix& matrix);
+// Renders templates/Dockerfile.in (compiled in) for `lock`: the base pinned by digest
+// when the lock has one, the same environment and labels a `dlenv build` image carries,
+// the files the lock pins copied with their modes from files/, the lock itself, and the
+// lock's packages installed by pip with --require-hashes.
+std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& matrix);
 
-// The lock's packages as a pip requirements file: "name==version --hash=sha256:...".
-std::string requirements_lock(const lock::Lockfile& lock);
+// Writes `dockerfile` and the build context beside it, so that `docker build -f
+// DOCKERFILE DIR` needs nothing else: dlenv.lock.json, files/<path in the image> for each
+// pinned file (read from the lock at `lock_path` and checked against its sha256), and
+// requirements.lock.txt when the lock pins packages.
+void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
+                          const std::filesystem::path& dockerfile, const matrix::Matrix& matrix);
 
 } // namespace dlenv::build

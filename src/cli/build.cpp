@@ -1,10 +1,12 @@
 #include "cli/commands.h"
 
 #include "build/builder.h"
+#include "build/dockerfile.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/store_output.h"
 #include "core/time_text.h"
+#include "oci/docker_archive.h"
 
 #include <iostream>
 #include <memory>
@@ -75,10 +77,19 @@ int run_build(const BuildArgs& args, const Options& options)
     const auto& matrix = load_matrix(options);
     bool progress = shows_progress(options);
     store::Store store = store::Store::open_for_writing(dir);
-    build::BuildResult result = build::build_image(request, store, matrix, now_seconds(), [&](const std::string& step) {
+    auto report = [progress](const std::string& step) {
         if (progress)
             std::cerr << "  " << step << "\n";
-    });
+    };
+    build::BuildResult result = build::build_image(request, store, matrix, now_seconds(), report);
+    if (!args.archive.empty()) {
+        report("docker archive " + args.archive);
+        oci::export_docker_archive(store.layout(), result.manifest, {result.name + ":latest"},
+                                   request.lock.json().at("image").at("source_date_epoch").get<std::int64_t>(),
+                                   args.archive);
+    }
+    if (!args.dockerfile.empty())
+        build::write_docker_context(request.lock, request.lockfile, args.dockerfile, matrix);
     if (options.json)
         print_json(result_json(result));
     else
@@ -99,6 +110,12 @@ void register_build(CLI::App& app, Options& options, int& exit_code)
                     "NAME[:TAG] in the store");
     cmd->add_option("--compression", args->compression, "Layer compression: gzip (default) or zstd")
         ->check(CLI::IsMember({"gzip", "zstd"}));
+    cmd->add_option("--archive", args->archive, "Also write the image as a tarball that `docker load` reads")
+        ->type_name("FILE.tar");
+    cmd->add_option("--dockerfile", args->dockerfile,
+                    "Also write a Dockerfile, with its build context beside it, that builds the same "
+                    "stack with `docker build`")
+        ->type_name("FILE");
     add_store_options(cmd, options);
     cmd->callback([args, &options, &exit_code] { exit_code = run_build(*args, options); });
 }

@@ -76,31 +76,47 @@ std::string read_file(const std::filesystem::path& path)
     return out.str();
 }
 
-void write_file_atomic(const std::filesystem::path& path, std::string_view contents)
+AtomicFile::AtomicFile(const std::filesystem::path& path, unsigned mode) : m_path(path), m_mode(mode)
 {
     std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec)
         throw Error(ErrorCode::io, "create directory " + dir.string() + ": " + ec.message());
+    m_temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    m_fd = UniqueFd(::mkstemp(m_temp.data()));
+    if (m_fd.get() < 0)
+        throw io_error("create temporary file", m_temp);
+}
 
-    std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-    UniqueFd fd(::mkstemp(temp.data()));
-    if (fd.get() < 0)
-        throw io_error("create temporary file", temp);
-    try {
-        write_all(fd.get(), contents, temp);
-        if (::fchmod(fd.get(), 0644) != 0 || ::fsync(fd.get()) != 0)
-            throw io_error("sync", temp);
-        if (::close(fd.release()) != 0)
-            throw io_error("close", temp);
-        if (::rename(temp.c_str(), path.c_str()) != 0)
-            throw io_error("rename into place", path);
-    } catch (...) {
-        ::unlink(temp.c_str());
-        throw;
-    }
-    fsync_directory(dir);
+AtomicFile::~AtomicFile()
+{
+    if (!m_temp.empty())
+        ::unlink(m_temp.c_str());
+}
+
+void AtomicFile::write(std::string_view bytes)
+{
+    write_all(m_fd.get(), bytes, m_temp);
+}
+
+void AtomicFile::commit_as(const std::filesystem::path& path)
+{
+    if (::fchmod(m_fd.get(), m_mode) != 0 || ::fsync(m_fd.get()) != 0)
+        throw io_error("sync", m_temp);
+    if (::close(m_fd.release()) != 0)
+        throw io_error("close", m_temp);
+    if (::rename(m_temp.c_str(), path.c_str()) != 0)
+        throw io_error("rename into place", path);
+    m_temp.clear();
+    fsync_directory(path.parent_path().empty() ? "." : path.parent_path());
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::string_view contents)
+{
+    AtomicFile file(path);
+    file.write(contents);
+    file.commit();
 }
 
 } // namespace dlenv

@@ -31,6 +31,28 @@ std::string read_file(const std::filesystem::path& path);
 // over `path`, fsync the directory. Creates missing parent directories.
 void write_file_atomic(const std::filesystem::path& path, std::string_view contents);
 
+// A file written as a stream that appears whole or not at all: bytes go to a temporary
+// file in the target's directory; `commit` fsyncs it, renames it over the target and
+// fsyncs the directory. Destroyed without `commit`, it removes the temporary file.
+class AtomicFile {
+public:
+    explicit AtomicFile(const std::filesystem::path& path, unsigned mode = 0644);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    void write(std::string_view bytes);
+    void commit() { commit_as(m_path); }
+    // Commits under another name in the same directory (a blob named by its digest).
+    void commit_as(const std::filesystem::path& path);
+
+private:
+    std::filesystem::path m_path;
+    std::string m_temp;
+    unsigned m_mode;
+    UniqueFd m_fd;
+};
+
 // Makes a rename or a new file in `dir` durable. Throws Error(io).
 void fsync_directory(const std::filesystem::path& dir);
 

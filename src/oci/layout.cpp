@@ -33,38 +33,26 @@ Error mismatch(const std::filesystem::path& path, const std::string& what)
 } // namespace
 
 struct BlobWriter::State {
+    explicit State(const std::filesystem::path& blob_dir) : dir(blob_dir), file(blob_dir / ".blob", 0444) {}
+
     std::filesystem::path dir;
-    std::string temp;
-    UniqueFd fd;
+    AtomicFile file;
     Sha256 hash;
     std::int64_t size = 0;
 };
 
-BlobWriter::BlobWriter(const std::filesystem::path& blob_dir) : m_state(std::make_unique<State>())
+BlobWriter::BlobWriter(const std::filesystem::path& blob_dir)
+    : m_state(std::make_unique<State>(blob_dir))
 {
-    std::error_code ec;
-    std::filesystem::create_directories(blob_dir, ec);
-    if (ec)
-        throw Error(ErrorCode::io, "create directory " + blob_dir.string() + ": " + ec.message());
-    m_state->dir = blob_dir;
-    m_state->temp = (blob_dir / ".tmp-blob-XXXXXX").string();
-    m_state->fd = UniqueFd(::mkstemp(m_state->temp.data()));
-    if (m_state->fd.get() < 0)
-        throw io_error("create temporary blob", m_state->temp);
 }
 
-BlobWriter::~BlobWriter()
-{
-    if (m_state && !m_state->temp.empty())
-        ::unlink(m_state->temp.c_str());
-}
-
+BlobWriter::~BlobWriter() = default;
 BlobWriter::BlobWriter(BlobWriter&&) noexcept = default;
 
 void BlobWriter::write(std::string_view bytes)
 {
     m_state->hash.update(bytes);
-    write_all(m_state->fd.get(), bytes, "temporary blob " + m_state->temp);
+    m_state->file.write(bytes);
     m_state->size += static_cast<std::int64_t>(bytes.size());
 }
 
@@ -91,17 +79,8 @@ BlobWriter::Committed BlobWriter::commit_expecting(const Descriptor& expected, c
 
 BlobWriter::Committed BlobWriter::install(const Digest& digest)
 {
-    State& s = *m_state;
-    if (::fchmod(s.fd.get(), 0444) != 0 || ::fsync(s.fd.get()) != 0)
-        throw io_error("sync temporary blob", s.temp);
-    if (::close(s.fd.release()) != 0)
-        throw io_error("close temporary blob", s.temp);
-    std::filesystem::path target = s.dir / digest.hex();
-    if (::rename(s.temp.c_str(), target.c_str()) != 0)
-        throw io_error("rename blob into place", target);
-    s.temp.clear();
-    fsync_directory(s.dir);
-    return {digest, s.size};
+    m_state->file.commit_as(m_state->dir / digest.hex());
+    return {digest, m_state->size};
 }
 
 ImageLayout ImageLayout::open(const std::filesystem::path& dir)
