@@ -302,6 +302,19 @@ TEST_CASE("a file whose size changed since it was listed is refused", "[oci]")
     }
 }
 
+TEST_CASE("a path that is not UTF-8 is refused, since PAX records hold UTF-8", "[oci]")
+{
+    TempDir tmp;
+    auto layout = ImageLayout::open_or_create(tmp.path() / "layout");
+    try {
+        write(layout, { file("caf\xc3\xa9", "fine"), file("bad\xff", "1") }, Compression::none);
+        FAIL("a path that is not UTF-8 was accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message() == "write the header of bad\xff: Can't translate pathname 'bad\xff' to UTF-8");
+    }
+}
+
 TEST_CASE("two entries with the same path are refused", "[oci]")
 {
     TempDir tmp;
