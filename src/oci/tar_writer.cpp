@@ -20,10 +20,10 @@ namespace {
 // to stay in cache on its way through the pipeline.
 constexpr std::size_t k_read_chunk = 1 << 20;
 
-Error archive_error(struct archive* archive, const std::string& action)
+Error archive_error(struct archive* archive, const std::string& action, ErrorCode code = ErrorCode::io)
 {
     const char* text = archive_error_string(archive);
-    return Error(ErrorCode::io, action + ": " + (text ? text : "libarchive failed"));
+    return Error(code, action + ": " + (text ? text : "libarchive failed"));
 }
 
 } // namespace
@@ -60,12 +60,13 @@ struct TarWriter::State {
     }
 
     // Turns a libarchive failure into the sink's own exception when that caused it.
-    void check(int status, const std::string& action)
+    // Warnings count as failures: each one means an entry was not written as given.
+    void check(int status, const std::string& action, ErrorCode code = ErrorCode::io)
     {
         if (sink_error)
             std::rethrow_exception(sink_error);
         if (status != ARCHIVE_OK)
-            throw archive_error(archive, action);
+            throw archive_error(archive, action, code);
     }
 
     void write_data(const char* data, std::size_t size, const std::string& path)
@@ -157,7 +158,9 @@ void TarWriter::add(const LayerEntry& entry)
         throw Error(ErrorCode::invalid_input,
             entry.path + ": size " + std::to_string(entry.size) + " does not match its "
                 + std::to_string(entry.contents.size()) + " bytes of contents");
-    s.check(archive_write_header(s.archive, e), "write the header of " + entry.path);
+    // With the sink healthy, a header fails only for what the entry holds: a path or link
+    // target that is not UTF-8, which PAX cannot carry without a locale.
+    s.check(archive_write_header(s.archive, e), "write the header of " + entry.path, ErrorCode::invalid_input);
     if (inline_contents)
         s.write_data(entry.contents.data(), entry.contents.size(), entry.path);
     else if (entry.type == LayerEntry::Type::file)

@@ -4,6 +4,7 @@
 #include "core/subprocess.h"
 #include "oci/layer_writer.h"
 #include "oci/media_types.h"
+#include "oci/tar_writer.h"
 
 #include <catch2/catch.hpp>
 
@@ -301,6 +302,19 @@ TEST_CASE("a file whose size changed since it was listed is refused", "[oci]")
     }
 }
 
+TEST_CASE("a path that is not UTF-8 is refused, since PAX records hold UTF-8", "[oci]")
+{
+    TempDir tmp;
+    auto layout = ImageLayout::open_or_create(tmp.path() / "layout");
+    try {
+        write(layout, { file("caf\xc3\xa9", "fine"), file("bad\xff", "1") }, Compression::none);
+        FAIL("a path that is not UTF-8 was accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message() == "write the header of bad\xff: Can't translate pathname 'bad\xff' to UTF-8");
+    }
+}
+
 TEST_CASE("two entries with the same path are refused", "[oci]")
 {
     TempDir tmp;
@@ -317,4 +331,32 @@ TEST_CASE("a small fixed tree has a fixed diff_id", "[oci]")
     auto layout = ImageLayout::open_or_create(tmp.path() / "layout");
     WrittenLayer layer = write(layout, sample_entries(), Compression::gzip, 2, 0);
     CHECK(layer.diff_id.text() == "sha256:64f686f267ce399a51db15ee5cf4a524e3535c18914bb854ced43d816bb8efc9");
+}
+
+// Hidden: reading 8 GiB, even of a sparse file, takes seconds. Run with `unit_tests "[.slow]"`.
+TEST_CASE("a file over 8 GiB, beyond what ustar can size, gets a PAX size record", "[.slow]")
+{
+    TempDir tmp;
+    const std::int64_t size = (std::int64_t { 8 } << 30) + 1;
+    fs::path sparse = tmp.path() / "big";
+    write_file_atomic(sparse, "");
+    fs::resize_file(sparse, static_cast<std::uintmax_t>(size));
+    LayerEntry entry = file("big", "");
+    entry.source = sparse;
+    entry.size = size;
+
+    std::string head;
+    std::int64_t total = 0;
+    TarWriter tar(
+        [&](std::string_view bytes) {
+            if (head.size() < 2048)
+                head.append(bytes.substr(0, 2048 - head.size()));
+            total += static_cast<std::int64_t>(bytes.size());
+        },
+        0);
+    tar.add(entry);
+    tar.finish();
+    CHECK(head.find("size=8589934593\n") != std::string::npos);
+    // PAX header and its record, the entry's header, the data padded to a block, the end.
+    CHECK(total == 512 + 512 + 512 + (size + 511) / 512 * 512 + 1024);
 }
