@@ -26,3 +26,13 @@ expect_eq "the kit holds the lock" "$(cmp -s "$rootfs/opt/dlenv/dlenv.lock.json"
 expect_eq "the base's shell is there" "$(stat -c '%a' "$rootfs/bin/sh")" "755"
 expect_eq "the image's config runs the app" \
   "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["process"]["args"][0])' "$scratch/bundle/config.json")" "/app/hello.sh"
+
+"$dlenv" build "$scratch/store/quickstart.lock.json" --store "$store" \
+  --base "docker-archive:$scratch/store/quickstart-base.tar" --archive "$scratch/quickstart.tar" >/dev/null
+archived=$(skopeo inspect "docker-archive:$scratch/quickstart.tar")
+expect_eq "skopeo reads the docker archive's layers" \
+  "$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["Layers"]))' <<<"$archived")" "3"
+expect_eq "skopeo reads the docker archive's labels" \
+  "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["Labels"]["dev.dlenv.framework"])' <<<"$archived")" "torch 2.1.2+cu118"
+expect_eq "the archive's manifest.json tags the image" \
+  "$(tar -xOf "$scratch/quickstart.tar" manifest.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["RepoTags"])')" "['quickstart:latest']"
