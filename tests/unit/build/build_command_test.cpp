@@ -1,23 +1,16 @@
 // `dlenv build` and the store commands as a user runs them: exit codes, messages, and
 // that bad input leaves the store untouched.
 #include "core/file.h"
-#include "core/subprocess.h"
+#include "support/run_dlenv.h"
 #include "support/scratch.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 using namespace dlenv;
+using dlenv::testing::run_dlenv;
 
 namespace {
-
-ProcessResult dlenv_run(std::vector<std::string> args)
-{
-    args.insert(args.begin(), DLENV_BINARY);
-    auto result = run_process(args);
-    REQUIRE(result);
-    return *result;
-}
 
 // A lock of the shipped pytorch-2.1-cu118 profile with one pinned file, over scratch.
 std::string lock_with_file(const Scratch& scratch)
@@ -28,7 +21,7 @@ std::string lock_with_file(const Scratch& scratch)
     write_file_atomic(scratch / "train.py", "print('train')\n");
     write_file_atomic(scratch / "profile.json", profile.dump());
     std::string lock = (scratch / "app.lock.json").string();
-    REQUIRE(dlenv_run({"lock", (scratch / "profile.json").string(), "-o", lock}).exit_code == 0);
+    REQUIRE(run_dlenv({"lock", (scratch / "profile.json").string(), "-o", lock}).exit_code == 0);
     return lock;
 }
 
@@ -41,7 +34,7 @@ std::string error_of(const ProcessResult& r)
 
 nlohmann::json build_json(const std::vector<std::string>& args)
 {
-    auto r = dlenv_run(args);
+    auto r = run_dlenv(args);
     INFO(r.out);
     REQUIRE(r.exit_code == 0);
     return nlohmann::json::parse(r.out);
@@ -62,7 +55,7 @@ TEST_CASE("build from scratch makes latest, a second image moves the first to ro
 
     auto second = build_json({"build", lock, "--store", store, "--name", "app", "--compression", "zstd", "--json"});
     CHECK(second.at("digest") != first.at("digest"));
-    auto images = nlohmann::json::parse(dlenv_run({"images", "--store", store, "--json"}).out);
+    auto images = nlohmann::json::parse(run_dlenv({"images", "--store", store, "--json"}).out);
     REQUIRE(images.size() == 2);
     CHECK(images[0].at("tag") == "latest");
     CHECK(images[0].at("digest") == second.at("digest"));
@@ -71,10 +64,10 @@ TEST_CASE("build from scratch makes latest, a second image moves the first to ro
 
     auto rolled = build_json({"rollback", "app", "--store", store, "--json"});
     CHECK(rolled.at("digest") == first.at("digest"));
-    auto history = nlohmann::json::parse(dlenv_run({"history", "app", "--store", store, "--json"}).out);
+    auto history = nlohmann::json::parse(run_dlenv({"history", "app", "--store", store, "--json"}).out);
     REQUIRE(history.size() == 3);
     CHECK(history[2].at("action") == "rollback");
-    CHECK(dlenv_run({"fsck", "--store", store}).exit_code == 0);
+    CHECK(run_dlenv({"fsck", "--store", store}).exit_code == 0);
 }
 
 TEST_CASE("the config carries the NVIDIA environment and the lock's labels", "[build]")
@@ -112,7 +105,7 @@ TEST_CASE("a lock that fails its checksum is bad input, exit 2, and no store is 
     std::string text = read_file(lock);
     text.replace(text.find("\"3.10\""), 6, "\"3.11\"");
     write_file_atomic(lock, text);
-    auto r = dlenv_run({"build", lock, "--store", (scratch / "store").string(), "--json"});
+    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--json"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(error_of(r), Catch::Contains("the lock does not match its digest"));
     CHECK_THAT(error_of(r), Catch::Contains("run `dlenv lock` again instead"));
@@ -126,7 +119,7 @@ TEST_CASE("a lock of an unknown format version is bad input, exit 2", "[build]")
     std::string text = read_file(lock);
     text.replace(text.find("dlenv.lock/v1"), 13, "dlenv.lock/v7");
     write_file_atomic(lock, text);
-    auto r = dlenv_run({"build", lock, "--store", (scratch / "store").string(), "--json"});
+    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--json"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(error_of(r), Catch::Contains("unknown format 'dlenv.lock/v7'"));
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
@@ -138,13 +131,13 @@ TEST_CASE("a base that is not there is bad input, exit 2, saying how to bring it
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
-    auto r = dlenv_run({"build", lock, "--store", store, "--base", "nvidia/cuda:11.8.0-runtime-ubuntu22.04", "--json"});
+    auto r = run_dlenv({"build", lock, "--store", store, "--base", "nvidia/cuda:11.8.0-runtime-ubuntu22.04", "--json"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(error_of(r), Catch::Contains("base image nvidia/cuda:11.8.0-runtime-ubuntu22.04: not in the store at " + store));
     CHECK_THAT(error_of(r), Catch::Contains("skopeo copy docker://nvidia/cuda:11.8.0-runtime-ubuntu22.04"));
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 
-    auto archive = dlenv_run(
+    auto archive = run_dlenv(
         {"build", lock, "--store", store, "--base", "docker-archive:" + (scratch / "no.tar").string(), "--json"});
     CHECK(archive.exit_code == 2);
     CHECK_THAT(error_of(archive), Catch::Contains("no such file: " + (scratch / "no.tar").string()));
@@ -156,7 +149,7 @@ TEST_CASE("a pinned file that changed after locking is refused before the store 
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     write_file_atomic(scratch / "train.py", "print('changed')\n");
-    auto r = dlenv_run({"build", lock, "--store", (scratch / "store").string(), "--json"});
+    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--json"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(error_of(r), Catch::Contains("image.files[0]: " + (scratch / "train.py").string() +
                                       " changed since the lock was written"));
@@ -169,7 +162,7 @@ TEST_CASE("rollback with no previous image is a failure, exit 1, naming why", "[
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
     build_json({"build", lock, "--store", store, "--name", "app", "--json"});
-    auto r = dlenv_run({"rollback", "app", "--store", store, "--json"});
+    auto r = run_dlenv({"rollback", "app", "--store", store, "--json"});
     CHECK(r.exit_code == 1);
     CHECK_THAT(error_of(r), Catch::Contains("app has no rollback image"));
 }
@@ -178,7 +171,7 @@ TEST_CASE("the rendered Dockerfile pins the same environment and labels and copi
 {
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
-    auto r = dlenv_run({"build", lock, "--store", (scratch / "store").string(), "--dockerfile",
+    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--dockerfile",
                         (scratch / "docker/Dockerfile").string()});
     REQUIRE(r.exit_code == 0);
     std::string dockerfile = read_file(scratch / "docker/Dockerfile");

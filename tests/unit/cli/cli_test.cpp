@@ -1,5 +1,5 @@
 #include "core/file.h"
-#include "core/subprocess.h"
+#include "support/run_dlenv.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -8,16 +8,9 @@
 #include <unistd.h>
 
 using namespace dlenv;
+using dlenv::testing::run_dlenv;
 
 namespace {
-
-ProcessResult dlenv_run(std::vector<std::string> args)
-{
-    args.insert(args.begin(), DLENV_BINARY);
-    auto result = run_process(args);
-    REQUIRE(result);
-    return *result;
-}
 
 std::filesystem::path scratch(const std::string& name)
 {
@@ -31,7 +24,7 @@ std::filesystem::path scratch(const std::string& name)
 TEST_CASE("check: torch 2.1 has no CUDA 12.2 build, exits 1 and suggests cu118 and cu121 with driver floors",
           "[cli]")
 {
-    auto r = dlenv_run({"check", "--framework", "torch==2.1", "--cuda", "12.2"});
+    auto r = run_dlenv({"check", "--framework", "torch==2.1", "--cuda", "12.2"});
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("error: torch==2.1 + CUDA 12.2 does not work (1 error)"));
     CHECK_THAT(r.out, Catch::Contains("use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under "
@@ -42,7 +35,7 @@ TEST_CASE("check: torch 2.1 has no CUDA 12.2 build, exits 1 and suggests cu118 a
 
 TEST_CASE("check --json gives the verdict, findings and suggestions as data", "[cli]")
 {
-    auto r = dlenv_run({"check", "--framework", "torch==2.1", "--driver", "525.60.13", "--json"});
+    auto r = run_dlenv({"check", "--framework", "torch==2.1", "--driver", "525.60.13", "--json"});
     CHECK(r.exit_code == 0);
     auto json = nlohmann::json::parse(r.out);
     CHECK(json.at("verdict") == "warning");
@@ -55,7 +48,7 @@ TEST_CASE("check --json gives the verdict, findings and suggestions as data", "[
 
 TEST_CASE("check: a CUDA version that does not exist is bad input, exit 2, naming the nearest ones", "[cli]")
 {
-    auto r = dlenv_run({"check", "--cuda", "12.7", "--json"});
+    auto r = run_dlenv({"check", "--cuda", "12.7", "--json"});
     CHECK(r.exit_code == 2);
     auto error = nlohmann::json::parse(r.out).at("error");
     CHECK(error.at("code") == "invalid_input");
@@ -66,7 +59,7 @@ TEST_CASE("check: a CUDA version that does not exist is bad input, exit 2, namin
 TEST_CASE("lock writes the same bytes as the committed lock", "[cli]")
 {
     auto out = scratch("pytorch-2.1-cu118.lock.json");
-    auto r = dlenv_run({"lock", "pytorch-2.1-cu118", "-o", out.string()});
+    auto r = run_dlenv({"lock", "pytorch-2.1-cu118", "-o", out.string()});
     CHECK(r.exit_code == 0);
     CHECK(read_file(out) == read_file(std::string(DLENV_SOURCE_DIR) + "/lockfiles/pytorch-2.1-cu118.lock.json"));
 }
@@ -78,7 +71,7 @@ TEST_CASE("lock of a profile that cannot work exits 1 and writes nothing", "[cli
         "framework": {"name": "torch", "version": "1.12", "cuda": "11.6"}, "python": "3.10",
         "gpus": ["H100 SXM5"], "base_image": "nvidia/cuda:11.6.2-runtime-ubuntu20.04"})");
     auto out = scratch("h100-old-torch.lock.json");
-    auto r = dlenv_run({"lock", profile.string(), "-o", out.string(), "--json"});
+    auto r = run_dlenv({"lock", profile.string(), "-o", out.string(), "--json"});
     CHECK(r.exit_code == 1);
     CHECK(nlohmann::json::parse(r.out).at("verdict") == "error");
     CHECK_FALSE(std::filesystem::exists(out));
@@ -86,7 +79,7 @@ TEST_CASE("lock of a profile that cannot work exits 1 and writes nothing", "[cli
 
 TEST_CASE("profiles --json lists every shipped profile", "[cli]")
 {
-    auto r = dlenv_run({"profiles", "--json"});
+    auto r = run_dlenv({"profiles", "--json"});
     CHECK(r.exit_code == 0);
     auto json = nlohmann::json::parse(r.out);
     REQUIRE(json.size() == 11);
@@ -95,13 +88,13 @@ TEST_CASE("profiles --json lists every shipped profile", "[cli]")
 
 TEST_CASE("an unknown command is a usage error, exit 2", "[cli]")
 {
-    CHECK(dlenv_run({"frobnicate"}).exit_code == 2);
+    CHECK(run_dlenv({"frobnicate"}).exit_code == 2);
 }
 
 TEST_CASE("a matrix directory given with --matrix is read, and a broken one is bad input naming file and field", "[cli]")
 {
     std::string compat = std::string(DLENV_SOURCE_DIR) + "/profiles/compat";
-    auto same = dlenv_run({"--matrix", compat, "check", "--framework", "torch==2.1", "--cuda", "12.2"});
+    auto same = run_dlenv({"--matrix", compat, "check", "--framework", "torch==2.1", "--cuda", "12.2"});
     CHECK(same.exit_code == 1);
     CHECK_THAT(same.out, Catch::Contains("use cu118 (torch 2.1+cu118)"));
 
@@ -113,7 +106,7 @@ TEST_CASE("a matrix directory given with --matrix is read, and a broken one is b
     auto gpus = nlohmann::json::parse(read_file(broken / "gpus.json"));
     gpus["gpus"][0]["segment"] = "gaming";
     write_file_atomic(broken / "gpus.json", gpus.dump());
-    auto r = dlenv_run({"--matrix", broken.string(), "check", "--cuda", "12.2", "--json"});
+    auto r = run_dlenv({"--matrix", broken.string(), "check", "--cuda", "12.2", "--json"});
     CHECK(r.exit_code == 2);
     CHECK(nlohmann::json::parse(r.out).at("error").at("message") ==
           broken.string() + "/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got "
