@@ -3,7 +3,6 @@
 #include "core/error.h"
 
 #include <cstdlib>
-#include <set>
 
 namespace dlenv::store {
 namespace {
@@ -81,20 +80,20 @@ void Store::commit(Records records)
 
 oci::Index Store::index_of_records() const
 {
-    // Descriptors that other tools added (no "NAME:TAG" of ours) stay in the view.
     oci::Index index;
-    std::set<std::string> ours;
     for (const auto& [name, record] : m_records.images)
         for (const auto& [tag, descriptor] : record.tags) {
             oci::Descriptor entry = descriptor;
             entry.annotations[k_ref_annotation] = ref_name(name, tag);
-            ours.insert(ref_name(name, tag));
             index.manifests.push_back(entry);
         }
+    // What other tools added stays in the view; an entry named after one of our images is
+    // ours, and the records say whether it still exists.
     for (const auto& descriptor : m_layout.read_index().manifests) {
         auto ref = descriptor.annotations.find(k_ref_annotation);
-        bool managed = ref != descriptor.annotations.end() && m_records.images.count(ref->second.substr(0, ref->second.rfind(':')));
-        if (!managed && (ref == descriptor.annotations.end() || !ours.count(ref->second)))
+        bool ours = ref != descriptor.annotations.end() && ref->second.find(':') != std::string::npos &&
+                    m_records.images.count(ref->second.substr(0, ref->second.rfind(':')));
+        if (!ours)
             index.manifests.push_back(descriptor);
     }
     return index;
