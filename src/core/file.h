@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -51,6 +52,8 @@ private:
     std::string m_temp;
     unsigned m_mode;
     UniqueFd m_fd;
+    std::uint64_t m_written = 0;
+    std::uint64_t m_flushed = 0; // bytes whose writeback has been started
 };
 
 // Makes a rename or a new file in `dir` durable. Throws Error(io).
