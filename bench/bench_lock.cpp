@@ -44,7 +44,7 @@ int main(int argc, char** argv)
     double lock_ms = median_ms(50, [&] {
         auto profile = resolve::load_profile("pytorch-2.1-cu118");
         auto resolution = resolve::resolve_profile(matrix, profile, {});
-        auto text = lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report, "lockfiles").text();
+        auto text = lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report, "lockfiles/" + profile.name + ".lock.json").text();
         (void)text;
     });
 

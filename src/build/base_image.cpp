@@ -3,52 +3,81 @@
 #include "core/error.h"
 #include "oci/docker_archive.h"
 #include "oci/layout_copy.h"
+#include "store/reachability.h"
 #include "store/tags.h"
 
 namespace dlenv::build {
 namespace {
 
-// Splits "PATH[:SUFFIX]" at the first colon after the path's last '/'.
+// Splits "PATH[:SUFFIX]" at its first colon, as skopeo reads oci: and docker-archive:
+// references, so a suffix may itself hold '/' and ':' ("nvidia/cuda:12.2").
 std::pair<std::string, std::string> path_and_suffix(const std::string& text)
 {
-    std::size_t slash = text.rfind('/');
-    std::size_t colon = text.find(':', slash == std::string::npos ? 0 : slash);
+    std::size_t colon = text.find(':');
     if (colon == std::string::npos)
         return {text, ""};
     return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
-std::optional<oci::Descriptor> find_in_store(const std::string& reference, const std::filesystem::path& store_dir)
+// "NAME[:TAG]" of an image in the store; the tag is what follows the last ':' after the
+// last '/', so a registry port ("host:5000/app") stays in the name.
+std::pair<std::string, std::string> name_and_tag(const std::string& reference)
 {
-    auto [name, tag] = path_and_suffix(reference);
-    if (std::filesystem::exists(store_dir / "oci-layout"))
-        if (auto found = store::Store::open(store_dir).find(name, tag.empty() ? std::string(store::k_latest) : tag))
-            return oci::Descriptor{found->media_type, found->digest, found->size, {}, std::nullopt};
-    std::string as_tag = tag.empty() ? "latest" : tag;
-    throw Error(ErrorCode::not_found, "not in the store at " + store_dir.string(),
-                "copy it into an OCI layout (`skopeo copy docker://" + reference + " oci:base:" + as_tag +
-                    "`) and build with --base oci:base:" + as_tag +
-                    ", or use --base docker-archive:FILE with a `docker save` tarball");
+    std::size_t slash = reference.rfind('/');
+    std::size_t colon = reference.find(':', slash == std::string::npos ? 0 : slash);
+    if (colon == std::string::npos)
+        return {reference, std::string(store::k_latest)};
+    return {reference.substr(0, colon), reference.substr(colon + 1)};
+}
+
+Error not_in_store(const std::string& reference, const std::filesystem::path& store_dir)
+{
+    std::string tag = name_and_tag(reference).second;
+    return Error(ErrorCode::not_found, "not in the store at " + store_dir.string(),
+                 "copy it into an OCI layout (`skopeo copy docker://" + reference + " oci:base:" + tag +
+                     "`) and build with --base oci:base:" + tag +
+                     ", or use --base docker-archive:FILE with a `docker save` tarball");
 }
 
 BaseSource locate(const std::string& reference, const std::filesystem::path& store_dir)
 {
     if (reference == "scratch")
-        return {reference, BaseSource::Kind::scratch, {}, {}, std::nullopt};
+        return {reference, BaseSource::Kind::scratch, {}, {}};
     if (reference.starts_with("oci:")) {
         auto [dir, ref] = path_and_suffix(reference.substr(4));
         if (!std::filesystem::exists(std::filesystem::path(dir) / "oci-layout"))
             throw Error(ErrorCode::not_found, dir + " is not an OCI image layout (no oci-layout file)");
-        return {reference, BaseSource::Kind::layout, dir, ref, std::nullopt};
+        return {reference, BaseSource::Kind::layout, dir, ref};
     }
     if (reference.starts_with("docker-archive:")) {
         auto [file, tag] = path_and_suffix(reference.substr(15));
         if (!std::filesystem::is_regular_file(file))
             throw Error(ErrorCode::not_found, "no such file: " + file,
                         "write it with `docker save IMAGE -o FILE`, or name another base");
-        return {reference, BaseSource::Kind::archive, file, tag, std::nullopt};
+        return {reference, BaseSource::Kind::archive, file, tag};
     }
-    return {reference, BaseSource::Kind::store, {}, {}, find_in_store(reference, store_dir)};
+    auto [name, tag] = name_and_tag(reference);
+    if (!std::filesystem::exists(store_dir / "oci-layout") || !store::Store::open(store_dir).find(name, tag))
+        throw not_in_store(reference, store_dir);
+    return {reference, BaseSource::Kind::store, {}, {}};
+}
+
+// The base's manifest as the store holds it now, under the writer's lock, with every
+// blob it needs present.
+oci::Descriptor from_store(const BaseSource& base, const store::Store& store)
+{
+    auto [name, tag] = name_and_tag(base.reference);
+    std::optional<oci::Descriptor> found = store.find(name, tag);
+    if (!found)
+        throw not_in_store(base.reference, store.layout().dir());
+    oci::Descriptor manifest{found->media_type, found->digest, found->size, {}, std::nullopt};
+    store::walk_image(store.layout(), manifest, [&](const oci::Descriptor& blob, const std::string& referrer) {
+        if (!store.layout().has_blob(blob.digest))
+            throw Error(ErrorCode::not_found, referrer + " needs " + blob.digest.text() + ", which the store lacks",
+                        "`dlenv fsck` says what is damaged; build the base image again");
+        return true;
+    });
+    return manifest;
 }
 
 } // namespace
@@ -67,7 +96,7 @@ std::optional<oci::Descriptor> import_base(const BaseSource& base, const store::
     try {
         switch (base.kind) {
         case BaseSource::Kind::scratch: return std::nullopt;
-        case BaseSource::Kind::store: return base.stored;
+        case BaseSource::Kind::store: return from_store(base, store);
         case BaseSource::Kind::archive: return oci::import_docker_archive(base.path, base.ref, store.layout());
         case BaseSource::Kind::layout: {
             oci::ImageLayout layout = oci::ImageLayout::open(base.path);

@@ -20,7 +20,6 @@ struct BaseSource {
     Kind kind = Kind::scratch;
     std::filesystem::path path; // the layout directory or the archive
     std::string ref;            // the layout's ref or the archive's tag
-    std::optional<oci::Descriptor> stored; // Kind::store: the manifest in the store
 };
 
 // Finds the base without writing anything: Error(not_found) when the reference names

@@ -15,15 +15,6 @@
 namespace dlenv::build {
 namespace {
 
-lock::Lockfile read_lock(const std::filesystem::path& path)
-{
-    lock::Lockfile lock = lock::Lockfile::parse(path.string(), read_file(path));
-    if (!lock.json().contains("image"))
-        throw Error(ErrorCode::invalid_input, path.string() + ": no \"image\" section (an older dlenv wrote it)",
-                    "run `dlenv lock` again");
-    return lock;
-}
-
 // OCI media types for what a Docker base brought in: the bytes are the same formats.
 oci::Descriptor as_oci(oci::Descriptor descriptor)
 {
@@ -31,7 +22,7 @@ oci::Descriptor as_oci(oci::Descriptor descriptor)
         descriptor.media_type = oci::media_type::k_config;
     else if (descriptor.media_type == oci::media_type::k_docker_layer_gzip)
         descriptor.media_type = oci::media_type::k_layer_gzip;
-    else if (descriptor.media_type == "application/vnd.docker.image.rootfs.diff.tar")
+    else if (descriptor.media_type == oci::media_type::k_docker_layer_tar)
         descriptor.media_type = oci::media_type::k_layer_tar;
     descriptor.annotations.clear();
     return descriptor;
@@ -42,8 +33,8 @@ std::pair<BuiltLayer, oci::Digest> write_or_reuse(const PlannedLayer& plan, cons
 {
     if (auto cached = store::find_cached_layer(store, plan.cache_key))
         return {{plan.created_by, cached->descriptor, true}, cached->diff_id};
-    oci::WrittenLayer written = oci::write_layer(plan.entries, {request.compression, epoch, request.threads},
-                                                 store.layout().new_blob());
+    oci::WrittenLayer written =
+        oci::write_layer(plan.entries, {request.compression, epoch, 0}, store.layout().new_blob());
     store::remember_layer(store, plan.cache_key, {written.descriptor, written.diff_id});
     return {{plan.created_by, written.descriptor, false}, written.diff_id};
 }
@@ -57,7 +48,7 @@ std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lo
     std::map<std::string, std::string> annotations = image_labels(lock);
     annotations["org.opencontainers.image.created"] = rfc3339_utc(epoch);
     if (base) {
-        annotations["org.opencontainers.image.base.name"] = lock.json().at("base_image").at("reference").get<std::string>();
+        annotations["org.opencontainers.image.base.name"] = lock.base_reference();
         annotations["org.opencontainers.image.base.digest"] = base->digest.text();
     }
     return annotations;
@@ -68,13 +59,12 @@ std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lo
 BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::string& name, const std::string& base,
                            oci::Compression compression, const std::filesystem::path& store_dir)
 {
-    lock::Lockfile lock = read_lock(lockfile);
-    std::string image = name.empty() ? lock.json().at("profile").at("name").get<std::string>() : name;
+    lock::Lockfile lock = lock::Lockfile::parse(lockfile.string(), read_file(lockfile));
+    std::string image = name.empty() ? lock.profile_name() : name;
     store::check_image_name(image);
-    std::string reference = base.empty() ? lock.json().at("base_image").at("reference").get<std::string>() : base;
-    BaseSource source = locate_base(reference, store_dir);
-    std::vector<PlannedLayer> layers = plan_layers(lock, lockfile, compression);
-    return BuildRequest{lockfile, lock, image, source, layers, compression, 0};
+    BaseSource source = locate_base(base.empty() ? lock.base_reference() : base, store_dir);
+    std::vector<PlannedLayer> layers = plan_layers(lock, compression);
+    return BuildRequest{lockfile, lock, image, source, layers, compression, lock.image().source_date_epoch};
 }
 
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
@@ -83,7 +73,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     const lock::Lockfile& lock = request.lock;
     const std::string& name = request.name;
     const std::string& base_reference = request.base.reference;
-    std::int64_t epoch = lock.json().at("image").at("source_date_epoch").get<std::int64_t>();
+    std::int64_t epoch = request.source_date_epoch;
 
     progress("base image " + base_reference);
     std::optional<oci::Descriptor> base = import_base(request.base, store);

@@ -26,7 +26,7 @@ struct BuildRequest {
     BaseSource base;
     std::vector<PlannedLayer> layers; // the files checked against their sha256
     oci::Compression compression = oci::Compression::gzip;
-    unsigned threads = 0; // compression workers; 0: one per core
+    std::int64_t source_date_epoch = 0;
 };
 
 // Reads and checks everything a build needs without writing anything. `name` and

@@ -2,6 +2,7 @@
 
 #include "build/image_labels.h"
 #include "core/embedded_file.h"
+#include "build/image_config.h"
 #include "build/layer_plan.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -35,22 +36,23 @@ std::string key_values(const Pairs& pairs)
 
 std::string base_image(const lock::Lockfile& lock)
 {
-    const nlohmann::json& base = lock.json().at("base_image");
-    std::string reference = base.at("reference").get<std::string>();
-    if (base.at("digest").is_string())
-        return reference + "@" + base.at("digest").get<std::string>();
+    std::string reference = lock.base_reference();
+    if (auto digest = lock.base_digest())
+        return reference + "@" + *digest;
     return reference + "\n# The lock pins no digest for this base yet: the tag may move under you.";
 }
 
 std::string files(const lock::Lockfile& lock)
 {
-    const nlohmann::json& files = lock.json().at("image").at("files");
-    if (files.empty())
+    lock::ImageSection image = lock.image();
+    if (image.files.empty())
         return "# The lock pins no files.";
     std::string out = "# The files the lock pins, with their modes.";
-    for (const auto& file : files) {
-        std::string target = file.at("target").get<std::string>();
-        out += "\nCOPY --chmod=" + file.at("mode").get<std::string>() + " files" + target + " " + target;
+    for (const auto& file : image.files) {
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", file.mode);
+        out += "\nCOPY --chmod=" + std::string(mode) + " " +
+               nlohmann::json::array({"files" + file.target, file.target}).dump();
     }
     return out;
 }
@@ -94,9 +96,11 @@ void replace_all(std::string& text, const std::string& placeholder, const std::s
 std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& matrix)
 {
     std::string text = template_text();
-    replace_all(text, "@PROFILE@", lock.json().at("profile").at("name").get<std::string>());
+    replace_all(text, "@PROFILE@", lock.profile_name());
     replace_all(text, "@LOCK_DIGEST@", lock.digest());
     replace_all(text, "@BASE_IMAGE@", base_image(lock));
+    replace_all(text, "@DEFAULT_PATH@", std::string(k_default_path));
+    replace_all(text, "@DEFAULT_LIBRARY_PATH@", std::string(k_default_library_path));
     replace_all(text, "@ENV@", key_values(nvidia_environment(lock, matrix)));
     replace_all(text, "@LABELS@", key_values(image_labels(lock)));
     replace_all(text, "@FILES@", files(lock));
@@ -104,14 +108,14 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
     return text;
 }
 
-void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
-                          const std::filesystem::path& dockerfile, const matrix::Matrix& matrix)
+void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
+                          const matrix::Matrix& matrix)
 {
     std::filesystem::path context = dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
-    for (const auto& layer : plan_layers(lock, lock_path, oci::Compression::none))
+    for (const auto& layer : plan_layers(lock, oci::Compression::none))
         for (const auto& entry : layer.entries)
             if (entry.type == oci::LayerEntry::Type::file && !entry.source.empty())
-                write_file_atomic(context / "files" / entry.path, read_file(entry.source));
+                copy_file_atomic(entry.source, context / "files" / entry.path);
     write_file_atomic(context / "dlenv.lock.json", lock.text());
     if (std::string requirements = requirements_lock(lock); !requirements.empty())
         write_file_atomic(context / "requirements.lock.txt", requirements);

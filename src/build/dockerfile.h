@@ -16,9 +16,9 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
 
 // Writes `dockerfile` and the build context beside it, so that `docker build -f
 // DOCKERFILE DIR` needs nothing else: dlenv.lock.json, files/<path in the image> for each
-// pinned file (read from the lock at `lock_path` and checked against its sha256), and
-// requirements.lock.txt when the lock pins packages.
-void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
-                          const std::filesystem::path& dockerfile, const matrix::Matrix& matrix);
+// pinned file (checked against its sha256), and requirements.lock.txt when the lock pins
+// packages.
+void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
+                          const matrix::Matrix& matrix);
 
 } // namespace dlenv::build

@@ -5,10 +5,6 @@
 namespace dlenv::build {
 namespace {
 
-constexpr std::string_view k_default_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-// Where NVIDIA's CUDA images expect the driver libraries that a runtime mounts.
-constexpr std::string_view k_default_library_path = "/usr/local/nvidia/lib:/usr/local/nvidia/lib64";
-
 nlohmann::json scratch_config()
 {
     return {{"architecture", "amd64"},

@@ -7,10 +7,16 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace dlenv::build {
+
+// Set when the base image has none: the usual PATH, and where NVIDIA's CUDA images
+// expect the driver libraries a container runtime mounts.
+constexpr std::string_view k_default_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+constexpr std::string_view k_default_library_path = "/usr/local/nvidia/lib:/usr/local/nvidia/lib64";
 
 // What dlenv adds to the base image's config.
 struct ConfigChanges {

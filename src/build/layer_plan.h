@@ -17,11 +17,10 @@ struct PlannedLayer {
     std::string cache_key; // sha256 over everything that decides the layer's bytes
 };
 
-// The layers of `lock` (read from `lock_path`), in image order: the files the lock
-// pins (each checked against its sha256 first; a changed file is Error(invalid_input)
-// saying to lock again), then the validation kit under /opt/dlenv. A lock without
-// files has no files layer.
-std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, const std::filesystem::path& lock_path,
-                                      oci::Compression compression);
+// The layers of `lock`, in image order: the files the lock pins (sources relative to the
+// lockfile's directory, each checked against its sha256 now and again as it is written;
+// a changed file is Error(invalid_input) saying to lock again), then the validation kit
+// under /opt/dlenv. A lock without files has no files layer.
+std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, oci::Compression compression);
 
 } // namespace dlenv::build

@@ -54,6 +54,12 @@ int run(int argc, char** argv)
     } catch (const Error& e) {
         print_error(e, options.json);
         return exit_code_for(e.code());
+    } catch (const std::exception& e) {
+        // A bug, or input no check foresaw: say so rather than abort.
+        print_error(Error(ErrorCode::io, std::string("unexpected failure: ") + e.what(),
+                          "please report this with the command that caused it"),
+                    options.json);
+        return 1;
     }
     return exit_code;
 }

@@ -85,11 +85,11 @@ int run_build(const BuildArgs& args, const Options& options)
     if (!args.archive.empty()) {
         report("docker archive " + args.archive);
         oci::export_docker_archive(store.layout(), result.manifest, {result.name + ":latest"},
-                                   request.lock.json().at("image").at("source_date_epoch").get<std::int64_t>(),
+                                   request.source_date_epoch,
                                    args.archive);
     }
     if (!args.dockerfile.empty())
-        build::write_docker_context(request.lock, request.lockfile, args.dockerfile, matrix);
+        build::write_docker_context(request.lock, args.dockerfile, matrix);
     if (options.json)
         print_json(result_json(result));
     else

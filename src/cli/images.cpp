@@ -4,7 +4,7 @@
 #include "cli/store_output.h"
 #include "store/store.h"
 
-#include <iostream>
+#include <cstdio>
 
 namespace dlenv::cli {
 namespace {

@@ -74,7 +74,7 @@ int run_lock(const LockArgs& args, const Options& options)
     }
     std::string path = args.output.empty() ? "lockfiles/" + profile.name + ".lock.json" : args.output;
     auto lockfile = lock::Lockfile::from_stack(profile, matrix.sha256(), host, *resolution.stack, resolution.report,
-                                               std::filesystem::path(path).parent_path());
+                                               path);
     lockfile.write(path);
     if (options.json) {
         nlohmann::json out = resolution.report.to_json();

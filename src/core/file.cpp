@@ -121,6 +121,23 @@ void AtomicFile::commit_as(const std::filesystem::path& path)
     fsync_directory(path.parent_path().empty() ? "." : path.parent_path());
 }
 
+void copy_file_atomic(const std::filesystem::path& from, const std::filesystem::path& to)
+{
+    std::ifstream in(from, std::ios::binary);
+    if (!in)
+        throw Error(std::filesystem::exists(from) ? ErrorCode::io : ErrorCode::not_found,
+                    (std::filesystem::exists(from) ? "cannot read " : "no such file: ") + from.string());
+    AtomicFile out(to);
+    std::string buffer(1 << 20, '\0');
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        out.write(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount())));
+    }
+    if (in.bad())
+        throw io_error("read", from);
+    out.commit();
+}
+
 void write_file_atomic(const std::filesystem::path& path, std::string_view contents)
 {
     AtomicFile file(path);

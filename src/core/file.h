@@ -56,6 +56,9 @@ private:
     std::uint64_t m_flushed = 0; // bytes whose writeback has been started
 };
 
+// Copies a file through an AtomicFile, in chunks. Throws Error(not_found) or Error(io).
+void copy_file_atomic(const std::filesystem::path& from, const std::filesystem::path& to);
+
 // Makes a rename or a new file in `dir` durable. Throws Error(io).
 void fsync_directory(const std::filesystem::path& dir);
 

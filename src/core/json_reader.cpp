@@ -110,6 +110,13 @@ std::uint32_t JsonReader::unsigned_integer() const
     return m_value->get<std::uint32_t>();
 }
 
+std::int64_t JsonReader::non_negative_integer() const
+{
+    if (!m_value->is_number_unsigned() || m_value->get<std::uint64_t>() > INT64_MAX)
+        expected("a whole number of at least 0");
+    return m_value->get<std::int64_t>();
+}
+
 std::optional<std::string> JsonReader::optional_string(std::string_view key) const
 {
     auto field = find(key);

@@ -36,6 +36,7 @@ public:
     bool boolean() const;
     double number() const;
     std::uint32_t unsigned_integer() const;
+    std::int64_t non_negative_integer() const; // sizes and epochs
 
     // Parses the string value with `Type::parse`, reporting failures at this field.
     template <typename Type>

@@ -4,6 +4,9 @@
 
 #include <openssl/evp.h>
 
+#include <fstream>
+#include <vector>
+
 namespace dlenv {
 
 struct Sha256::State {
@@ -48,6 +51,23 @@ std::string sha256_hex(std::string_view data)
 {
     Sha256 hash;
     hash.update(data);
+    return hash.hex_digest();
+}
+
+std::string sha256_file_hex(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw Error(std::filesystem::exists(path) ? ErrorCode::io : ErrorCode::not_found,
+                    (std::filesystem::exists(path) ? "cannot read " : "no such file: ") + path.string());
+    Sha256 hash;
+    std::vector<char> buffer(1 << 20);
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        hash.update(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad())
+        throw Error(ErrorCode::io, "read " + path.string());
     return hash.hex_digest();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,5 +29,7 @@ private:
 };
 
 std::string sha256_hex(std::string_view data);
+// The sha256 of a file's bytes, read in chunks. Throws Error(not_found) or Error(io).
+std::string sha256_file_hex(const std::filesystem::path& path);
 
 } // namespace dlenv

@@ -3,6 +3,7 @@
 #include "core/canonical_json.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/image_target.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
 
@@ -113,8 +114,9 @@ std::string Lockfile::compute_digest(nlohmann::json json)
 
 Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                               const resolve::HostFacts& host, const resolve::Stack& stack,
-                              const resolve::Report& report, const std::filesystem::path& lock_dir)
+                              const resolve::Report& report, const std::filesystem::path& lock_path)
 {
+    std::filesystem::path lock_dir = lock_path.parent_path();
     nlohmann::json json = {
         {"format", k_format},
         {"profile", {{"name", profile.name}, {"sha256", profile.sha256}}},
@@ -135,7 +137,7 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
         json["host"] = {{"driver", host.driver ? nlohmann::json(host.driver->text()) : nlohmann::json(nullptr)},
                         {"gpus", host.gpus}};
     json["digest"] = compute_digest(json);
-    return Lockfile(std::move(json));
+    return Lockfile(std::move(json), lock_path.string());
 }
 
 Lockfile Lockfile::parse(const std::string& file, const std::string& text)
@@ -151,7 +153,50 @@ Lockfile Lockfile::parse(const std::string& file, const std::string& text)
     if (recorded != actual)
         doc.at("digest").fail("the lock does not match its digest (recorded " + recorded + ", content " + actual + ")",
                               "the file was edited by hand: run `dlenv lock` again instead");
-    return Lockfile(std::move(json));
+    return Lockfile(std::move(json), file);
+}
+
+ImageSection Lockfile::image() const
+{
+    JsonReader doc(m_file, m_json);
+    auto image = doc.find("image");
+    if (!image)
+        throw Error(ErrorCode::invalid_input, m_file + ": image: missing (an older dlenv wrote this lock)",
+                    "run `dlenv lock` again");
+    image->allow_only({"source_date_epoch", "files"});
+    ImageSection section{image->at("source_date_epoch").non_negative_integer(), {}};
+    for (const auto& item : image->at("files").items()) {
+        item.allow_only({"source", "target", "mode", "sha256", "size"});
+        LockedFile file{item.at("source").string(), item.at("target").string(), 0,
+                        item.at("sha256").string(), item.at("size").non_negative_integer()};
+        if (file.source.empty() || file.source.front() == '/')
+            item.at("source").fail("expected a path relative to the lockfile's directory", "run `dlenv lock` again");
+        if (std::string problem = image_target_problem(file.target); !problem.empty())
+            item.at("target").fail(problem, "fix the profile's files and run `dlenv lock` again");
+        std::string mode = item.at("mode").string();
+        if (mode.size() != 4 || mode.front() != '0' || mode.find_first_not_of("01234567") != std::string::npos)
+            item.at("mode").fail("expected an octal mode like \"0644\"", "run `dlenv lock` again");
+        file.mode = static_cast<std::uint32_t>(std::stoul(mode, nullptr, 8));
+        if (file.sha256.size() != 64 || file.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+            item.at("sha256").fail("expected 64 lowercase hexadecimal digits", "run `dlenv lock` again");
+        section.files.push_back(std::move(file));
+    }
+    return section;
+}
+
+std::string Lockfile::profile_name() const
+{
+    return JsonReader(m_file, m_json).at("profile").at("name").string();
+}
+
+std::string Lockfile::base_reference() const
+{
+    return JsonReader(m_file, m_json).at("base_image").at("reference").string();
+}
+
+std::optional<std::string> Lockfile::base_digest() const
+{
+    return JsonReader(m_file, m_json).at("base_image").optional_string("digest");
 }
 
 std::string Lockfile::text() const

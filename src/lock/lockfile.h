@@ -6,11 +6,27 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace dlenv::lock {
 
 constexpr std::string_view k_format = "dlenv.lock/v1";
+
+// A file the lock puts into the image.
+struct LockedFile {
+    std::string source;  // relative to the lockfile's directory
+    std::string target;  // absolute path in the image
+    std::uint32_t mode;  // permission bits
+    std::string sha256;  // of the content, lowercase hex
+    std::int64_t size;
+};
+
+// What the lock says about the image itself.
+struct ImageSection {
+    std::int64_t source_date_epoch; // every mtime and timestamp in the image
+    std::vector<LockedFile> files;
+};
 
 // A lockfile: everything a build reads, pinned, as canonical JSON
 // ("format": "dlenv.lock/v1", keys sorted, two-space indent, trailing newline). Its
@@ -18,28 +34,36 @@ constexpr std::string_view k_format = "dlenv.lock/v1";
 // lock is caught.
 class Lockfile {
 public:
-    // Builds the lock of a resolved profile, to be written into `lock_dir`: the
-    // profile's files are pinned by sha256 and size, with paths relative to `lock_dir`.
+    // Builds the lock of a resolved profile, to be written to `lock_path`: the profile's
+    // files are pinned by sha256 and size, with paths relative to the lock's directory.
     // Equal inputs give equal bytes.
     static Lockfile from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                                const resolve::HostFacts& host, const resolve::Stack& stack,
-                               const resolve::Report& report, const std::filesystem::path& lock_dir);
+                               const resolve::Report& report, const std::filesystem::path& lock_path);
 
     // Reads and verifies a lockfile: format version, digest. Errors name the file and
     // field; a digest mismatch says to lock again.
     static Lockfile parse(const std::string& file, const std::string& text);
 
     const nlohmann::json& json() const { return m_json; }
+    const std::string& file() const { return m_file; } // where it was read from, for messages
+    // The "image" section, checked: sources relative, targets absolute without ".", ".."
+    // or control characters, octal modes, sha256 digests. Errors name the file and field.
+    ImageSection image() const;
+    std::string profile_name() const;
+    std::string base_reference() const;            // base_image.reference
+    std::optional<std::string> base_digest() const; // base_image.digest, once pinned
     std::string digest() const { return m_json.at("digest").get<std::string>(); }
     std::string text() const; // the canonical bytes
 
     void write(const std::filesystem::path& path) const; // atomically
 
 private:
-    explicit Lockfile(nlohmann::json json) : m_json(std::move(json)) {}
+    Lockfile(nlohmann::json json, std::string file) : m_json(std::move(json)), m_file(std::move(file)) {}
     static std::string compute_digest(nlohmann::json json);
 
     nlohmann::json m_json;
+    std::string m_file;
 };
 
 } // namespace dlenv::lock

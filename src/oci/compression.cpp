@@ -40,7 +40,7 @@ Compression compression_of_media_type(std::string_view media_type)
         return Compression::gzip;
     if (media_type == media_type::k_layer_zstd)
         return Compression::zstd;
-    if (media_type == media_type::k_layer_tar || media_type == "application/vnd.docker.image.rootfs.diff.tar")
+    if (media_type == media_type::k_layer_tar || media_type == media_type::k_docker_layer_tar)
         return Compression::none;
     throw Error(ErrorCode::invalid_input, "not a layer media type: " + std::string(media_type));
 }

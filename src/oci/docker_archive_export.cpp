@@ -11,19 +11,19 @@ namespace {
 
 LayerEntry directory(const std::string& path)
 {
-    return {path, LayerEntry::Type::directory, 0755, {}, {}, 0, {}};
+    return {path, LayerEntry::Type::directory, 0755, {}, {}, 0, {}, {}};
 }
 
 LayerEntry small_file(const std::string& path, std::string contents)
 {
     std::int64_t size = static_cast<std::int64_t>(contents.size());
-    return {path, LayerEntry::Type::file, 0644, {}, std::move(contents), size, {}};
+    return {path, LayerEntry::Type::file, 0644, {}, std::move(contents), size, {}, {}};
 }
 
 LayerEntry blob_file(const ImageLayout& layout, const Descriptor& blob)
 {
     return {"blobs/sha256/" + blob.digest.hex(), LayerEntry::Type::file, 0644, layout.blob_path(blob.digest), {},
-            blob.size, {}};
+            blob.size, {}, {}};
 }
 
 // Docker 25 and later read index.json with these names; older Dockers read manifest.json.
@@ -31,7 +31,7 @@ Descriptor index_entry(const Descriptor& manifest, const std::string& repo_tag)
 {
     Descriptor out{manifest.media_type, manifest.digest, manifest.size, {}, std::nullopt};
     out.annotations["io.containerd.image.name"] = repo_tag;
-    out.annotations["org.opencontainers.image.ref.name"] = repo_tag.substr(repo_tag.rfind(':') + 1);
+    out.annotations[k_ref_name_annotation] = repo_tag.substr(repo_tag.rfind(':') + 1);
     return out;
 }
 

@@ -155,6 +155,12 @@ GzipStream::GzipStream(ByteSink sink, unsigned threads)
         s.workers.emplace_back([&s] { s.work(); });
 }
 
+std::string GzipStream::format()
+{
+    return "gzip members of " + std::to_string(k_block_size) + " bytes, libdeflate " LIBDEFLATE_VERSION_STRING
+           " level " + std::to_string(k_level);
+}
+
 GzipStream::~GzipStream()
 {
     State& s = *m_state;

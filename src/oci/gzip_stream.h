@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 namespace dlenv::oci {
 
@@ -19,6 +20,8 @@ public:
     static constexpr std::size_t k_block_size = 1 << 20;
 
     GzipStream(ByteSink sink, unsigned threads);
+    // The settings that decide the bytes: block size, library version, level.
+    static std::string format();
     ~GzipStream() override;
     GzipStream(const GzipStream&) = delete;
     GzipStream& operator=(const GzipStream&) = delete;

@@ -20,6 +20,9 @@ struct LayerEntry {
     std::string contents;
     std::int64_t size = 0; // Type::file: bytes of `source` or `contents`
     std::string link_target; // symlink: as written; hardlink: the path of an earlier entry
+    // Type::file from `source`: when set, the sha256 (hex) the bytes must have; checked as
+    // they are written, so a file that changes after it was checked is caught.
+    std::string sha256;
 };
 
 // The entries of the tree under `root`, as they appear below `prefix` in the image

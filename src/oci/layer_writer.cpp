@@ -47,6 +47,17 @@ void check_order(const std::vector<LayerEntry>& entries)
 
 } // namespace
 
+std::string layer_format(Compression compression)
+{
+    std::string tar = "dlenv.layer/v1: pax_restricted tar, entries sorted, 0:0, mtime = epoch; ";
+    switch (compression) {
+    case Compression::gzip: return tar + GzipStream::format();
+    case Compression::zstd: return tar + ZstdStream::format();
+    case Compression::none: break;
+    }
+    return tar + "uncompressed";
+}
+
 WrittenLayer write_layer(std::vector<LayerEntry> entries, const LayerOptions& options, BlobWriter blob)
 {
     std::sort(entries.begin(), entries.end(), [](const LayerEntry& a, const LayerEntry& b) { return a.path < b.path; });

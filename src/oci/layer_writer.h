@@ -21,6 +21,11 @@ struct WrittenLayer {
     Digest diff_id;        // sha256 of the uncompressed tar
 };
 
+// Names everything besides the entries that decides a layer's bytes: the tar format
+// and the compressor's settings and library version. A layer cache keyed on it is
+// invalidated when any of them changes.
+std::string layer_format(Compression compression);
+
 // Writes `entries` as one layer blob into `blob`, in a single pass: the tar stream is
 // hashed for the diff_id while it is compressed, and the compressed bytes are hashed
 // as they are written. The tar is deterministic: entries sorted by path, mtime =

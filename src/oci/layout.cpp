@@ -167,7 +167,14 @@ void ImageLayout::verify_blob(const Descriptor& descriptor) const
 Descriptor ImageLayout::write_blob(std::string_view bytes, std::string_view media_type) const
 {
     Digest digest = Digest::of(bytes);
-    if (!has_blob(digest)) {
+    // An existing copy is trusted only when it holds these very bytes; a damaged one is
+    // replaced, never reused under a new manifest.
+    bool intact = false;
+    try {
+        intact = has_blob(digest) && read_file(blob_path(digest)) == bytes;
+    } catch (const Error&) {
+    }
+    if (!intact) {
         BlobWriter writer = new_blob();
         writer.write(bytes);
         writer.commit();

@@ -10,9 +10,9 @@
 namespace dlenv::oci {
 
 // Streams bytes into a new blob: a temporary file under blobs/sha256/ that is hashed as
-// it is written. `commit` fsyncs it and renames it to its digest (a blob that already
-// exists is kept, the copy dropped); a writer destroyed without `commit` removes its
-// temporary file. Readers never see a partial blob.
+// it is written. `commit` fsyncs it and renames it to its digest (replacing a blob of
+// that name, which can only hold the same bytes or be a damaged copy); a writer destroyed
+// without `commit` removes its temporary file. Readers never see a partial blob.
 class BlobWriter {
 public:
     explicit BlobWriter(const std::filesystem::path& blob_dir);

@@ -9,8 +9,6 @@
 namespace dlenv::oci {
 namespace {
 
-constexpr const char* k_ref_annotation = "org.opencontainers.image.ref.name";
-
 Descriptor platform_manifest(const ImageLayout& layout, const Descriptor& index_descriptor, const std::string& ref)
 {
     Index index = Index::parse(layout.read_blob(index_descriptor), layout.dir().string() + " " + ref);
@@ -44,7 +42,7 @@ Descriptor find_image(const ImageLayout& layout, const std::string& ref)
     Index index = layout.read_index();
     std::vector<std::string> refs;
     for (const auto& descriptor : index.manifests) {
-        auto name = descriptor.annotations.find(k_ref_annotation);
+        auto name = descriptor.annotations.find(k_ref_name_annotation);
         std::string found = name == descriptor.annotations.end() ? "" : name->second;
         refs.push_back(found);
         bool match = ref.empty() ? index.manifests.size() == 1 : found == ref;

@@ -16,5 +16,13 @@ constexpr std::string_view k_layer_zstd = "application/vnd.oci.image.layer.v1.ta
 constexpr std::string_view k_docker_manifest = "application/vnd.docker.distribution.manifest.v2+json";
 constexpr std::string_view k_docker_config = "application/vnd.docker.container.image.v1+json";
 constexpr std::string_view k_docker_layer_gzip = "application/vnd.docker.image.rootfs.diff.tar.gzip";
+constexpr std::string_view k_docker_layer_tar = "application/vnd.docker.image.rootfs.diff.tar";
 
 } // namespace dlenv::oci::media_type
+
+namespace dlenv::oci {
+
+// The annotation that names a tag on an index.json entry of an image layout.
+constexpr const char* k_ref_name_annotation = "org.opencontainers.image.ref.name";
+
+} // namespace dlenv::oci

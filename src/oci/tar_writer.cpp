@@ -1,6 +1,7 @@
 #include "oci/tar_writer.h"
 
 #include "core/error.h"
+#include "core/sha256.h"
 #include "core/file.h"
 
 #include <archive.h>
@@ -8,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <exception>
 #include <fcntl.h>
 #include <unistd.h>
@@ -84,6 +86,9 @@ struct TarWriter::State {
         if (fd.get() < 0)
             throw Error(ErrorCode::io, "open " + file.source.string() + ": " + std::strerror(errno));
         std::int64_t left = file.size;
+        std::optional<Sha256> hash;
+        if (!file.sha256.empty())
+            hash.emplace();
         for (;;) {
             ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
             if (n < 0 && errno == EINTR)
@@ -92,6 +97,8 @@ struct TarWriter::State {
                 throw Error(ErrorCode::io, "read " + file.source.string() + ": " + std::strerror(errno));
             if (n == 0 || n > left)
                 break;
+            if (hash)
+                hash->update(buffer.data(), static_cast<std::size_t>(n));
             write_data(buffer.data(), static_cast<std::size_t>(n), file.path);
             left -= n;
         }
@@ -100,6 +107,10 @@ struct TarWriter::State {
         if (left != 0 || ::read(fd.get(), buffer.data(), 1) != 0)
             throw Error(ErrorCode::io, file.source.string() + " changed while it was written into the layer",
                 "build again once nothing is writing to the tree");
+        if (hash && hash->hex_digest() != file.sha256)
+            throw Error(ErrorCode::verification_failed,
+                file.source.string() + " changed while it was written into the layer (its sha256 is not the locked one)",
+                "build again once nothing is writing to it, or run `dlenv lock` again to pin the new contents");
     }
 };
 

@@ -62,6 +62,12 @@ ZstdStream::ZstdStream(ByteSink sink, unsigned threads)
         "start zstd workers (libzstd built without threads?)");
 }
 
+std::string ZstdStream::format()
+{
+    return std::string("zstd ") + ZSTD_versionString() + " level " + std::to_string(k_level) +
+           ", one or more workers, no checksum, no content size";
+}
+
 ZstdStream::~ZstdStream() = default;
 
 void ZstdStream::write(std::string_view bytes)

@@ -3,6 +3,7 @@
 #include "oci/byte_stream.h"
 
 #include <memory>
+#include <string>
 
 namespace dlenv::oci {
 
@@ -13,6 +14,8 @@ namespace dlenv::oci {
 class ZstdStream final : public ByteStream {
 public:
     ZstdStream(ByteSink sink, unsigned threads);
+    // The settings that decide the bytes: library version, level, worker mode.
+    static std::string format();
     ~ZstdStream() override;
     ZstdStream(const ZstdStream&) = delete;
     ZstdStream& operator=(const ZstdStream&) = delete;

@@ -3,6 +3,7 @@
 #include "core/closest.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/image_target.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
 
@@ -38,11 +39,8 @@ ProfileFile profile_file(const JsonReader& item)
     ProfileFile file{item.at("source").string(), item.at("target").string(), 0644};
     if (file.source.empty() || file.source.front() == '/')
         item.at("source").fail("expected a path relative to the profile's directory");
-    std::filesystem::path target(file.target);
-    if (!target.is_absolute() || target == "/" ||
-        std::any_of(target.begin(), target.end(), [](const auto& part) { return part == ".." || part == "."; }))
-        item.at("target").fail("expected an absolute path in the image without . or .. components",
-                               "write it like /app/train.py");
+    if (std::string problem = image_target_problem(file.target); !problem.empty())
+        item.at("target").fail(problem);
     if (auto mode = item.find("mode"))
         file.mode = file_mode(*mode);
     return file;

@@ -1,6 +1,7 @@
 #include "store/fsck.h"
 
 #include "core/error.h"
+#include "oci/media_types.h"
 #include "store/reachability.h"
 
 #include <set>
@@ -15,7 +16,7 @@ std::vector<std::pair<std::string, oci::Descriptor>> named_roots(const Store& st
         for (const auto& [tag, descriptor] : record.tags)
             out.emplace_back(ref_name(name, tag), descriptor);
     for (const auto& descriptor : store.layout().read_index().manifests) {
-        auto ref = descriptor.annotations.find("org.opencontainers.image.ref.name");
+        auto ref = descriptor.annotations.find(oci::k_ref_name_annotation);
         out.emplace_back(ref == descriptor.annotations.end() ? "index.json " + descriptor.digest.short_text()
                                                              : "index.json " + ref->second,
                          descriptor);

@@ -1,5 +1,7 @@
 #include "store/gc.h"
 
+#include "core/error.h"
+#include "core/file.h"
 #include "store/layer_cache.h"
 #include "store/reachability.h"
 
@@ -40,10 +42,14 @@ GcReport collect_garbage(const Store& store, std::size_t keep_history)
             ++report.kept_blobs;
             continue;
         }
-        report.removed_bytes += static_cast<std::int64_t>(entry.file_size());
-        std::filesystem::remove(entry.path());
+        std::error_code ec;
+        std::uintmax_t size = entry.file_size(ec);
+        if (!std::filesystem::remove(entry.path(), ec) || ec)
+            throw Error(ErrorCode::io, "remove " + entry.path().string() + ": " + ec.message());
+        report.removed_bytes += static_cast<std::int64_t>(size);
         ++report.removed_blobs;
     }
+    fsync_directory(layout.blob_dir());
     report.forgotten_layers = forget_missing_layers(store);
     return report;
 }

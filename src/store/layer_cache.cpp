@@ -12,10 +12,15 @@ std::filesystem::path cache_dir(const Store& store)
     return store.records_dir() / "layers";
 }
 
+// Bumped when an entry's meaning changes; entries of another format are misses.
+constexpr std::string_view k_format = "dlenv.layer-cache/v1";
+
 std::optional<CachedLayer> read_entry(const std::filesystem::path& file)
 {
     try {
         nlohmann::json json = nlohmann::json::parse(read_file(file));
+        if (json.value("format", std::string()) != k_format)
+            return std::nullopt;
         return CachedLayer{oci::Descriptor::from_json(json.at("descriptor"), file.string()),
                            oci::Digest::parse(json.at("diff_id").get<std::string>())};
     } catch (const nlohmann::json::exception&) {
@@ -33,15 +38,21 @@ std::optional<CachedLayer> find_cached_layer(const Store& store, const std::stri
     if (!std::filesystem::exists(file))
         return std::nullopt;
     std::optional<CachedLayer> layer = read_entry(file);
-    if (!layer || !store.layout().has_blob(layer->descriptor.digest))
+    if (!layer)
         return std::nullopt;
+    std::error_code ec;
+    auto size = std::filesystem::file_size(store.layout().blob_path(layer->descriptor.digest), ec);
+    if (ec || static_cast<std::int64_t>(size) != layer->descriptor.size)
+        return std::nullopt; // gone or truncated: write the layer again
     return layer;
 }
 
 void remember_layer(const Store& store, const std::string& key, const CachedLayer& layer)
 {
     write_file_atomic(cache_dir(store) / (key + ".json"),
-                      to_canonical_json({{"descriptor", layer.descriptor.to_json()}, {"diff_id", layer.diff_id.text()}}));
+                      to_canonical_json({{"format", k_format},
+                                         {"descriptor", layer.descriptor.to_json()},
+                                         {"diff_id", layer.diff_id.text()}}));
 }
 
 std::size_t forget_missing_layers(const Store& store)

@@ -1,13 +1,12 @@
 #include "store/store.h"
 
 #include "core/error.h"
+#include "oci/media_types.h"
 
 #include <cstdlib>
 
 namespace dlenv::store {
 namespace {
-
-constexpr const char* k_ref_annotation = "org.opencontainers.image.ref.name";
 
 std::filesystem::path records_file(const std::filesystem::path& dir)
 {
@@ -30,8 +29,8 @@ std::filesystem::path Store::locate(const std::string& flag)
     return ".dlenv";
 }
 
-Store::Store(oci::ImageLayout layout, Records records, std::optional<WriteLock> lock)
-    : m_layout(std::move(layout)), m_records(std::move(records)), m_lock(std::move(lock))
+Store::Store(oci::ImageLayout layout, Records records, FileLock lock, bool writable)
+    : m_layout(std::move(layout)), m_records(std::move(records)), m_lock(std::move(lock)), m_writable(writable)
 {
 }
 
@@ -40,8 +39,9 @@ Store Store::open(const std::filesystem::path& dir)
     if (!std::filesystem::exists(dir / "oci-layout"))
         throw Error(ErrorCode::not_found, "no dlenv store at " + dir.string(),
                     "build an image first (`dlenv build`), or point --store or DLENV_STORE at the store");
+    FileLock lock(dir / "dlenv" / "lock", FileLock::Mode::shared);
     oci::ImageLayout layout = oci::ImageLayout::open(dir);
-    return Store(layout, Records::read(records_file(dir)), std::nullopt);
+    return Store(layout, Records::read(records_file(dir)), std::move(lock), false);
 }
 
 Store Store::open_for_writing(const std::filesystem::path& dir)
@@ -50,9 +50,9 @@ Store Store::open_for_writing(const std::filesystem::path& dir)
     std::filesystem::create_directories(dir / "dlenv", ec);
     if (ec)
         throw Error(ErrorCode::io, "create store " + dir.string() + ": " + ec.message());
-    WriteLock lock(dir / "dlenv" / "lock");
+    FileLock lock(dir / "dlenv" / "lock", FileLock::Mode::exclusive);
     oci::ImageLayout layout = oci::ImageLayout::open_or_create(dir);
-    Store store(layout, Records::read(records_file(dir)), std::move(lock));
+    Store store(layout, Records::read(records_file(dir)), std::move(lock), true);
     if (!store.index_matches_records())
         store.write_index();
     return store;
@@ -71,8 +71,8 @@ std::optional<oci::Descriptor> Store::find(const std::string& name, const std::s
 
 void Store::commit(Records records)
 {
-    if (!m_lock)
-        throw Error(ErrorCode::io, "the store at " + m_layout.dir().string() + " was opened for reading only");
+    if (!m_writable)
+        throw std::logic_error("commit to a store opened for reading: " + m_layout.dir().string());
     records.write(records_file(m_layout.dir()));
     m_records = std::move(records);
     write_index();
@@ -84,13 +84,13 @@ oci::Index Store::index_of_records() const
     for (const auto& [name, record] : m_records.images)
         for (const auto& [tag, descriptor] : record.tags) {
             oci::Descriptor entry = descriptor;
-            entry.annotations[k_ref_annotation] = ref_name(name, tag);
+            entry.annotations[oci::k_ref_name_annotation] = ref_name(name, tag);
             index.manifests.push_back(entry);
         }
     // What other tools added stays in the view; an entry named after one of our images is
     // ours, and the records say whether it still exists.
-    for (const auto& descriptor : m_layout.read_index().manifests) {
-        auto ref = descriptor.annotations.find(k_ref_annotation);
+    for (const auto& descriptor : foreign_candidates()) {
+        auto ref = descriptor.annotations.find(oci::k_ref_name_annotation);
         bool ours = ref != descriptor.annotations.end() && ref->second.find(':') != std::string::npos &&
                     m_records.images.count(ref->second.substr(0, ref->second.rfind(':')));
         if (!ours)
@@ -99,9 +99,23 @@ oci::Index Store::index_of_records() const
     return index;
 }
 
+// A damaged index.json is only a view: it is rebuilt from the records.
+std::vector<oci::Descriptor> Store::foreign_candidates() const
+{
+    try {
+        return m_layout.read_index().manifests;
+    } catch (const Error&) {
+        return {};
+    }
+}
+
 bool Store::index_matches_records() const
 {
-    return oci::to_blob_json(index_of_records().to_json()) == oci::to_blob_json(m_layout.read_index().to_json());
+    try {
+        return oci::to_blob_json(index_of_records().to_json()) == oci::to_blob_json(m_layout.read_index().to_json());
+    } catch (const Error&) {
+        return false;
+    }
 }
 
 void Store::write_index() const

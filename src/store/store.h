@@ -2,7 +2,7 @@
 
 #include "oci/layout.h"
 #include "store/records.h"
-#include "store/write_lock.h"
+#include "store/file_lock.h"
 
 #include <filesystem>
 #include <optional>
@@ -21,7 +21,8 @@ public:
     // --store DIR when given, else $DLENV_STORE, else ./.dlenv.
     static std::filesystem::path locate(const std::string& flag);
 
-    // For reading: Error(not_found) when `dir` holds no store.
+    // For reading: Error(not_found) when `dir` holds no store. Holds a shared lock, so
+    // no writer changes the store while it is read.
     static Store open(const std::filesystem::path& dir);
     // For writing: creates the store when missing and holds the writer lock (waiting for
     // another writer to finish) until the Store is destroyed.
@@ -42,13 +43,15 @@ public:
     bool index_matches_records() const;
 
 private:
-    Store(oci::ImageLayout layout, Records records, std::optional<WriteLock> lock);
+    Store(oci::ImageLayout layout, Records records, FileLock lock, bool writable);
     void write_index() const;
+    std::vector<oci::Descriptor> foreign_candidates() const;
     oci::Index index_of_records() const;
 
     oci::ImageLayout m_layout;
     Records m_records;
-    std::optional<WriteLock> m_lock;
+    FileLock m_lock;
+    bool m_writable;
 };
 
 // The ref name of a tag in index.json: "NAME:TAG".

@@ -26,11 +26,12 @@ void move_tag(ImageRecord& record, HistoryEntry& entry, std::string_view tag, co
     entry.moved.push_back({std::string(tag), from, target});
 }
 
-// The image `latest` pointed at before it moved to `image` the last time.
+// The image `latest` pointed at before a build last moved it to `image`. Rollbacks do not
+// count: they move latest backwards, and following them would step forward again.
 std::optional<oci::Digest> latest_before(const ImageRecord& record, const oci::Digest& image)
 {
     for (auto entry = record.history.rbegin(); entry != record.history.rend(); ++entry)
-        for (const auto& move : entry->moved)
+        for (const auto& move : entry->action == "build" ? entry->moved : std::vector<TagMove>{})
             if (move.tag == k_latest && move.to == image)
                 return move.from;
     return std::nullopt;

@@ -178,7 +178,7 @@ TEST_CASE("the rendered Dockerfile pins the same environment and labels and copi
     CHECK_THAT(dockerfile, Catch::Contains("FROM scratch\n"));
     CHECK_THAT(dockerfile, Catch::Contains("NVIDIA_REQUIRE_CUDA=\"cuda>=11.8 brand=tesla,driver>=450,driver<451"));
     CHECK_THAT(dockerfile, Catch::Contains("dev.dlenv.framework=\"torch 2.1.2+cu118\""));
-    CHECK_THAT(dockerfile, Catch::Contains("COPY --chmod=0755 files/app/train.py /app/train.py\n"));
+    CHECK_THAT(dockerfile, Catch::Contains("COPY --chmod=0755 [\"files/app/train.py\",\"/app/train.py\"]\n"));
     CHECK(read_file(scratch / "docker/files/app/train.py") == "print('train')\n");
     CHECK(read_file(scratch / "docker/dlenv.lock.json") == read_file(lock));
 }

@@ -1,5 +1,7 @@
+#include "core/canonical_json.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/sha256.h"
 #include "lock/lockfile.h"
 #include "matrix/matrix.h"
 #include "resolve/profile.h"
@@ -17,7 +19,7 @@ lock::Lockfile lock_shipped(const std::string& name)
     auto profile = resolve::load_profile(name);
     auto resolution = resolve::resolve_profile(matrix, profile, {});
     REQUIRE(resolution.stack);
-    return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report, "lockfiles");
+    return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report, "lockfiles/" + profile.name + ".lock.json");
 }
 
 } // namespace
@@ -80,5 +82,33 @@ TEST_CASE("a lock read back verifies its format and digest", "[lock]")
         json["format"] = "dlenv.lock/v9";
         CHECK_THROWS_WITH(lock::Lockfile::parse("x.lock.json", json.dump()),
                           "x.lock.json: format: unknown format 'dlenv.lock/v9'");
+    }
+}
+
+TEST_CASE("a lock whose image files leave the image root or the lock's directory is refused, naming the field",
+          "[lock]")
+{
+    // A lock re-signed by hand: the digest matches, so only the image section's checks stand.
+    auto signed_lock = [](nlohmann::json json) {
+        json.erase("digest");
+        json["digest"] = "sha256:" + sha256_hex(to_canonical_json(json));
+        return lock::Lockfile::parse("x.lock.json", to_canonical_json(json));
+    };
+    nlohmann::json json = lock_shipped("pytorch-2.1-cu118").json();
+    nlohmann::json file = {{"source", "app.py"}, {"target", "/app/app.py"}, {"mode", "0644"},
+                           {"sha256", std::string(64, 'a')}, {"size", 3}};
+    json["image"]["files"] = {file};
+    CHECK(signed_lock(json).image().files.at(0).target == "/app/app.py");
+
+    const std::vector<std::tuple<std::string, std::string, std::string>> bad = {
+        {"target", "/../../home/u/.bashrc", "x.lock.json: image.files[0].target: empty, . and .. components are not allowed"},
+        {"target", "/app/a\nRUN rm -rf /", "x.lock.json: image.files[0].target: control characters are not allowed in a path"},
+        {"source", "/etc/shadow", "x.lock.json: image.files[0].source: expected a path relative to the lockfile's directory"},
+        {"mode", "rwx", "x.lock.json: image.files[0].mode: expected an octal mode like \"0644\""},
+    };
+    for (const auto& [field, value, message] : bad) {
+        nlohmann::json edited = json;
+        edited["image"]["files"][0][field] = value;
+        CHECK_THROWS_WITH(signed_lock(edited).image(), message);
     }
 }

@@ -40,18 +40,18 @@ private:
 
 LayerEntry dir(std::string path, std::uint32_t mode = 0755)
 {
-    return { std::move(path), LayerEntry::Type::directory, mode, {}, {}, 0, {} };
+    return { std::move(path), LayerEntry::Type::directory, mode, {}, {}, 0, {}, {} };
 }
 
 LayerEntry file(std::string path, std::string contents, std::uint32_t mode = 0644)
 {
     auto size = static_cast<std::int64_t>(contents.size());
-    return { std::move(path), LayerEntry::Type::file, mode, {}, std::move(contents), size, {} };
+    return { std::move(path), LayerEntry::Type::file, mode, {}, std::move(contents), size, {}, {} };
 }
 
 LayerEntry link(std::string path, LayerEntry::Type type, std::string target, std::uint32_t mode = 0777)
 {
-    return { std::move(path), type, mode, {}, {}, 0, std::move(target) };
+    return { std::move(path), type, mode, {}, {}, 0, std::move(target), {} };
 }
 
 // Text that compresses like real files but spans several gzip blocks.

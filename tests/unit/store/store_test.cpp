@@ -106,6 +106,20 @@ TEST_CASE("each rollback steps one image further back until there is none", "[st
     (void)c;
 }
 
+TEST_CASE("a rollback after rebuilding an image that was rolled back still steps back, never forward", "[store]")
+{
+    Scratch dir;
+    store::Store store = store::Store::open_for_writing(dir.dir());
+    oci::Descriptor a = build(store, "app", "a", 1);
+    oci::Descriptor b = build(store, "app", "b", 2);
+    roll_back(store, "app");
+    build(store, "app", "b", 3);
+    roll_back(store, "app");
+    CHECK(tag_of(store, "app", "latest") == a.digest.text());
+    CHECK(tag_of(store, "app", "rollback") == "(none)");
+    (void)b;
+}
+
 TEST_CASE("rolling back an unknown name suggests the known ones", "[store]")
 {
     Scratch dir;

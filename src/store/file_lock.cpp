@@ -1,4 +1,4 @@
-#include "store/write_lock.h"
+#include "store/file_lock.h"
 
 #include "core/error.h"
 
@@ -9,14 +9,14 @@
 
 namespace dlenv::store {
 
-WriteLock::WriteLock(const std::filesystem::path& file)
+FileLock::FileLock(const std::filesystem::path& file, Mode mode)
     : m_fd(::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644))
 {
     if (m_fd.get() < 0)
         throw Error(ErrorCode::io, "open lock file " + file.string() + ": " + std::strerror(errno));
     int rc;
     do
-        rc = ::flock(m_fd.get(), LOCK_EX);
+        rc = ::flock(m_fd.get(), mode == Mode::exclusive ? LOCK_EX : LOCK_SH);
     while (rc != 0 && errno == EINTR);
     if (rc != 0)
         throw Error(ErrorCode::io, "lock " + file.string() + ": " + std::strerror(errno));

@@ -1,0 +1,23 @@
+#include "core/image_target.h"
+
+#include <algorithm>
+
+namespace dlenv {
+
+std::string image_target_problem(std::string_view target)
+{
+    if (target.empty() || target.front() != '/' || target == "/")
+        return "expected an absolute path in the image, like /app/train.py";
+    if (std::any_of(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+        return "control characters are not allowed in a path";
+    for (std::size_t start = 1; start <= target.size();) {
+        std::size_t end = std::min(target.find('/', start), target.size());
+        std::string_view part = target.substr(start, end - start);
+        if (part.empty() || part == "." || part == "..")
+            return "empty, . and .. components are not allowed";
+        start = end + 1;
+    }
+    return "";
+}
+
+} // namespace dlenv
