@@ -12,14 +12,12 @@
 #include <unistd.h>
 
 namespace dlenv {
-namespace {
 
 Error io_error(const std::string& action, const std::filesystem::path& path)
 {
-    return Error(ErrorCode::io, action + " " + path.string() + ": " + std::strerror(errno));
+    return Error(errno == ENOENT ? ErrorCode::not_found : ErrorCode::io,
+                 action + " " + path.string() + ": " + std::strerror(errno));
 }
-
-} // namespace
 
 UniqueFd::~UniqueFd()
 {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -23,6 +25,10 @@ public:
 private:
     int m_fd;
 };
+
+// The error of a failed system call on `path`: "ACTION PATH: strerror(errno)",
+// Error(not_found) for ENOENT, Error(io) otherwise.
+Error io_error(const std::string& action, const std::filesystem::path& path);
 
 // Reads a whole file. Throws Error(not_found) when it does not exist, Error(io) otherwise.
 std::string read_file(const std::filesystem::path& path);

@@ -1,6 +1,7 @@
 #include "oci/file_source.h"
 
 #include "core/error.h"
+#include "core/file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -9,16 +10,6 @@
 #include <unistd.h>
 
 namespace dlenv::oci {
-namespace {
-
-Error io_error(const std::string& action, const std::filesystem::path& path)
-{
-    return Error(errno == ENOENT ? ErrorCode::not_found : ErrorCode::io,
-        action + " " + path.string() + ": " + std::strerror(errno));
-}
-
-} // namespace
-
 FileSource::FileSource(const std::filesystem::path& path)
     : m_path(path)
     , m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC))

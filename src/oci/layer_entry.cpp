@@ -1,6 +1,7 @@
 #include "oci/layer_entry.h"
 
 #include "core/error.h"
+#include "core/file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,11 +22,6 @@ struct Found {
     ino_t inode = 0;
     bool shared_inode = false; // a regular file with more than one link
 };
-
-Error io_error(const std::string& action, const fs::path& path)
-{
-    return Error(ErrorCode::io, action + " " + path.string() + ": " + std::strerror(errno));
-}
 
 std::string_view special_kind(mode_t mode)
 {

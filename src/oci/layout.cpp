@@ -19,11 +19,6 @@ namespace {
 
 constexpr std::string_view k_layout_version = "1.0.0";
 
-Error io_error(const std::string& action, const std::filesystem::path& path)
-{
-    return Error(ErrorCode::io, action + " " + path.string() + ": " + std::strerror(errno));
-}
-
 Error mismatch(const std::filesystem::path& path, const std::string& what)
 {
     return Error(ErrorCode::verification_failed, "blob " + path.string() + " " + what,

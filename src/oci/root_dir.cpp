@@ -1,6 +1,7 @@
 #include "oci/root_dir.h"
 
 #include "core/error.h"
+#include "core/file.h"
 #include "oci/image_path.h"
 
 #include <cerrno>
@@ -16,11 +17,6 @@ namespace {
 
 // As Linux's own path walk allows, so that a chain of links still resolves.
 constexpr int k_max_links = 40;
-
-Error io_error(const std::string& action, const std::filesystem::path& path)
-{
-    return Error(ErrorCode::io, action + " " + path.string() + ": " + std::strerror(errno));
-}
 
 std::deque<std::string> split(std::string_view path)
 {
