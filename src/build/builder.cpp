@@ -64,7 +64,7 @@ BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::str
     store::check_image_name(image);
     BaseSource source = locate_base(base.empty() ? lock.base_reference() : base, store_dir);
     std::vector<PlannedLayer> layers = plan_layers(lock, compression);
-    return BuildRequest{lockfile, lock, image, source, layers, compression, lock.image().source_date_epoch};
+    return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch};
 }
 
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
@@ -81,7 +81,10 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     nlohmann::json base_config;
     if (base) {
         oci::Manifest base_manifest = oci::Manifest::parse(store.layout().read_blob(*base), base_reference);
-        base_config = nlohmann::json::parse(store.layout().read_blob(base_manifest.config));
+        base_config = nlohmann::json::parse(store.layout().read_blob(base_manifest.config), nullptr, false);
+        if (!base_config.is_object())
+            throw Error(ErrorCode::invalid_input, "base image " + base_reference + ": its config " +
+                                                      base_manifest.config.digest.text() + " is not a JSON object");
         for (const auto& layer : base_manifest.layers)
             layers.push_back(as_oci(layer));
     }

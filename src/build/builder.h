@@ -20,7 +20,6 @@ namespace dlenv::build {
 // A build, checked before the store is touched: the lock read and verified, the image
 // name valid, the base image found.
 struct BuildRequest {
-    std::filesystem::path lockfile;
     lock::Lockfile lock;
     std::string name;
     BaseSource base;
