@@ -31,7 +31,10 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --parallel "$(nproc)"
+# The quickstart needs only the binary; the tests need everything.
+targets=()
+[[ "$mode" == quickstart ]] && targets=(--target dlenv)
+cmake --build "$build" --parallel "$(nproc)" "${targets[@]}"
 
 case "$mode" in
   quickstart)

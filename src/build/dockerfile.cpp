@@ -108,11 +108,11 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
     return text;
 }
 
-void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
-                          const matrix::Matrix& matrix)
+void write_docker_context(const lock::Lockfile& lock, const std::vector<PlannedLayer>& layers,
+                          const std::filesystem::path& dockerfile, const matrix::Matrix& matrix)
 {
     std::filesystem::path context = dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
-    for (const auto& layer : plan_layers(lock, oci::Compression::none))
+    for (const auto& layer : layers)
         for (const auto& entry : layer.entries)
             if (entry.type == oci::LayerEntry::Type::file && !entry.source.empty())
                 copy_file_atomic(entry.source, context / "files" / entry.path);

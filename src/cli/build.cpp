@@ -89,7 +89,7 @@ int run_build(const BuildArgs& args, const Options& options)
                                    args.archive);
     }
     if (!args.dockerfile.empty())
-        build::write_docker_context(request.lock, args.dockerfile, matrix);
+        build::write_docker_context(request.lock, request.layers, args.dockerfile, matrix);
     if (options.json)
         print_json(result_json(result));
     else
