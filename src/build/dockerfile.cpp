@@ -6,6 +6,7 @@
 #include "build/layer_plan.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/image_target.h"
 
 namespace dlenv::build {
 
@@ -49,9 +50,7 @@ std::string files(const lock::Lockfile& lock)
         return "# The lock pins no files.";
     std::string out = "# The files the lock pins, with their modes.";
     for (const auto& file : image.files) {
-        char mode[8];
-        std::snprintf(mode, sizeof mode, "%04o", file.mode);
-        out += "\nCOPY --chmod=" + std::string(mode) + " " +
+        out += "\nCOPY --chmod=" + file_mode_text(file.mode) + " " +
                nlohmann::json::array({"files" + file.target, file.target}).dump();
     }
     return out;

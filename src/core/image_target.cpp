@@ -1,6 +1,7 @@
 #include "core/image_target.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace dlenv {
 
@@ -18,6 +19,23 @@ std::string image_target_problem(std::string_view target)
         start = end + 1;
     }
     return "";
+}
+
+std::optional<std::uint32_t> parse_file_mode(std::string_view text)
+{
+    if (text.size() != 4 || text.front() != '0' || text.find_first_not_of("01234567") != std::string_view::npos)
+        return std::nullopt;
+    std::uint32_t mode = 0;
+    for (char digit : text)
+        mode = mode * 8 + static_cast<std::uint32_t>(digit - '0');
+    return mode;
+}
+
+std::string file_mode_text(std::uint32_t mode)
+{
+    char text[8];
+    std::snprintf(text, sizeof text, "%04o", mode);
+    return text;
 }
 
 } // namespace dlenv

@@ -7,7 +7,6 @@
 #include "core/json_reader.h"
 #include "core/sha256.h"
 
-#include <cstdio>
 
 namespace dlenv::lock {
 namespace {
@@ -60,13 +59,6 @@ nlohmann::json stack_json(const resolve::Stack& stack)
     };
 }
 
-std::string octal_mode(std::uint32_t mode)
-{
-    char text[8];
-    std::snprintf(text, sizeof text, "%04o", mode);
-    return text;
-}
-
 nlohmann::json file_json(const resolve::Profile& profile, std::size_t i, const std::filesystem::path& lock_dir)
 {
     const resolve::ProfileFile& file = profile.files[i];
@@ -82,7 +74,7 @@ nlohmann::json file_json(const resolve::Profile& profile, std::size_t i, const s
         std::filesystem::absolute(source).lexically_relative(std::filesystem::absolute(lock_dir));
     return {{"source", relative.generic_string()},
             {"target", file.target},
-            {"mode", octal_mode(file.mode)},
+            {"mode", file_mode_text(file.mode)},
             {"sha256", sha256_hex(bytes)},
             {"size", bytes.size()}};
 }
@@ -173,10 +165,10 @@ ImageSection Lockfile::image() const
             item.at("source").fail("expected a path relative to the lockfile's directory", "run `dlenv lock` again");
         if (std::string problem = image_target_problem(file.target); !problem.empty())
             item.at("target").fail(problem, "fix the profile's files and run `dlenv lock` again");
-        std::string mode = item.at("mode").string();
-        if (mode.size() != 4 || mode.front() != '0' || mode.find_first_not_of("01234567") != std::string::npos)
+        auto mode = parse_file_mode(item.at("mode").string());
+        if (!mode)
             item.at("mode").fail("expected an octal mode like \"0644\"", "run `dlenv lock` again");
-        file.mode = static_cast<std::uint32_t>(std::stoul(mode, nullptr, 8));
+        file.mode = *mode;
         if (file.sha256.size() != 64 || file.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
             item.at("sha256").fail("expected 64 lowercase hexadecimal digits", "run `dlenv lock` again");
         section.files.push_back(std::move(file));

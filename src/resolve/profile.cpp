@@ -28,9 +28,10 @@ Framework companion(const JsonReader& field)
 std::uint32_t file_mode(const JsonReader& field)
 {
     std::string text = field.string();
-    if (text.size() != 4 || text[0] != '0' || text.find_first_not_of("01234567") != std::string::npos)
+    auto mode = parse_file_mode(text);
+    if (!mode)
         field.fail("expected an octal mode like \"0644\", got \"" + text + "\"");
-    return static_cast<std::uint32_t>(std::stoul(text, nullptr, 8));
+    return *mode;
 }
 
 ProfileFile profile_file(const JsonReader& item)
