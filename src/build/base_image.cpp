@@ -19,20 +19,9 @@ std::pair<std::string, std::string> path_and_suffix(const std::string& text)
     return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
-// "NAME[:TAG]" of an image in the store; the tag is what follows the last ':' after the
-// last '/', so a registry port ("host:5000/app") stays in the name.
-std::pair<std::string, std::string> name_and_tag(const std::string& reference)
-{
-    std::size_t slash = reference.rfind('/');
-    std::size_t colon = reference.find(':', slash == std::string::npos ? 0 : slash);
-    if (colon == std::string::npos)
-        return {reference, std::string(store::k_latest)};
-    return {reference.substr(0, colon), reference.substr(colon + 1)};
-}
-
 Error not_in_store(const std::string& reference, const std::filesystem::path& store_dir)
 {
-    std::string tag = name_and_tag(reference).second;
+    std::string tag = store::ImageTag::parse(reference).tag;
     return Error(ErrorCode::not_found, "not in the store at " + store_dir.string(),
                  "copy it into an OCI layout (`skopeo copy docker://" + reference + " oci:base:" + tag +
                      "`) and build with --base oci:base:" + tag +
@@ -56,7 +45,7 @@ BaseSource locate(const std::string& reference, const std::filesystem::path& sto
                         "write it with `docker save IMAGE -o FILE`, or name another base");
         return {reference, BaseSource::Kind::archive, file, tag};
     }
-    auto [name, tag] = name_and_tag(reference);
+    auto [name, tag] = store::ImageTag::parse(reference);
     if (!std::filesystem::exists(store_dir / "oci-layout") || !store::Store::open(store_dir).find(name, tag))
         throw not_in_store(reference, store_dir);
     return {reference, BaseSource::Kind::store, {}, {}};
@@ -66,7 +55,7 @@ BaseSource locate(const std::string& reference, const std::filesystem::path& sto
 // blob it needs present.
 oci::Descriptor from_store(const BaseSource& base, const store::Store& store)
 {
-    auto [name, tag] = name_and_tag(base.reference);
+    auto [name, tag] = store::ImageTag::parse(base.reference);
     std::optional<oci::Descriptor> found = store.find(name, tag);
     if (!found)
         throw not_in_store(base.reference, store.layout().dir());

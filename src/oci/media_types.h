@@ -14,6 +14,7 @@ constexpr std::string_view k_layer_zstd = "application/vnd.oci.image.layer.v1.ta
 
 // Docker's schema 2 types, which `docker save` archives and older registries carry.
 constexpr std::string_view k_docker_manifest = "application/vnd.docker.distribution.manifest.v2+json";
+constexpr std::string_view k_docker_manifest_list = "application/vnd.docker.distribution.manifest.list.v2+json";
 constexpr std::string_view k_docker_config = "application/vnd.docker.container.image.v1+json";
 constexpr std::string_view k_docker_layer_gzip = "application/vnd.docker.image.rootfs.diff.tar.gzip";
 constexpr std::string_view k_docker_layer_tar = "application/vnd.docker.image.rootfs.diff.tar";

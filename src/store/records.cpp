@@ -111,10 +111,21 @@ ImageRecord& Records::at(const std::string& name)
 
 void check_image_name(const std::string& name)
 {
-    static const std::regex valid(R"([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*)");
+    // An optional registry host with a port ("localhost:5000/"), then the path.
+    static const std::regex valid(
+        R"(([a-z0-9]+([.-][a-z0-9]+)*:[0-9]+/)?[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*)");
     if (!std::regex_match(name, valid))
         throw Error(ErrorCode::invalid_input, "invalid image name \"" + name + "\"",
                     "use lowercase letters, digits and . _ - between them, with / between path components");
+}
+
+ImageTag ImageTag::parse(const std::string& text)
+{
+    std::size_t slash = text.rfind('/');
+    std::size_t colon = text.find(':', slash == std::string::npos ? 0 : slash);
+    if (colon == std::string::npos)
+        return {text, "latest"};
+    return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
 } // namespace dlenv::store

@@ -48,7 +48,17 @@ struct Records {
 };
 
 // Image names as registries accept them: lowercase components of [a-z0-9] joined by
-// '.', '_', '__', '-' and separated by '/'. Throws Error(invalid_input) with a fix.
+// '.', '_', '__', '-' and separated by '/', after an optional "host:port/" of the registry
+// they came from. Throws Error(invalid_input) with a fix.
 void check_image_name(const std::string& name);
+
+// "NAME[:TAG]" of an image in the store (TAG: latest). The tag is what follows the last
+// ':' after the last '/', so a registry port ("localhost:5000/app") stays in the name.
+struct ImageTag {
+    std::string name;
+    std::string tag;
+
+    static ImageTag parse(const std::string& text);
+};
 
 } // namespace dlenv::store

@@ -83,4 +83,15 @@ const HistoryEntry& roll_back(Records& records, const std::string& name, std::in
     return record.history.back();
 }
 
+const HistoryEntry& record_pull(Records& records, const std::string& name, const std::string& tag,
+                                const oci::Descriptor& image, std::int64_t time)
+{
+    check_image_name(name);
+    ImageRecord& record = records.images[name];
+    HistoryEntry entry{rfc3339_utc(time), "pull", "", image, {}};
+    move_tag(record, entry, tag, image);
+    record.history.push_back(std::move(entry));
+    return record.history.back();
+}
+
 } // namespace dlenv::store

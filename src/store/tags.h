@@ -24,4 +24,9 @@ const HistoryEntry& record_build(Records& records, const std::string& name, cons
 const HistoryEntry& roll_back(Records& records, const std::string& name, std::int64_t time,
                               const std::function<bool(const oci::Digest&)>& present);
 
+// An image brought in from a registry: `tag` of `name` moves to `image`. Returns the
+// history entry ("pull"), which moves nothing when the tag already points there.
+const HistoryEntry& record_pull(Records& records, const std::string& name, const std::string& tag,
+                                const oci::Descriptor& image, std::int64_t time);
+
 } // namespace dlenv::store

@@ -21,9 +21,11 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"lock", {"core", "matrix", "resolve"}},
     {"host", {"core"}},
     {"oci", {"core"}},
+    {"http", {"core"}},
     {"store", {"core", "oci"}},
+    {"registry", {"core", "oci", "http"}},
     {"build", {"core", "matrix", "resolve", "lock", "oci", "store"}},
-    {"cli", {"core", "matrix", "resolve", "lock", "host", "oci", "store", "build"}},
+    {"cli", {"core", "matrix", "resolve", "lock", "host", "http", "oci", "store", "registry", "build"}},
 };
 
 // A C library's header prefix, and the only source files that may include it.

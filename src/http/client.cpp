@@ -1,0 +1,193 @@
+#include "http/client.h"
+
+#include "core/error.h"
+#include "http/url.h"
+
+#include <curl/curl.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+namespace dlenv::http {
+namespace {
+
+constexpr int k_max_redirects = 10;
+
+struct CurlHeaders {
+    curl_slist* list = nullptr;
+    ~CurlHeaders() { curl_slist_free_all(list); }
+    void add(const std::string& line) { list = curl_slist_append(list, line.c_str()); }
+};
+
+// One easy handle per thread, reset between requests: libcurl keeps its connection
+// cache on the handle, so a thread's requests to one registry reuse a connection.
+CURL* thread_handle()
+{
+    static std::once_flag global;
+    std::call_once(global, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+    thread_local std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> handle(curl_easy_init(), curl_easy_cleanup);
+    if (!handle)
+        throw Error(ErrorCode::environment, "libcurl could not start");
+    curl_easy_reset(handle.get());
+    return handle.get();
+}
+
+struct Transfer {
+    const Request& request;
+    Response response;
+    std::int64_t sent = 0;
+};
+
+bool streams_body(const Transfer& transfer)
+{
+    return transfer.request.on_data && transfer.response.ok();
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user)
+{
+    auto& transfer = *static_cast<Transfer*>(user);
+    std::string_view line(data, size * count);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+        line.remove_suffix(1);
+    if (line.starts_with("HTTP/")) {
+        // A new response begins (after a 100 Continue, say): its headers replace the last.
+        transfer.response.headers.clear();
+        std::size_t space = line.find(' ');
+        transfer.response.status = space == std::string_view::npos ? 0 : std::atol(line.data() + space + 1);
+        return size * count;
+    }
+    std::size_t colon = line.find(':');
+    if (colon != std::string_view::npos) {
+        std::string_view value = line.substr(colon + 1);
+        while (!value.empty() && value.front() == ' ')
+            value.remove_prefix(1);
+        transfer.response.headers.push_back({std::string(line.substr(0, colon)), std::string(value)});
+    }
+    return size * count;
+}
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
+{
+    auto& transfer = *static_cast<Transfer*>(user);
+    std::string_view bytes(data, size * count);
+    if (streams_body(transfer))
+        transfer.request.on_data(bytes);
+    else
+        transfer.response.body.append(bytes);
+    return bytes.size();
+}
+
+std::size_t on_read(char* buffer, std::size_t size, std::size_t count, void* user)
+{
+    auto& transfer = *static_cast<Transfer*>(user);
+    std::size_t got = transfer.request.stream->read(buffer, size * count);
+    transfer.sent += static_cast<std::int64_t>(got);
+    return got;
+}
+
+int on_progress(void* user, curl_off_t download_total, curl_off_t downloaded, curl_off_t upload_total,
+                curl_off_t uploaded)
+{
+    auto& transfer = *static_cast<Transfer*>(user);
+    if (transfer.request.stream)
+        transfer.request.on_progress(uploaded, upload_total);
+    else
+        transfer.request.on_progress(downloaded, download_total);
+    return 0;
+}
+
+bool is_redirect(long status)
+{
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+} // namespace
+
+std::string ca_file_from_environment()
+{
+    const char* file = std::getenv("SSL_CERT_FILE");
+    return file ? file : "";
+}
+
+Client::Client(ClientOptions options) : m_options(std::move(options)) {}
+
+Response Client::send(const Request& request) const
+{
+    std::string url = request.url;
+    const std::string origin = Url::parse(url).origin();
+    bool follows = request.method == "GET" || request.method == "HEAD";
+    for (int hop = 0; hop <= k_max_redirects; ++hop) {
+        Response response = send_once(request, url, Url::parse(url).origin() == origin);
+        std::optional<std::string> location = response.header("Location");
+        if (!follows || !is_redirect(response.status) || !location)
+            return response;
+        url = resolve_url(url, *location);
+    }
+    throw Error(ErrorCode::network, request.method + " " + request.url + ": more than " +
+                                        std::to_string(k_max_redirects) + " redirects");
+}
+
+Response Client::send_once(const Request& request, const std::string& url, bool with_authorization) const
+{
+    Url target = Url::parse(url);
+    CURL* curl = thread_handle();
+    Transfer transfer{request, {}, 0};
+    CurlHeaders headers;
+    for (const auto& header : request.headers)
+        headers.add(header.name + ": " + header.value);
+    if (with_authorization && !request.authorization.empty())
+        headers.add("Authorization: " + request.authorization);
+    headers.add("Expect:"); // no 100-continue round trip before each upload
+
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "dlenv");
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, m_options.connect_timeout_s);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, m_options.stall_timeout_s);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+    if (m_options.insecure_hosts.count(target.authority)) {
+        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else if (!m_options.ca_file.empty()) {
+        curl_easy_setopt(curl, CURLOPT_CAINFO, m_options.ca_file.c_str());
+    }
+
+    if (request.method == "HEAD") {
+        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    } else if (request.stream) {
+        curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+        curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(request.stream->size));
+        curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
+        curl_easy_setopt(curl, CURLOPT_READDATA, &transfer);
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    } else if (request.method != "GET") {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+        if (!find_header(request.headers, "Content-Type"))
+            headers.add("Content-Type:"); // not libcurl's form-encoding default
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.list);
+    if (request.on_progress) {
+        curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+    }
+
+    char reason[CURL_ERROR_SIZE] = {};
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, reason);
+    CURLcode code = curl_easy_perform(curl);
+    if (code != CURLE_OK)
+        throw Error(ErrorCode::network,
+                    request.method + " " + url + ": " + (reason[0] ? reason : curl_easy_strerror(code)));
+    transfer.response.url = url;
+    return std::move(transfer.response);
+}
+
+} // namespace dlenv::http

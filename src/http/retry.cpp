@@ -1,0 +1,27 @@
+#include "http/retry.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace dlenv::http {
+
+bool is_transient_status(long status)
+{
+    return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int retry, const Response* response)
+{
+    if (response) {
+        if (std::optional<std::string> after = response->header("Retry-After")) {
+            long seconds = 0;
+            auto [end, error] = std::from_chars(after->data(), after->data() + after->size(), seconds);
+            if (error == std::errc() && seconds >= 0)
+                return std::min<std::chrono::milliseconds>(std::chrono::seconds(seconds), policy.max_delay);
+        }
+    }
+    std::chrono::milliseconds delay = policy.first_delay * (1LL << std::min(retry - 1, 20));
+    return std::min(delay, policy.max_delay);
+}
+
+} // namespace dlenv::http
