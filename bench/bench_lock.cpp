@@ -75,7 +75,7 @@ int main(int argc, char** argv)
 
     if (argc > 1) {
         std::string out = "/tmp/dlenv-bench-lock.json";
-        double cli_ms = median_ms(20, [&] { run_process({argv[1], "lock", "pytorch-2.1-cu118", "-o", out}); });
+        double cli_ms = median_ms(20, [&] { run_process({argv[1], "lock", "pytorch-2.1-cu118", "-o", out, "--offline"}); });
         std::printf("%-58s %8.2f ms\n", "`dlenv lock pytorch-2.1-cu118` as a process (median of 20)", cli_ms);
     }
     return 0;

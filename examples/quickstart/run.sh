@@ -40,7 +40,7 @@ base=$(dirname "$store")/quickstart-base.tar
 
 # Lock the profile next to the store, build, and show the result.
 lockfile=$(dirname "$store")/quickstart.lock.json
-"$dlenv" lock "$here/quickstart.json" -o "$lockfile"
+"$dlenv" lock "$here/quickstart.json" -o "$lockfile" --offline
 "$dlenv" build "$lockfile" --store "$store" --base "docker-archive:$base"
 "$dlenv" images --store "$store"
 "$dlenv" fsck --store "$store"

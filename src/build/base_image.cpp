@@ -3,6 +3,8 @@
 #include "core/error.h"
 #include "oci/docker_archive.h"
 #include "oci/layout_copy.h"
+#include "oci/media_types.h"
+#include "registry/pull.h"
 #include "store/reachability.h"
 #include "store/tags.h"
 
@@ -21,15 +23,16 @@ std::pair<std::string, std::string> path_and_suffix(const std::string& text)
 
 Error not_in_store(const std::string& reference, const std::filesystem::path& store_dir)
 {
-    std::string tag = store::ImageTag::parse(reference).tag;
     return Error(ErrorCode::not_found, "not in the store at " + store_dir.string(),
-                 "copy it into an OCI layout (`skopeo copy docker://" + reference + " oci:base:" + tag +
-                     "`) and build with --base oci:base:" + tag +
-                     ", or use --base docker-archive:FILE with a `docker save` tarball");
+                 "bring it in with `dlenv pull " + reference + "`, pin it with `dlenv lock` so the build pulls it, "
+                 "or use --base docker-archive:FILE with a `docker save` tarball");
 }
 
-BaseSource locate(const std::string& reference, const std::filesystem::path& store_dir)
+BaseSource locate(const std::string& reference, const std::optional<std::string>& pinned_manifest,
+                  const std::filesystem::path& store_dir)
 {
+    if (pinned_manifest && is_registry_reference(reference))
+        return {reference, BaseSource::Kind::registry, {}, {}, *pinned_manifest};
     if (reference == "scratch")
         return {reference, BaseSource::Kind::scratch, {}, {}};
     if (reference.starts_with("oci:")) {
@@ -69,23 +72,52 @@ oci::Descriptor from_store(const BaseSource& base, const store::Store& store)
     return manifest;
 }
 
+// The pinned image from the store when every blob is there, else from its registry.
+oci::Descriptor from_registry(const BaseSource& base, const store::Store& store, bool insecure)
+{
+    registry::Reference reference = registry::Reference::parse(base.reference);
+    reference.digest = oci::Digest::parse(base.pinned_manifest);
+    oci::Descriptor pinned{std::string(oci::media_type::k_manifest), *reference.digest, 0, {}, std::nullopt};
+    if (store.layout().has_blob(pinned.digest)) {
+        pinned.size = static_cast<std::int64_t>(std::filesystem::file_size(store.layout().blob_path(pinned.digest)));
+        pinned.media_type = oci::Manifest::parse(store.layout().read_blob(pinned), base.reference).media_type;
+        bool complete = true;
+        store::walk_image(store.layout(), pinned, [&](const oci::Descriptor& blob, const std::string&) {
+            bool here = store.layout().has_blob(blob.digest);
+            complete = complete && here;
+            return here;
+        });
+        if (complete)
+            return pinned;
+    }
+    std::unique_ptr<registry::Session> session = registry::open_session(reference, insecure);
+    return registry::pull_image(*session, reference, store.layout(), {}).image.manifest.descriptor();
+}
+
 } // namespace
 
-BaseSource locate_base(const std::string& reference, const std::filesystem::path& store_dir)
+bool is_registry_reference(const std::string& reference)
+{
+    return reference != "scratch" && !reference.starts_with("oci:") && !reference.starts_with("docker-archive:");
+}
+
+BaseSource locate_base(const std::string& reference, const std::optional<std::string>& pinned_manifest,
+                       const std::filesystem::path& store_dir)
 {
     try {
-        return locate(reference, store_dir);
+        return locate(reference, pinned_manifest, store_dir);
     } catch (const Error& e) {
         throw e.with_context("base image " + reference);
     }
 }
 
-std::optional<oci::Descriptor> import_base(const BaseSource& base, const store::Store& store)
+std::optional<oci::Descriptor> import_base(const BaseSource& base, const store::Store& store, bool insecure)
 {
     try {
         switch (base.kind) {
         case BaseSource::Kind::scratch: return std::nullopt;
         case BaseSource::Kind::store: return from_store(base, store);
+        case BaseSource::Kind::registry: return from_registry(base, store, insecure);
         case BaseSource::Kind::archive: return oci::import_docker_archive(base.path, base.ref, store.layout());
         case BaseSource::Kind::layout: {
             oci::ImageLayout layout = oci::ImageLayout::open(base.path);

@@ -62,9 +62,10 @@ BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::str
     lock::Lockfile lock = lock::Lockfile::parse(lockfile.string(), read_file(lockfile));
     std::string image = name.empty() ? lock.profile_name() : name;
     store::check_image_name(image);
-    BaseSource source = locate_base(base.empty() ? lock.base_reference() : base, store_dir);
+    BaseSource source = base.empty() ? locate_base(lock.base_reference(), lock.base_manifest(), store_dir)
+                                     : locate_base(base, std::nullopt, store_dir);
     std::vector<PlannedLayer> layers = plan_layers(lock, compression);
-    return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch};
+    return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch, false};
 }
 
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
@@ -76,7 +77,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     std::int64_t epoch = request.source_date_epoch;
 
     progress("base image " + base_reference);
-    std::optional<oci::Descriptor> base = import_base(request.base, store);
+    std::optional<oci::Descriptor> base = import_base(request.base, store, request.insecure_registry);
     std::vector<oci::Descriptor> layers;
     nlohmann::json base_config;
     if (base) {

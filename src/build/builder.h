@@ -26,6 +26,7 @@ struct BuildRequest {
     std::vector<PlannedLayer> layers; // the files checked against their sha256
     oci::Compression compression = oci::Compression::gzip;
     std::int64_t source_date_epoch = 0;
+    bool insecure_registry = false; // the base's registry may be plain HTTP or unverified
 };
 
 // Reads and checks everything a build needs without writing anything. `name` and

@@ -4,6 +4,7 @@
 #include "build/dockerfile.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
+#include "cli/registry_options.h"
 #include "cli/store_output.h"
 #include "core/time_text.h"
 #include "oci/docker_archive.h"
@@ -21,6 +22,7 @@ struct BuildArgs {
     std::string compression = "gzip";
     std::string dockerfile;
     std::string archive;
+    RegistryArgs registry;
 };
 
 // The lockfile to build when none is named: the only one in lockfiles/ or here.
@@ -74,6 +76,7 @@ int run_build(const BuildArgs& args, const Options& options)
     std::string lockfile = args.lockfile.empty() ? default_lockfile() : args.lockfile;
     build::BuildRequest request =
         build::prepare_build(lockfile, args.name, args.base, oci::parse_compression(args.compression), dir);
+    request.insecure_registry = args.registry.insecure;
     const auto& matrix = load_matrix(options);
     bool progress = shows_progress(options);
     store::Store store = store::Store::open_for_writing(dir);
@@ -116,6 +119,7 @@ void register_build(CLI::App& app, Options& options, int& exit_code)
                     "Also write a Dockerfile, with its build context beside it, that builds the same "
                     "stack with `docker build`")
         ->type_name("FILE");
+    add_registry_options(cmd, args->registry);
     add_store_options(cmd, options);
     cmd->callback([args, &options, &exit_code] { exit_code = run_build(*args, options); });
 }

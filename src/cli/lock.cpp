@@ -1,10 +1,14 @@
 #include "cli/commands.h"
 
+#include "build/base_image.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
+#include "cli/registry_options.h"
 #include "core/error.h"
 #include "host/gpu_probe.h"
 #include "lock/lockfile.h"
+#include "registry/manifests.h"
+#include "registry/platform.h"
 #include "resolve/stack.h"
 
 #include <iostream>
@@ -18,7 +22,30 @@ struct LockArgs {
     std::string driver;
     std::vector<std::string> gpus;
     bool host = false;
+    bool offline = false;
+    RegistryArgs registry;
 };
+
+// Pins the lock's base to what its tag names now: the tag's digest and the image manifest
+// for the lock's platform, so every later build pulls exactly that.
+void pin_base_image(lock::Lockfile& lockfile, const RegistryArgs& args)
+{
+    std::string base = lockfile.base_reference();
+    if (!build::is_registry_reference(base))
+        return;
+    try {
+        registry::Reference reference = registry::Reference::parse(base);
+        std::unique_ptr<registry::Session> session = registry::open_session(reference, args.insecure);
+        registry::ResolvedImage image =
+            registry::resolve_image(*session, reference, registry::parse_platform(lockfile.base_platform()));
+        lockfile.pin_base(image.digest.text(), image.manifest.digest.text());
+    } catch (const Error& e) {
+        throw Error(e.code(), e.message(), e.hint().empty() ? "pass --offline to lock without pinning the base image"
+                                                           : e.hint() + "; or pass --offline to lock without pinning "
+                                                                        "the base image")
+            .with_context("pin base image " + base);
+    }
+}
 
 // Host facts from the flags, and from the driver when --host asks for it.
 resolve::HostFacts host_facts(const LockArgs& args, const matrix::Matrix& matrix)
@@ -75,6 +102,8 @@ int run_lock(const LockArgs& args, const Options& options)
     std::string path = args.output.empty() ? "lockfiles/" + profile.name + ".lock.json" : args.output;
     auto lockfile = lock::Lockfile::from_stack(profile, matrix.sha256(), host, *resolution.stack, resolution.report,
                                                path);
+    if (!args.offline)
+        pin_base_image(lockfile, args.registry);
     lockfile.write(path);
     if (options.json) {
         nlohmann::json out = resolution.report.to_json();
@@ -85,6 +114,8 @@ int run_lock(const LockArgs& args, const Options& options)
         if (resolution.report.verdict() == resolve::Severity::warning)
             print_report(resolution.report, subject);
         std::cout << "locked " << profile.name << " -> " << path << "\n  " << summary(*resolution.stack) << "\n";
+        if (std::optional<std::string> manifest = lockfile.base_manifest())
+            std::cout << "  base " << lockfile.base_reference() << " pinned to " << *manifest << "\n";
     }
     return 0;
 }
@@ -104,6 +135,8 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
         ->type_name("X.Y[.Z]");
     cmd->add_option("--gpu", args->gpus, "A GPU of the host, in addition to the profile's")->type_name("MODEL");
     cmd->add_flag("--host", args->host, "Detect the driver and GPUs of this machine (NVML, else nvidia-smi)");
+    cmd->add_flag("--offline", args->offline, "Do not ask the registry for the base image's digest; leave it unpinned");
+    add_registry_options(cmd, args->registry);
     cmd->add_flag("--json", options.json, "Print the outcome as JSON");
     cmd->callback([args, &options, &exit_code] { exit_code = run_lock(*args, options); });
 }

@@ -36,7 +36,7 @@ int run_pull(const PullArgs& args, const Options& options)
     pull_options.platform = registry::parse_platform(args.platform);
     TransferProgress progress(transfer_progress_mode(options.json), "downloaded");
     pull_options.progress = progress.callback();
-    std::unique_ptr<registry::Session> session = open_session(reference, args.registry);
+    std::unique_ptr<registry::Session> session = registry::open_session(reference, args.registry.insecure);
 
     store::Store store = store::Store::open_for_writing(store_dir(options));
     registry::PullResult pulled = registry::pull_image(*session, reference, store.layout(), pull_options);

@@ -65,7 +65,7 @@ int run_push(const PushArgs& args, const Options& options)
                     "name a tag; the registry answers with the digest");
     store::ImageTag image = store::ImageTag::parse(args.image);
     store::Store store = store::Store::open(store_dir(options));
-    std::unique_ptr<registry::Session> session = open_session(target, args.registry);
+    std::unique_ptr<registry::Session> session = registry::open_session(target, args.registry.insecure);
     TransferProgress progress(transfer_progress_mode(options.json), "uploaded");
 
     nlohmann::json pushed = nlohmann::json::array();

@@ -37,7 +37,7 @@ struct Request {
 struct ClientOptions {
     // host[:port] whose certificate is not verified (a registry given --insecure).
     std::set<std::string> insecure_hosts;
-    // Extra CA certificates (PEM) trusted besides the system's; $SSL_CERT_FILE by default.
+    // CA certificates (PEM) trusted instead of the system's; $SSL_CERT_FILE by default.
     std::string ca_file;
     long connect_timeout_s = 30;
     // A transfer slower than 1 KiB/s for this long is abandoned as dropped.

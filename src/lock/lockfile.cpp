@@ -114,7 +114,8 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
         {"profile", {{"name", profile.name}, {"sha256", profile.sha256}}},
         {"matrices", {{"sha256", matrices_sha256}}},
         {"stack", stack_json(stack)},
-        {"base_image", {{"reference", profile.base_image}, {"digest", nullptr}}},
+        {"base_image",
+         {{"reference", profile.base_image}, {"digest", nullptr}, {"manifest", nullptr}, {"platform", k_platform}}},
         {"image", image_json(profile, lock_dir)},
         {"requirements", profile.requirements},
         {"packages", nlohmann::json::array()},
@@ -189,6 +190,23 @@ std::string Lockfile::base_reference() const
 std::optional<std::string> Lockfile::base_digest() const
 {
     return JsonReader(m_file, m_json).at("base_image").optional_string("digest");
+}
+
+std::optional<std::string> Lockfile::base_manifest() const
+{
+    return JsonReader(m_file, m_json).at("base_image").optional_string("manifest");
+}
+
+std::string Lockfile::base_platform() const
+{
+    return JsonReader(m_file, m_json).at("base_image").at("platform").string();
+}
+
+void Lockfile::pin_base(const std::string& digest, const std::string& manifest)
+{
+    m_json["base_image"]["digest"] = digest;
+    m_json["base_image"]["manifest"] = manifest;
+    m_json["digest"] = compute_digest(m_json);
 }
 
 std::string Lockfile::text() const

@@ -12,6 +12,8 @@
 namespace dlenv::lock {
 
 constexpr std::string_view k_format = "dlenv.lock/v1";
+// The platform whose image of a multi-platform base the lock pins.
+constexpr std::string_view k_platform = "linux/amd64";
 
 // A file the lock puts into the image.
 struct LockedFile {
@@ -53,10 +55,17 @@ public:
     std::string profile_name() const;
     std::string base_reference() const;            // base_image.reference
     std::optional<std::string> base_digest() const; // base_image.digest, once pinned
+    std::optional<std::string> base_manifest() const; // base_image.manifest: the platform's image
+    std::string base_platform() const;                 // base_image.platform: "linux/amd64"
     std::string digest() const { return m_json.at("digest").get<std::string>(); }
     std::string text() const; // the canonical bytes
 
     void write(const std::filesystem::path& path) const; // atomically
+
+    // Pins the base image: `digest` is what its tag named when locked (an index or a
+    // manifest), `manifest` the image manifest for the lock's platform. Recomputes the
+    // lock's digest.
+    void pin_base(const std::string& digest, const std::string& manifest);
 
 private:
     Lockfile(nlohmann::json json, std::string file) : m_json(std::move(json)), m_file(std::move(file)) {}

@@ -63,6 +63,14 @@ Error registry_error(const http::Response& response, const std::string& what)
     }
 }
 
+std::unique_ptr<Session> open_session(const Reference& reference, bool insecure)
+{
+    RegistryOptions options;
+    options.insecure = insecure;
+    return std::make_unique<Session>(reference.registry, reference.api_host(), options,
+                                     find_credentials(reference.registry));
+}
+
 Session::Session(std::string registry, std::string api_host, RegistryOptions options,
                  std::optional<Credentials> credentials)
     : m_registry(std::move(registry)), m_api_host(std::move(api_host)), m_options(std::move(options)),

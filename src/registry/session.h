@@ -4,10 +4,12 @@
 #include "http/retry.h"
 #include "registry/challenge.h"
 #include "registry/credentials.h"
+#include "registry/reference.h"
 
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -72,6 +74,10 @@ private:
     std::optional<Challenge> m_challenge;
     std::map<Scope, Token> m_tokens;
 };
+
+// A session with the registry of `reference`, with the credentials find_credentials
+// gives for it; `insecure` as RegistryOptions::insecure.
+std::unique_ptr<Session> open_session(const Reference& reference, bool insecure);
 
 // The Error for a registry answer that is not what `what` needed: the registry's own
 // error codes and messages (distribution-spec "errors"), mapped to dlenv's codes

@@ -23,7 +23,7 @@ interrupted=0
 finished=0
 for i in $(seq 1 "$kills"); do
   head -c 48000000 /dev/urandom >"$scratch/big.bin"
-  "$dlenv" lock "$scratch/crash.json" -o "$scratch/crash.lock.json" >/dev/null
+  "$dlenv" lock "$scratch/crash.json" -o "$scratch/crash.lock.json" --offline >/dev/null
   before=$(image_digest "$store" crash latest)
   "$dlenv" build "$scratch/crash.lock.json" --store "$store" --base "$base" >/dev/null 2>&1 &
   pid=$!

@@ -24,7 +24,7 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"http", {"core"}},
     {"store", {"core", "oci"}},
     {"registry", {"core", "oci", "http"}},
-    {"build", {"core", "matrix", "resolve", "lock", "oci", "store"}},
+    {"build", {"core", "matrix", "resolve", "lock", "http", "oci", "store", "registry"}},
     {"cli", {"core", "matrix", "resolve", "lock", "host", "http", "oci", "store", "registry", "build"}},
 };
 

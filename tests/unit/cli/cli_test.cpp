@@ -59,7 +59,7 @@ TEST_CASE("check: a CUDA version that does not exist is bad input, exit 2, namin
 TEST_CASE("lock writes the same bytes as the committed lock", "[cli]")
 {
     auto out = scratch("pytorch-2.1-cu118.lock.json");
-    auto r = run_dlenv({"lock", "pytorch-2.1-cu118", "-o", out.string()});
+    auto r = run_dlenv({"lock", "pytorch-2.1-cu118", "-o", out.string(), "--offline"});
     CHECK(r.exit_code == 0);
     CHECK(read_file(out) == read_file(std::string(DLENV_SOURCE_DIR) + "/lockfiles/pytorch-2.1-cu118.lock.json"));
 }
@@ -71,7 +71,7 @@ TEST_CASE("lock of a profile that cannot work exits 1 and writes nothing", "[cli
         "framework": {"name": "torch", "version": "1.12", "cuda": "11.6"}, "python": "3.10",
         "gpus": ["H100 SXM5"], "base_image": "nvidia/cuda:11.6.2-runtime-ubuntu20.04"})");
     auto out = scratch("h100-old-torch.lock.json");
-    auto r = run_dlenv({"lock", profile.string(), "-o", out.string(), "--json"});
+    auto r = run_dlenv({"lock", profile.string(), "-o", out.string(), "--offline", "--json"});
     CHECK(r.exit_code == 1);
     CHECK(nlohmann::json::parse(r.out).at("verdict") == "error");
     CHECK_FALSE(std::filesystem::exists(out));

@@ -26,9 +26,9 @@ lock::Lockfile lock_shipped(const std::string& name)
 
 TEST_CASE("the committed lock of every shipped profile is what locking writes today", "[lock]")
 {
-    // On drift, regenerate: for p in profiles/*.json; do dlenv lock "$(basename "$p" .json)"; done
+    // On drift, regenerate: for p in profiles/*.json; do dlenv lock "$(basename "$p" .json)" --offline; done
     for (const auto& profile : resolve::shipped_profiles()) {
-        INFO("lockfiles/" << profile.name << ".lock.json is stale: run `dlenv lock " << profile.name << "`");
+        INFO("lockfiles/" << profile.name << ".lock.json is stale: run `dlenv lock " << profile.name << " --offline`");
         std::string committed = read_file(std::string(DLENV_SOURCE_DIR) + "/lockfiles/" + profile.name + ".lock.json");
         CHECK(lock_shipped(profile.name).text() == committed);
     }
