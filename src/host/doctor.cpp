@@ -8,8 +8,14 @@ HostState probe_host(const ProbeOptions& options)
 {
     HostState host;
     host.driver = probe_driver();
-    if (host.driver)
-        host.topology = probe_topology();
+    if (host.driver) {
+        try {
+            host.topology = probe_topology();
+        } catch (const Error& e) {
+            // A legend a newer nvidia-smi added must not stop the other checks.
+            host.topology_error = e.what();
+        }
+    }
     host.cpu = usable_cpu_cores(options.root);
     host.memory = read_memory(options.root);
     host.data_dir = options.data_dir;
@@ -35,7 +41,7 @@ std::vector<Finding> diagnose(const HostState& host, const std::optional<DriverF
     findings.push_back(check_memory(host.memory, host.driver, lookup));
     findings.push_back(check_swap(host.memory));
     findings.push_back(check_read_speed(host));
-    findings.push_back(check_topology(host.topology, host.driver));
+    findings.push_back(check_topology(host));
     return findings;
 }
 

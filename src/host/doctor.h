@@ -42,7 +42,8 @@ struct HostState {
     std::optional<DriverFacts> driver; // none: no NVIDIA driver answered
     CpuFacts cpu;
     MemoryFacts memory;
-    std::optional<Topology> topology; // none: `nvidia-smi topo -m` not visible
+    std::optional<Topology> topology; // none: `nvidia-smi topo -m` not visible, or see topology_error
+    std::string topology_error;       // why its output could not be read
     std::filesystem::path data_dir;
     std::optional<ReadMeasurement> read; // none: see read_error
     std::string read_error;
@@ -73,6 +74,6 @@ Finding check_cpu_cores(const CpuFacts& cpu, const std::optional<DriverFacts>& d
 Finding check_memory(const MemoryFacts& memory, const std::optional<DriverFacts>& driver, const GpuLookup& lookup);
 Finding check_swap(const MemoryFacts& memory);
 Finding check_read_speed(const HostState& host);
-Finding check_topology(const std::optional<Topology>& topology, const std::optional<DriverFacts>& driver);
+Finding check_topology(const HostState& host);
 
 } // namespace dlenv::host

@@ -121,18 +121,20 @@ std::vector<Finding> check_gpu_models(const std::optional<DriverFacts>& driver, 
     return out;
 }
 
-Finding check_topology(const std::optional<Topology>& topology, const std::optional<DriverFacts>& driver)
+Finding check_topology(const HostState& host)
 {
+    const auto& topology = host.topology;
     Finding f{"gpu_topology", Verdict::unknown, "", "", "no GPU pair across CPU sockets",
               "multi-GPU training all-reduces gradients every step; NVLink carries hundreds of GB/s, PCIe tens, and "
               "traffic across CPU sockets less still, so the slowest link sets the step time",
               std::nullopt, ""};
-    if (!driver) {
+    if (!host.driver) {
         f.message = std::string(k_no_driver) + ": topology not visible";
         return f;
     }
     if (!topology) {
-        f.message = "not visible: `nvidia-smi topo -m` did not answer";
+        f.message = host.topology_error.empty() ? "not visible: `nvidia-smi topo -m` did not answer"
+                                                : "not visible: " + host.topology_error;
         return f;
     }
     f.verdict = Verdict::ok;

@@ -196,20 +196,60 @@ TEST_CASE("slow storage and GPUs across sockets are warnings", "[host]")
     CHECK(host::check_read_speed(state).message ==
           "cannot measure the read speed of /data: write /data/x: Read-only file system");
 
-    host::Topology topology{2, {{0, 1, host::Link::cross_socket, "SYS"}}};
-    auto links = host::check_topology(topology, gpus(2));
+    state.driver = gpus(2);
+    state.topology = host::Topology{2, {{0, 1, host::Link::cross_socket, "SYS"}}};
+    auto links = host::check_topology(state);
     CHECK(links.verdict == Verdict::warn);
     CHECK(links.message == "1 GPU pair: 1 across CPU sockets: all-reduce between GPUs on different sockets goes "
                            "through the CPU interconnect");
-    CHECK(host::check_topology(std::nullopt, gpus(2)).message == "not visible: `nvidia-smi topo -m` did not answer");
-    CHECK(host::check_topology(host::Topology{1, {}}, gpus(1)).message == "one GPU: no links between GPUs to check");
+    state.topology = host::Topology{1, {}};
+    CHECK(host::check_topology(state).message == "one GPU: no links between GPUs to check");
+    state.topology.reset();
+    CHECK(host::check_topology(state).message == "not visible: `nvidia-smi topo -m` did not answer");
+    state.topology_error = "nvidia-smi topo -m printed no GPU rows";
+    CHECK(host::check_topology(state).message == "not visible: nvidia-smi topo -m printed no GPU rows");
 }
 
 TEST_CASE("findings as JSON carry verdict, value, threshold and why", "[host]")
 {
     auto json = host::to_json({host::check_swap({64 * k_gib, 0})});
-    CHECK(json == nlohmann::json::parse(R"({"format": "dlenv.doctor/v1", "verdict": "ok", "findings": [
+    CHECK(json == nlohmann::json::parse(R"json({"format": "dlenv.doctor/v1", "verdict": "ok", "findings": [
         {"check": "swap", "verdict": "ok", "message": "no swap: a job that runs out of memory fails fast instead of thrashing",
          "value": "0 GiB (SwapTotal 0 kB)", "threshold": "no swap", "measured": 0.0, "unit": "GiB",
-         "why": "when memory runs short a training process that can swap slows by orders of magnitude while holding its GPUs, instead of being stopped at once by the out-of-memory killer"}]})"));
+         "why": "when memory runs short a training process that can swap slows by orders of magnitude while holding its GPUs, instead of being stopped at once by the out-of-memory killer"}]})json"));
+}
+
+TEST_CASE("nvidia-smi text of a PCIe box goes through to exact findings", "[host]")
+{
+    host::HostState state;
+    state.driver = host::parse_nvidia_smi("NVIDIA L4, 535.104.05, 8.9, 23034\n"
+                                          "NVIDIA L4, 535.104.05, 8.9, 23034\n"
+                                          "NVIDIA L4, 535.104.05, 8.9, 23034\n"
+                                          "NVIDIA L4, 535.104.05, 8.9, 23034\n");
+    state.topology = host::parse_topology("\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\n"
+                                          "GPU0\t X \tPXB\tSYS\tSYS\t0-23\n"
+                                          "GPU1\tPXB\t X \tSYS\tSYS\t0-23\n"
+                                          "GPU2\tSYS\tSYS\t X \tPXB\t24-47\n"
+                                          "GPU3\tSYS\tSYS\tPXB\t X \t24-47\n");
+    state.cpu = {16, "sched_getaffinity"};
+    state.memory = {128 * k_gib, 0};
+    state.data_dir = "/data";
+    state.read = host::ReadMeasurement{2'500'000'000, 1.0, true};
+    auto findings = host::diagnose(state, std::nullopt, h100);
+    std::vector<std::string> lines;
+    for (const auto& f : findings)
+        lines.push_back(std::string(to_string(f.verdict)) + " " + f.check + ": " + f.message);
+    CHECK(lines == std::vector<std::string>{
+                       "ok driver: NVIDIA driver 535.104.05 (read through nvidia-smi)",
+                       "warn gpu: 4 x NVIDIA L4: not in dlenv's GPU matrix (the driver reports sm_89)",
+                       "warn cpu_cores_per_gpu: 4 CPU cores per GPU, fewer than 8: data loading workers will starve "
+                       "the GPUs",
+                       "warn ram_vs_gpu_memory: RAM 128 GiB for 90 GiB of GPU memory (1.4x), less than 2x: "
+                       "checkpoints and CPU offload will not fit",
+                       "ok swap: no swap: a job that runs out of memory fails fast instead of thrashing",
+                       "ok data_read_speed: sequential read 2500 MB/s from /data, at least 2000 MB/s",
+                       "warn gpu_topology: 6 GPU pairs: 2 PCIe switch, 4 across CPU sockets: all-reduce between "
+                       "GPUs on different sockets goes through the CPU interconnect",
+                   });
+    CHECK(host::overall(findings) == host::Verdict::warn);
 }
