@@ -98,6 +98,44 @@ if [[ $(fact driver) == fail* ]]; then
   expect_eq "human exit code" "$human_code" "1"
   expect_eq "human headline" "$(head -1 <<<"$human" | cut -d, -f1)" \
     "fail: this machine is not ready for training (1 failed"
+
+  # The GPU path through nvidia-smi's text: a stand-in on PATH prints what two H100s with
+  # NVLink print (NVML is absent here, so dlenv falls back to nvidia-smi).
+  mkdir -p "$scratch/bin"
+  cat >"$scratch/bin/nvidia-smi" <<'SMI'
+#!/bin/sh
+if [ "$1" = topo ]; then
+  printf '\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tNV18\t0-1\t0\nGPU1\tNV18\t X \t0-1\t0\n'
+else
+  printf 'NVIDIA H100 80GB HBM3, 550.54.15, 9.0, 81559\nNVIDIA H100 80GB HBM3, 550.54.15, 9.0, 81559\n'
+fi
+SMI
+  chmod +x "$scratch/bin/nvidia-smi"
+  set +e
+  PATH="$scratch/bin:$PATH" "$dlenv" doctor --json --data-dir "$data" --read-size 8 --lock "$lock" >"$scratch/gpu.json"
+  gpu_code=$?
+  set -e
+  python3 - "$scratch/gpu.json" >"$scratch/gpu_facts" <<'PY'
+import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    print("%s=%s %s" % (f["check"], f["verdict"], f["message"]))
+PY
+  gpu_fact() { sed -n "s/^$1=//p" "$scratch/gpu_facts"; }
+  expect_eq "stand-in driver" "$(gpu_fact driver)" "ok NVIDIA driver 550.54.15 (read through nvidia-smi)"
+  expect_eq "stand-in driver against the lock" "$(gpu_fact driver_lock)" \
+    "ok driver 550.54.15 meets the floor of $lock (520.61.05)"
+  expect_eq "stand-in GPUs known to the matrix" "$(gpu_fact gpu)" \
+    "ok 2 x NVIDIA H100 80GB HBM3: sm_90 (Hopper), 80 GB HBM3, 3350 GB/s"
+  expect_eq "stand-in topology" "$(gpu_fact gpu_topology)" "ok 1 GPU pair: 1 NVLink"
+  per_gpu=$(python3 -c "n=$cores/2; print(('%.1f' % n).removesuffix('.0'))")
+  if (( cores >= 16 )); then
+    expect_eq "stand-in cores" "$(gpu_fact cpu_cores_per_gpu)" "ok $per_gpu CPU cores per GPU, at least 8"
+  else
+    expect_eq "stand-in cores" "$(gpu_fact cpu_cores_per_gpu)" \
+      "warn $per_gpu CPU cores per GPU, fewer than 8: data loading workers will starve the GPUs"
+  fi
+  gpu_ratio=$(python3 -c "print($mem_kib / 1048576 / (2 * 81559 / 1024))")
+  expect_eq "stand-in exit code" "$gpu_code" "$(python3 -c "print(1 if $gpu_ratio < 1 else 0)")"
 else
   expect_eq "exit code" "$code" "$([[ $(fact verdict) == fail ]] && echo 1 || echo 0)"
 fi
