@@ -28,6 +28,7 @@ void register_gc(CLI::App& app, Options& options, int& exit_code);       // gc.c
 void register_fsck(CLI::App& app, Options& options, int& exit_code);     // fsck.cpp
 void register_pull(CLI::App& app, Options& options, int& exit_code);     // pull.cpp
 void register_push(CLI::App& app, Options& options, int& exit_code);     // push.cpp
+void register_doctor(CLI::App& app, Options& options, int& exit_code);   // doctor.cpp
 
 // Parses argv, runs the chosen command, prints errors; returns the process exit code.
 int run(int argc, char** argv);

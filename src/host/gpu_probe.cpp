@@ -15,6 +15,9 @@ namespace {
 using nvmlReturn = int;
 using nvmlDevice = void*;
 constexpr nvmlReturn k_nvml_success = 0;
+struct NvmlMemory {
+    unsigned long long total, free, used; // bytes
+};
 
 struct Nvml {
     nvmlReturn (*init)();
@@ -24,6 +27,7 @@ struct Nvml {
     nvmlReturn (*device_by_index)(unsigned, nvmlDevice*);
     nvmlReturn (*device_name)(nvmlDevice, char*, unsigned);
     nvmlReturn (*compute_capability)(nvmlDevice, int*, int*);
+    nvmlReturn (*memory_info)(nvmlDevice, NvmlMemory*);
 };
 
 struct LibraryCloser {
@@ -49,7 +53,8 @@ std::optional<DriverFacts> probe_nvml()
         !bind(lib, "nvmlDeviceGetCount_v2", nvml.device_count) ||
         !bind(lib, "nvmlDeviceGetHandleByIndex_v2", nvml.device_by_index) ||
         !bind(lib, "nvmlDeviceGetName", nvml.device_name) ||
-        !bind(lib, "nvmlDeviceGetCudaComputeCapability", nvml.compute_capability))
+        !bind(lib, "nvmlDeviceGetCudaComputeCapability", nvml.compute_capability) ||
+        !bind(lib, "nvmlDeviceGetMemoryInfo", nvml.memory_info))
         return std::nullopt;
     if (nvml.init() != k_nvml_success)
         return std::nullopt;
@@ -70,6 +75,9 @@ std::optional<DriverFacts> probe_nvml()
                 if (nvml.compute_capability(device, &major, &minor) == k_nvml_success && major > 0)
                     gpu.compute_capability = ComputeCapability(static_cast<std::uint32_t>(major),
                                                                static_cast<std::uint32_t>(minor));
+                NvmlMemory memory{};
+                if (nvml.memory_info(device, &memory) == k_nvml_success && memory.total > 0)
+                    gpu.memory_gib = static_cast<double>(memory.total) / (1024.0 * 1024.0 * 1024.0);
                 facts->gpus.push_back(std::move(gpu));
             }
         }

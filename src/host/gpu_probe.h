@@ -11,7 +11,7 @@ namespace dlenv::host {
 struct DetectedGpu {
     std::string name; // as the driver reports it: "NVIDIA A100-SXM4-80GB"
     std::optional<ComputeCapability> compute_capability;
-    std::optional<double> memory_gib;
+    std::optional<double> memory_gib; // total device memory
 };
 
 struct DriverFacts {

@@ -1,0 +1,95 @@
+#include "cli/commands.h"
+
+#include "cli/matrix_option.h"
+#include "cli/output.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/json_reader.h"
+#include "host/doctor.h"
+#include "lock/lockfile.h"
+
+#include <iostream>
+
+namespace dlenv::cli {
+namespace {
+
+struct DoctorArgs {
+    std::string lock;
+    std::string data_dir = ".";
+    std::uint64_t read_mib = 256;
+};
+
+// The lock's stack.driver, verified with the lock's digest.
+host::DriverFloor driver_floor(const std::string& file)
+{
+    auto lock = lock::Lockfile::parse(file, read_file(file));
+    JsonReader driver = JsonReader(file, lock.json()).at("stack").at("driver");
+    return {file, driver.at("toolkit_min").as<DriverVersion>(), driver.optional_as<DriverVersion>("minor_version_min"),
+            driver.at("forward_compat").boolean()};
+}
+
+host::GpuLookup gpu_lookup(const matrix::Matrix& matrix)
+{
+    return [&matrix](const std::string& name) -> std::optional<host::GpuSpec> {
+        const matrix::Gpu* gpu = matrix.find_gpu(name);
+        if (!gpu)
+            return std::nullopt;
+        return host::GpuSpec{gpu->name,        gpu->compute_capability, gpu->architecture,
+                             gpu->memory_gb,   gpu->memory_type,        gpu->bandwidth_gb_s};
+    };
+}
+
+void print_findings(const std::vector<host::Finding>& findings)
+{
+    std::size_t failed = 0, warned = 0;
+    for (const auto& f : findings) {
+        failed += f.verdict == host::Verdict::fail;
+        warned += f.verdict == host::Verdict::warn;
+    }
+    if (failed)
+        std::cout << "fail: this machine is not ready for training (" << failed << " failed, " << warned
+                  << (warned == 1 ? " warning)\n" : " warnings)\n");
+    else if (warned)
+        std::cout << "warn: this machine can train, with " << warned << (warned == 1 ? " warning\n" : " warnings\n");
+    else
+        std::cout << "ok: this machine is ready for training\n";
+    for (const auto& f : findings) {
+        std::string label(to_string(f.verdict));
+        std::cout << "  " << label << std::string(9 - label.size(), ' ') << f.check << ": " << f.message << "\n";
+        if (f.verdict == host::Verdict::warn || f.verdict == host::Verdict::fail)
+            std::cout << "           why: " << f.why << "\n";
+    }
+}
+
+int run_doctor(const DoctorArgs& args, const Options& options)
+{
+    std::optional<host::DriverFloor> floor;
+    if (!args.lock.empty())
+        floor = driver_floor(args.lock);
+    host::HostState state = host::probe_host({"/", args.data_dir, args.read_mib << 20});
+    auto findings = host::diagnose(state, floor, gpu_lookup(load_matrix(options)));
+    if (options.json)
+        print_json(host::to_json(findings));
+    else
+        print_findings(findings);
+    return host::overall(findings) == host::Verdict::fail ? 1 : 0;
+}
+
+} // namespace
+
+void register_doctor(CLI::App& app, Options& options, int& exit_code)
+{
+    auto args = std::make_shared<DoctorArgs>();
+    auto* cmd = app.add_subcommand("doctor", "Check this machine for training: driver, GPUs, CPU cores, RAM, swap, "
+                                             "data read speed, GPU links; exit 1 when a check fails");
+    cmd->add_option("--lock", args->lock, "Also check the driver against this lockfile's floor")->type_name("FILE");
+    cmd->add_option("--data-dir", args->data_dir, "Measure the read speed of this directory (default: .)")
+        ->type_name("DIR");
+    cmd->add_option("--read-size", args->read_mib, "MiB to write and read back for the read speed (default: 256)")
+        ->type_name("MIB")
+        ->check(CLI::Range(1, 65536));
+    cmd->add_flag("--json", options.json, "Print the findings as JSON");
+    cmd->callback([args, &options, &exit_code] { exit_code = run_doctor(*args, options); });
+}
+
+} // namespace dlenv::cli
