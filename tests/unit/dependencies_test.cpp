@@ -18,12 +18,13 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"core", {}},
     {"matrix", {"core"}},
     {"resolve", {"core", "matrix"}},
+    {"pypi", {"core"}},
     {"lock", {"core", "matrix", "resolve"}},
     {"host", {"core"}},
     {"oci", {"core"}},
     {"store", {"core", "oci"}},
     {"build", {"core", "matrix", "resolve", "lock", "oci", "store"}},
-    {"cli", {"core", "matrix", "resolve", "lock", "host", "oci", "store", "build"}},
+    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "oci", "store", "build"}},
 };
 
 // A C library's header prefix, and the only source files that may include it.
