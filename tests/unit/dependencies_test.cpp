@@ -32,7 +32,7 @@ const std::map<std::string, std::set<std::string>> k_seams = {
     {"openssl/", {"core/sha256.cpp"}},
     {"dlfcn.h", {"host/gpu_probe.cpp"}},
     {"curl/", {"http/client.cpp"}},
-    {"archive", {"oci/tar_writer.cpp", "oci/tar_reader.cpp"}},
+    {"archive", {"oci/tar_writer.cpp", "oci/tar_reader.cpp", "pypi/wheel_archive.cpp"}},
     {"libdeflate", {"oci/gzip_stream.cpp"}},
     {"zstd", {"oci/zstd_stream.cpp"}},
 };
