@@ -5,7 +5,6 @@
 #include "pypi/wheel_archive.h"
 
 #include "core/error.h"
-#include "core/file.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -40,8 +39,10 @@ WheelArchive::WheelArchive(const std::filesystem::path& path)
 {
     State& s = *m_state;
     s.name = path.string();
+    // libarchive reports a missing file as a malformed archive; say what it is.
     if (!std::filesystem::exists(path))
-        throw io_error("open wheel", path);
+        throw Error(ErrorCode::not_found, "open wheel " + s.name + ": no such file",
+            "fetch the wheel again, or lock again if it left the index");
     s.reader = archive_read_new();
     if (!s.reader)
         throw Error(ErrorCode::io, "read wheel " + s.name + ": cannot allocate an archive reader");

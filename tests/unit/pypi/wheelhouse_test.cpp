@@ -95,6 +95,14 @@ TEST_CASE("a wheelhouse refuses a wheel whose name does not parse or whose metad
     }
 
     try {
+        read_wheel_metadata(scratch / "nowhere/filelock-3.13.1-py3-none-any.whl");
+        FAIL("accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::not_found);
+        CHECK(e.message()
+            == "open wheel " + (scratch / "nowhere/filelock-3.13.1-py3-none-any.whl").string() + ": no such file");
+    }
+    try {
         WheelhouseIndex missing(scratch / "nowhere");
         FAIL("accepted");
     } catch (const Error& e) {
