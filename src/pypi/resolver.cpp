@@ -128,13 +128,22 @@ private:
     {
         std::string key = demand.requirement.key();
         std::vector<Candidate> candidates = candidates_for(demand);
+        // A wheel for another Python is a dead end only when no candidate fits.
+        std::optional<std::string> python_mismatch;
+        bool fits = false;
         for (auto& candidate : candidates) {
             if (++m_attempts > k_max_attempts)
                 throw Error(ErrorCode::conflict, "gave up after " + std::to_string(k_max_attempts) + " choices",
                     "pin the versions of the packages with the most releases in the profile");
             const Metadata& metadata = metadata_of(key, candidate.file);
-            if (metadata.requires_python && !metadata.requires_python->contains(m_python, true))
+            if (metadata.requires_python && !metadata.requires_python->contains(m_python, true)) {
+                if (!python_mismatch)
+                    python_mismatch = chain(demand.why) + ", but " + key + " " + candidate.version.str()
+                        + " requires Python " + metadata.requires_python->str() + " and the target has "
+                        + target_text();
                 continue;
+            }
+            fits = true;
             State next = state;
             next.pins[key] = Pin { candidate, {} };
             next.demands[key].push_back(demand);
@@ -143,6 +152,8 @@ private:
             if (solve(std::move(next)))
                 return true;
         }
+        if (!fits && python_mismatch)
+            conflict(*python_mismatch);
         return false;
     }
 

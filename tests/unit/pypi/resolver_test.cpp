@@ -159,6 +159,10 @@ TEST_CASE("when nothing works, the error names the chain of requirements that co
     CHECK(conflict_of(request({ "torch==2.2.0" }), IndexSet(f.index))
         == "profile pytorch-cu118 requires torch==2.2.0, but index " + f.index->name()
             + " has only torch 2.1.2+cu121, 2.1.2+cu118 for CPython 3.11 on x86_64 with glibc 2.28");
+    // Only 2.0.0 matches, and its metadata asks for Python 3.12.
+    CHECK(conflict_of(request({ "numpy>=2" }), IndexSet(f.index))
+        == "profile pytorch-cu118 requires numpy>=2, but numpy 2.0.0 requires Python >=3.12 and the target has CPython "
+           "3.11 on x86_64 with glibc 2.28");
     CHECK(conflict_of(request({ "tensorflow" }), IndexSet(f.index))
         == "profile pytorch-cu118 requires tensorflow, but index " + f.index->name()
             + " has no wheel of tensorflow for CPython 3.11 on x86_64 with glibc 2.28");
