@@ -18,6 +18,7 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"core", {}},
     {"matrix", {"core"}},
     {"resolve", {"core", "matrix"}},
+    {"pypi", {"core"}},
     {"lock", {"core", "matrix", "resolve"}},
     {"host", {"core"}},
     {"oci", {"core"}},
@@ -25,7 +26,7 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"store", {"core", "oci"}},
     {"registry", {"core", "oci", "http"}},
     {"build", {"core", "matrix", "resolve", "lock", "http", "oci", "store", "registry"}},
-    {"cli", {"core", "matrix", "resolve", "lock", "host", "http", "oci", "store", "registry", "build"}},
+    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "build"}},
 };
 
 // A C library's header prefix, and the only source files that may include it.
@@ -33,7 +34,7 @@ const std::map<std::string, std::set<std::string>> k_seams = {
     {"openssl/", {"core/sha256.cpp"}},
     {"dlfcn.h", {"host/gpu_probe.cpp"}},
     {"curl/", {"http/client.cpp"}},
-    {"archive", {"oci/tar_writer.cpp", "oci/tar_reader.cpp"}},
+    {"archive", {"oci/tar_writer.cpp", "oci/tar_reader.cpp", "pypi/wheel_archive.cpp"}},
     {"libdeflate", {"oci/gzip_stream.cpp"}},
     {"zstd", {"oci/zstd_stream.cpp"}},
 };
