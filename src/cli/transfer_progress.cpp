@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 
 namespace dlenv::cli {
 namespace {
@@ -11,10 +12,16 @@ namespace {
 constexpr auto k_redraw_interval = std::chrono::milliseconds(100);
 constexpr int k_bar_width = 30;
 
-std::string mebibytes(std::int64_t bytes)
+// "512 B", "3.4 KiB", "1.2 GiB".
+std::string human_size(std::int64_t bytes)
 {
+    static constexpr const char* k_units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes);
+    std::size_t unit = 0;
+    for (; value >= 1024 && unit + 1 < std::size(k_units); ++unit)
+        value /= 1024;
     char text[32];
-    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, k_units[unit]);
     return text;
 }
 
@@ -61,16 +68,17 @@ void TransferProgress::update(const registry::BlobProgress& progress)
 void TransferProgress::print_line(const registry::BlobProgress& progress, const Blob& blob) const
 {
     using State = registry::BlobProgress::State;
-    std::string line = progress.digest.short_text() + "… " + mebibytes(progress.size) + " ";
+    std::string line = progress.digest.short_text() + "… " + human_size(progress.size) + " ";
     switch (progress.state) {
     case State::present: line += "already there"; break;
     case State::mounted: line += "mounted"; break;
     default: {
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - blob.started).count();
         char rate[64];
-        std::snprintf(rate, sizeof rate, " in %.1f s, %.1f MiB/s", seconds,
-                      seconds > 0 ? static_cast<double>(progress.size) / (1 << 20) / seconds : 0.0);
+        std::snprintf(rate, sizeof rate, " in %.1f s", seconds);
         line += m_verb + rate;
+        if (seconds > 0)
+            line += ", " + human_size(static_cast<std::int64_t>(static_cast<double>(progress.size) / seconds)) + "/s";
     }
     }
     std::cerr << line << "\n";
@@ -89,8 +97,8 @@ void TransferProgress::redraw()
     for (const auto& [digest, blob] : m_active) {
         int filled = blob.size > 0 ? static_cast<int>(k_bar_width * blob.done / blob.size) : 0;
         out += digest.substr(0, 19) + "… [" + std::string(static_cast<std::size_t>(filled), '#') +
-               std::string(static_cast<std::size_t>(k_bar_width - filled), ' ') + "] " + mebibytes(blob.done) +
-               " / " + mebibytes(blob.size) + "\n";
+               std::string(static_cast<std::size_t>(k_bar_width - filled), ' ') + "] " + human_size(blob.done) +
+               " / " + human_size(blob.size) + "\n";
     }
     m_drawn_lines = m_active.size();
     std::cerr << out << std::flush;

@@ -11,7 +11,7 @@ namespace dlenv::cli {
 
 // Shows the blobs of a pull or push on stderr: on a terminal a bar per blob in flight,
 // redrawn at most ten times a second; otherwise one line per blob when it is done
-// ("sha256:ab12… 512.0 MiB pushed in 3.1 s, 165.2 MiB/s"). Silent with --json.
+// ("sha256:ab12… 512.0 MiB uploaded in 3.1 s, 165.2 MiB/s"). Silent with --json.
 class TransferProgress {
 public:
     enum class Mode { silent, lines, bars };

@@ -97,6 +97,24 @@ int on_progress(void* user, curl_off_t download_total, curl_off_t downloaded, cu
     return 0;
 }
 
+// A certificate that does not verify, or a server that does not speak TLS: asking again
+// gives the same answer, so these are not network trouble to retry.
+bool is_tls_failure(CURLcode code)
+{
+    switch (code) {
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool is_redirect(long status)
 {
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
@@ -184,7 +202,7 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, reason);
     CURLcode code = curl_easy_perform(curl);
     if (code != CURLE_OK)
-        throw Error(ErrorCode::network,
+        throw Error(is_tls_failure(code) ? ErrorCode::environment : ErrorCode::network,
                     request.method + " " + url + ": " + (reason[0] ? reason : curl_easy_strerror(code)));
     transfer.response.url = url;
     return std::move(transfer.response);

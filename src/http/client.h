@@ -46,7 +46,9 @@ struct ClientOptions {
 
 // Sends requests over libcurl. GET and HEAD follow up to 10 redirects; other methods
 // return the redirect to the caller. Transport failures (DNS, refused or dropped
-// connections, TLS) throw Error(network) naming the method and URL, never credentials.
+// connections) throw Error(network) naming the method and URL, never credentials; TLS
+// failures (a certificate that does not verify, a server without TLS) Error(environment),
+// which retrying cannot mend.
 // Safe to use from several threads at once.
 class Client {
 public:

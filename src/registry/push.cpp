@@ -13,9 +13,6 @@ PushResult push_image(Session& session, const std::string& repository, const oci
     oci::Manifest parsed = oci::Manifest::parse(bytes, manifest.digest.text());
     std::vector<oci::Descriptor> blobs = {parsed.config};
     blobs.insert(blobs.end(), parsed.layers.begin(), parsed.layers.end());
-    for (const auto& blob : blobs)
-        layout.verify_blob(blob);
-
     PushResult result;
     for (const auto& blob : blobs)
         result.blobs.push_back({blob.digest, blob.size, 0, BlobProgress::State::present});
@@ -23,6 +20,7 @@ PushResult push_image(Session& session, const std::string& repository, const oci
         const oci::Descriptor& blob = blobs[i];
         BlobProgress& outcome = result.blobs[i];
         if (!has_blob(session, repository, blob)) {
+            layout.verify_blob(blob); // a damaged blob is refused here, not by the registry
             outcome.state = upload_blob(session, repository, blob, layout, options.upload, options.progress);
             outcome.done = outcome.state == BlobProgress::State::finished ? blob.size : 0;
         }

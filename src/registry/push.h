@@ -20,8 +20,9 @@ struct PushResult {
 };
 
 // Pushes the image `manifest` of `layout` to `repository`, then tags it with each of
-// `tags`: blobs the registry has are skipped (HEAD), the others mounted or uploaded in
-// parallel; the manifest goes last, as the bytes the layout holds, so its digest is kept.
+// `tags`: blobs the registry has are skipped (HEAD), the others checked against their
+// digests and mounted or uploaded in parallel; the manifest goes last, as the bytes the
+// layout holds, so its digest is kept.
 PushResult push_image(Session& session, const std::string& repository, const oci::ImageLayout& layout,
                       const oci::Descriptor& manifest, const std::vector<std::string>& tags,
                       const PushOptions& options);

@@ -48,6 +48,11 @@ expect_eq "a pull by digest finds every blob there" \
 expect_eq "a pull by digest is tagged by it" \
   "$(image_digest "$pulled" "$remote/team/quickstart" "sha256-${digest#sha256:}")" "$digest"
 
+"$dlenv" push "$remote/team/quickstart" "$remote/team/alltags" --store "$pulled" --insecure --all-tags >/dev/null
+expect_eq "--all-tags pushes every tag under its own name" \
+  "$(skopeo list-tags --tls-verify=false "docker://$remote/team/alltags" | json_field '" ".join(sorted(j["Tags"]))')" \
+  "sha256-${digest#sha256:} v1"
+
 skopeo copy --quiet --dest-tls-verify=false "oci:$store:quickstart:latest" "docker://$remote/team/fromskopeo:v1"
 "$dlenv" pull "$remote/team/fromskopeo:v1" --store "$scratch/fromskopeo" --insecure >/dev/null
 expect_eq "dlenv pulls what skopeo pushed" "$(image_digest "$scratch/fromskopeo" "$remote/team/fromskopeo" v1)" \
