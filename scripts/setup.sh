@@ -15,9 +15,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
 packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd-dev libssl-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev catch2 python3)
-# The tests check dlenv's images with tools no one here wrote, against the reference registry.
+# The tests check dlenv's images with tools no one here wrote, against the reference registry
+# (over TLS with openssl's certificates, behind htpasswd or a token service).
 if [[ "$mode" == test ]]; then
-  packages+=(skopeo umoci docker-registry curl python3-pip python3-pip-whl python3-setuptools-whl)
+  packages+=(skopeo umoci docker-registry curl openssl apache2-utils python3-pip python3-pip-whl
+             python3-setuptools-whl)
 fi
 
 missing=()

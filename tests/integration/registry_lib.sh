@@ -1,12 +1,22 @@
 # The reference registry (Debian's docker-registry) on 127.0.0.1 at a free port, for the
 # tests that push and pull. Source after lib.sh.
-#   start_registry DIR [EXTRA_YAML]   serve DIR/storage; EXTRA_YAML adds auth or tls sections
+#   start_registry DIR [EXTRA_YAML]   serve DIR/storage; EXTRA_YAML adds top-level sections
+#                                     (auth); with registry_tls_dir set, serve HTTPS with
+#                                     its cert.pem and key.pem
 #   stop_registry                     SIGKILL, as a crash or a pulled plug would
 #   registry_port, registry_log       where it listens, and its log (one line per request)
+#   start_token_server DIR USER:PASSWORD   tests/integration/token_server.py on a free port,
+#                                     signing with DIR/token-key.pem and token-cert.pem;
+#                                     token_port, token_log, token_settings (see the script)
 
 registry_port=
 registry_pid=
 registry_log=
+registry_tls_dir=
+token_port=
+token_pid=
+token_log=
+token_settings=
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -32,12 +42,13 @@ storage:
 http:
   addr: 127.0.0.1:$registry_port
   secret: dlenv-tests-upload-secret
+$([[ -z "$registry_tls_dir" ]] || printf '  tls:\n    certificate: %s\n    key: %s' "$registry_tls_dir/cert.pem" "$registry_tls_dir/key.pem")
 $extra
 YAML
   docker-registry serve "$dir/config.yml" >>"$registry_log" 2>&1 &
   registry_pid=$!
   local scheme=http
-  [[ "$extra" == *"tls:"* ]] && scheme=https
+  [[ -z "$registry_tls_dir" ]] || scheme=https
   for _ in $(seq 100); do
     curl -sk -o /dev/null "$scheme://127.0.0.1:$registry_port/v2/" && return 0
     sleep 0.1
@@ -53,7 +64,40 @@ stop_registry() {
   registry_pid=
 }
 
-trap 'stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+start_token_server() { # start_token_server DIR USER:PASSWORD
+  local dir=$1
+  mkdir -p "$dir"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=dlenv test token issuer" \
+    -keyout "$dir/token-key.pem" -out "$dir/token-cert.pem" 2>/dev/null
+  token_log=$dir/tokens.log
+  token_settings=$dir/token-settings.json
+  : >"$token_log"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/token_server.py" --key "$dir/token-key.pem" --cert "$dir/token-cert.pem" \
+    --issuer dlenv-test-issuer --service dlenv-test-registry --user "$2" --log "$token_log" \
+    --port-file "$dir/token.port" --settings "$token_settings" 2>>"$dir/token-server.err" &
+  token_pid=$!
+  for _ in $(seq 100); do
+    [[ -s "$dir/token.port" ]] && token_port=$(cat "$dir/token.port") && return 0
+    sleep 0.1
+  done
+  cat "$dir/token-server.err" >&2
+  fail "the token server did not start"
+}
+
+# The registry's `auth: token` section for the server start_token_server started in DIR.
+token_auth_yaml() { # token_auth_yaml DIR
+  printf 'auth:\n  token:\n    realm: http://127.0.0.1:%s/token\n    service: dlenv-test-registry\n    issuer: dlenv-test-issuer\n    rootcertbundle: %s\n' \
+    "$token_port" "$1/token-cert.pem"
+}
+
+stop_token_server() {
+  [[ -n "$token_pid" ]] || return 0
+  kill "$token_pid" 2>/dev/null || true
+  wait "$token_pid" 2>/dev/null || true
+  token_pid=
+}
+
+trap 'stop_token_server; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 # How many requests of METHOD for PATH-PREFIX the registry has logged.
 count_requests() { # count_requests METHOD PATH_PREFIX
