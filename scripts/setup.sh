@@ -17,7 +17,7 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev catch2 python3)
 # The tests check dlenv's images with tools no one here wrote.
 if [[ "$mode" == test ]]; then
-  packages+=(skopeo umoci)
+  packages+=(skopeo umoci runc bubblewrap)
 fi
 
 missing=()

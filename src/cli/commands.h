@@ -26,6 +26,8 @@ void register_history(CLI::App& app, Options& options, int& exit_code);  // hist
 void register_rollback(CLI::App& app, Options& options, int& exit_code); // rollback.cpp
 void register_gc(CLI::App& app, Options& options, int& exit_code);       // gc.cpp
 void register_fsck(CLI::App& app, Options& options, int& exit_code);     // fsck.cpp
+void register_verify(CLI::App& app, Options& options, int& exit_code);   // verify.cpp
+void register_promote(CLI::App& app, Options& options, int& exit_code);  // promote.cpp
 
 // Parses argv, runs the chosen command, prints errors; returns the process exit code.
 int run(int argc, char** argv);

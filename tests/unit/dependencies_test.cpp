@@ -23,7 +23,8 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"oci", {"core"}},
     {"store", {"core", "oci"}},
     {"build", {"core", "matrix", "resolve", "lock", "oci", "store"}},
-    {"cli", {"core", "matrix", "resolve", "lock", "host", "oci", "store", "build"}},
+    {"verify", {"core", "matrix", "resolve", "lock", "host", "oci", "store"}},
+    {"cli", {"core", "matrix", "resolve", "lock", "host", "oci", "store", "build", "verify"}},
 };
 
 // A C library's header prefix, and the only source files that may include it.
