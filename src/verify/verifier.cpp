@@ -6,6 +6,7 @@
 #include "matrix/matrix.h"
 #include "store/store.h"
 #include "store/verifications.h"
+#include "verify/gpu_injection.h"
 #include "verify/require_cuda.h"
 #include "verify/static_tier.h"
 #include "verify/unpack.h"
@@ -63,7 +64,17 @@ std::string unavailable_reason(const HostFacts& host, const std::vector<std::str
     if (auto requirement = env_value(env, "NVIDIA_REQUIRE_CUDA"))
         if (auto refusal = refuse_require_cuda(*requirement, driver_host(host, matrix), matrix))
             return "the image cannot start on this host: " + *refusal;
-    return "the GPU and framework kernels are not part of this dlenv version, so this tier cannot run yet";
+    std::string injection;
+    try {
+        GpuInjection plan = plan_gpu_injection(this_host());
+        injection = "GPUs would be injected from " + plan.source + " (" + std::to_string(plan.devices.size())
+            + " device nodes, " + std::to_string(plan.binds.size()) + " binds)";
+    } catch (const Error& e) {
+        injection = "GPU injection cannot be planned: " + e.message();
+    }
+    return injection
+        + "; the GPU and framework kernels are not part of this dlenv version, so this tier cannot "
+          "run yet";
 }
 
 std::vector<std::string> lock_tiers(const std::optional<lock::Lockfile>& lock)

@@ -24,7 +24,8 @@ struct VerifyRequest {
 // Verifies NAME:TAG of the store: unpacks it into a private temporary directory
 // (removed afterwards), runs the requested tiers, and records each tier that ran
 // against the image digest in the store. GPU tiers cannot run on this machine (no
-// driver) or in this version (their kernels are not built yet); they are listed in
+// driver) or in this version (their kernels are not built yet; the reason then says how
+// GPUs would be injected, or why they cannot be); they are listed in
 // `Report::unavailable` with the reason, never reported as passed.
 // Error(not_found) for an unknown name or tag, Error(invalid_input) for an unknown tier,
 // Error(environment) when a GPU tier alone was asked for and cannot run, or no runtime
