@@ -18,8 +18,8 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
 # The tests check dlenv's images with tools no one here wrote, against the reference registry
 # (over TLS with openssl's certificates, behind htpasswd or a token service).
 if [[ "$mode" == test ]]; then
-  packages+=(skopeo umoci docker-registry curl openssl apache2-utils python3-pip python3-pip-whl
-             python3-setuptools-whl)
+  packages+=(skopeo umoci runc bubblewrap docker-registry curl openssl apache2-utils python3-pip
+             python3-pip-whl python3-setuptools-whl)
 fi
 
 missing=()

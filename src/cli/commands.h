@@ -29,6 +29,8 @@ void register_fsck(CLI::App& app, Options& options, int& exit_code);     // fsck
 void register_pull(CLI::App& app, Options& options, int& exit_code);     // pull.cpp
 void register_push(CLI::App& app, Options& options, int& exit_code);     // push.cpp
 void register_doctor(CLI::App& app, Options& options, int& exit_code);   // doctor.cpp
+void register_verify(CLI::App& app, Options& options, int& exit_code);   // verify.cpp
+void register_promote(CLI::App& app, Options& options, int& exit_code);  // promote.cpp
 
 // Parses argv, runs the chosen command, prints errors; returns the process exit code.
 int run(int argc, char** argv);

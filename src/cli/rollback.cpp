@@ -12,23 +12,25 @@
 namespace dlenv::cli {
 namespace {
 
-int run_rollback(const std::string& name, const Options& options)
+int run_rollback(const std::string& name, bool production, const Options& options)
 {
     store::Store store = store::Store::open_for_writing(store_dir(options));
     store::Records records = store.records();
-    store::HistoryEntry entry = store::roll_back(records, name, now_seconds(), [&](const oci::Digest& digest) {
-        return store.layout().has_blob(digest);
-    });
+    auto present = [&](const oci::Digest& digest) { return store.layout().has_blob(digest); };
+    store::HistoryEntry entry = production ? store::roll_back_production(records, name, now_seconds(), present)
+                                           : store::roll_back(records, name, now_seconds(), present);
+    std::string tag(production ? store::k_production : store::k_latest);
     if (!store.layout().has_blob(entry.image.digest))
-        throw Error(ErrorCode::not_found, "the rollback image " + entry.image.digest.text() + " of " + name +
-                                              " is no longer in the store",
-                    "`dlenv fsck` says what is damaged; build the image again");
+        throw Error(ErrorCode::not_found,
+            "the image " + entry.image.digest.text() + " that " + name + ":" + tag
+                + " would go back to is no longer in the store",
+            "`dlenv fsck` says what is damaged; build the image again");
     store.commit(std::move(records));
     if (options.json)
-        print_json({{"name", name}, {"digest", entry.image.digest.text()}, {"moved", moves_json(entry)}});
+        print_json({ { "name", name }, { "digest", entry.image.digest.text() }, { "moved", moves_json(entry) } });
     else
-        std::cout << "rolled back " << name << ":latest to " << entry.image.digest.text() << "\n  tags: "
-                  << describe_moves(entry) << "\n";
+        std::cout << "rolled back " << name << ":" << tag << " to " << entry.image.digest.text()
+                  << "\n  tags: " << describe_moves(entry) << "\n";
     return 0;
 }
 
@@ -37,10 +39,14 @@ int run_rollback(const std::string& name, const Options& options)
 void register_rollback(CLI::App& app, Options& options, int& exit_code)
 {
     auto name = std::make_shared<std::string>();
-    auto* cmd = app.add_subcommand("rollback", "Move an image's latest tag back to the previous image");
+    auto production = std::make_shared<bool>(false);
+    auto* cmd = app.add_subcommand("rollback",
+        "Move an image's latest tag (or, with --production, its production "
+        "tag) back to the previous image");
     cmd->add_option("name", *name, "The image name")->required()->type_name("NAME");
+    cmd->add_flag("--production", *production, "Put the previous production image back in production");
     add_store_options(cmd, options);
-    cmd->callback([name, &options, &exit_code] { exit_code = run_rollback(*name, options); });
+    cmd->callback([name, production, &options, &exit_code] { exit_code = run_rollback(*name, *production, options); });
 }
 
 } // namespace dlenv::cli

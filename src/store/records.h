@@ -21,7 +21,7 @@ struct TagMove {
 // What happened to an image name, in order: a build, a rollback, a promotion.
 struct HistoryEntry {
     std::string time;        // RFC 3339, UTC
-    std::string action;      // "build", "rollback"
+    std::string action;      // "build", "rollback", "promote", "rollback-production"
     std::string lock_digest; // the lock the image was built from; empty for moves
     oci::Descriptor image;   // the manifest the action is about
     std::vector<TagMove> moved;

@@ -31,6 +31,7 @@ public:
     const oci::ImageLayout& layout() const { return m_layout; }
     const Records& records() const { return m_records; }
     std::filesystem::path records_dir() const { return m_layout.dir() / "dlenv"; }
+    bool writable() const { return m_writable; } // opened for writing, holding the writer lock
 
     // The descriptor a tag points at, if the name has that tag.
     std::optional<oci::Descriptor> find(const std::string& name, const std::string& tag) const;

@@ -23,16 +23,18 @@ void move_tag(ImageRecord& record, HistoryEntry& entry, std::string_view tag, co
         record.tags.insert_or_assign(std::string(tag), *to);
     else
         record.tags.erase(std::string(tag));
-    entry.moved.push_back({std::string(tag), from, target});
+    entry.moved.push_back({ std::string(tag), from, target });
 }
 
-// The image `latest` pointed at before a build last moved it to `image`. Rollbacks do not
-// count: they move latest backwards, and following them would step forward again.
-std::optional<oci::Digest> latest_before(const ImageRecord& record, const oci::Digest& image)
+// The image `tag` pointed at before an `action` (a build for latest, a promotion for
+// production) last moved it to `image`. Rollbacks do not count: they move the tag
+// backwards, and following them would step forward again.
+std::optional<oci::Digest> tag_before(
+    const ImageRecord& record, std::string_view action, std::string_view tag, const oci::Digest& image)
 {
     for (auto entry = record.history.rbegin(); entry != record.history.rend(); ++entry)
-        for (const auto& move : entry->action == "build" ? entry->moved : std::vector<TagMove>{})
-            if (move.tag == k_latest && move.to == image)
+        for (const auto& move : entry->action == action ? entry->moved : std::vector<TagMove> {})
+            if (move.tag == tag && move.to == image)
                 return move.from;
     return std::nullopt;
 }
@@ -45,14 +47,43 @@ std::optional<oci::Descriptor> descriptor_in_history(const ImageRecord& record, 
     return std::nullopt;
 }
 
+struct Steps {
+    std::string_view tag; // the tag that moves back
+    std::string_view previous_tag; // where it moves back to
+    std::string_view forward_action; // the history action that moves `tag` forward
+    std::string_view action; // the history action of the step back
+    std::string hint; // when there is nowhere to go back to
+};
+
+// Moves `tag` back to `previous_tag`'s image and `previous_tag` one step further back.
+const HistoryEntry& step_back(Records& records, const std::string& name, std::int64_t time,
+    const std::function<bool(const oci::Digest&)>& present, const Steps& steps)
+{
+    ImageRecord& record = records.at(name);
+    auto previous = record.tags.find(std::string(steps.previous_tag));
+    if (previous == record.tags.end())
+        throw Error(ErrorCode::conflict, name + " has no " + std::string(steps.previous_tag) + " image",
+            std::string(steps.hint));
+    oci::Descriptor target = previous->second;
+    HistoryEntry entry { rfc3339_utc(time), std::string(steps.action), "", target, {} };
+    std::optional<oci::Digest> before = tag_before(record, steps.forward_action, steps.tag, target.digest);
+    std::optional<oci::Descriptor> next_previous;
+    if (before && present(*before))
+        next_previous = descriptor_in_history(record, *before);
+    move_tag(record, entry, steps.tag, target);
+    move_tag(record, entry, steps.previous_tag, next_previous);
+    record.history.push_back(std::move(entry));
+    return record.history.back();
+}
+
 } // namespace
 
 const HistoryEntry& record_build(Records& records, const std::string& name, const oci::Descriptor& image,
-                                 const std::string& lock_digest, std::int64_t time)
+    const std::string& lock_digest, std::int64_t time)
 {
     check_image_name(name);
     ImageRecord& record = records.images[name];
-    HistoryEntry entry{rfc3339_utc(time), "build", lock_digest, image, {}};
+    HistoryEntry entry { rfc3339_utc(time), "build", lock_digest, image, {} };
     auto latest = record.tags.find(std::string(k_latest));
     if (latest == record.tags.end() || latest->second.digest != image.digest) {
         if (latest != record.tags.end())
@@ -64,21 +95,24 @@ const HistoryEntry& record_build(Records& records, const std::string& name, cons
 }
 
 const HistoryEntry& roll_back(Records& records, const std::string& name, std::int64_t time,
-                              const std::function<bool(const oci::Digest&)>& present)
+    const std::function<bool(const oci::Digest&)>& present)
+{
+    return step_back(records, name, time, present,
+        { k_latest, k_rollback, "build", "rollback",
+            "rollback needs a previous build: `latest` has been the only image of " + name });
+}
+
+const HistoryEntry& record_promotion(
+    Records& records, const std::string& name, const oci::Descriptor& image, std::int64_t time)
 {
     ImageRecord& record = records.at(name);
-    auto rollback = record.tags.find(std::string(k_rollback));
-    if (rollback == record.tags.end())
-        throw Error(ErrorCode::conflict, name + " has no rollback image",
-                    "rollback needs a previous build: `latest` has been the only image of " + name);
-    oci::Descriptor target = rollback->second;
-    HistoryEntry entry{rfc3339_utc(time), "rollback", "", target, {}};
-    std::optional<oci::Digest> before = latest_before(record, target.digest);
-    std::optional<oci::Descriptor> next_rollback;
-    if (before && present(*before))
-        next_rollback = descriptor_in_history(record, *before);
-    move_tag(record, entry, k_latest, target);
-    move_tag(record, entry, k_rollback, next_rollback);
+    HistoryEntry entry { rfc3339_utc(time), "promote", "", image, {} };
+    auto production = record.tags.find(std::string(k_production));
+    if (production == record.tags.end() || production->second.digest != image.digest) {
+        if (production != record.tags.end())
+            move_tag(record, entry, k_production_previous, production->second);
+        move_tag(record, entry, k_production, image);
+    }
     record.history.push_back(std::move(entry));
     return record.history.back();
 }
@@ -92,6 +126,16 @@ const HistoryEntry& record_pull(Records& records, const std::string& name, const
     move_tag(record, entry, tag, image);
     record.history.push_back(std::move(entry));
     return record.history.back();
+}
+
+const HistoryEntry& roll_back_production(Records& records, const std::string& name, std::int64_t time,
+    const std::function<bool(const oci::Digest&)>& present)
+{
+    return step_back(records, name, time, present,
+        { k_production, k_production_previous, "promote", "rollback-production",
+            "rollback --production needs an earlier promotion: `production` has been the only "
+            "production image of "
+                + name });
 }
 
 } // namespace dlenv::store

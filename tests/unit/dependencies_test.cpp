@@ -26,7 +26,8 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"store", {"core", "oci"}},
     {"registry", {"core", "oci", "http"}},
     {"build", {"core", "matrix", "resolve", "lock", "http", "oci", "store", "registry"}},
-    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "build"}},
+    {"verify", {"core", "matrix", "resolve", "lock", "host", "oci", "store"}},
+    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "build", "verify"}},
 };
 
 // A C library's header prefix, and the only source files that may include it.

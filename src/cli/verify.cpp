@@ -1,0 +1,123 @@
+#include "cli/commands.h"
+
+#include "cli/output.h"
+#include "cli/store_output.h"
+#include "verify/verifier.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace dlenv::cli {
+namespace {
+
+struct VerifyArgs {
+    std::string image; // NAME[:TAG]
+    std::vector<std::string> tiers;
+    std::string runtime;
+    int timeout_seconds = 60;
+};
+
+// --tier all, --tier static,gpu and repeated --tier, as one list.
+std::vector<std::string> expand_tiers(const std::vector<std::string>& given)
+{
+    std::vector<std::string> out;
+    for (const auto& item : given)
+        for (std::size_t begin = 0, comma = 0; comma != std::string::npos; begin = comma + 1) {
+            comma = item.find(',', begin);
+            std::string tier = item.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+            if (tier == "all")
+                out.insert(out.end(), { "static", "gpu", "framework" });
+            else if (!tier.empty())
+                out.push_back(tier);
+        }
+    return out;
+}
+
+std::string figure_text(const verify::Figure& figure)
+{
+    char text[160];
+    std::snprintf(text, sizeof text, "%s %.3g %s", figure.name.c_str(), figure.value, figure.unit.c_str());
+    std::string out = text;
+    if (figure.threshold) {
+        std::snprintf(text, sizeof text, " (limit %.3g)", *figure.threshold);
+        out += text;
+    }
+    return out;
+}
+
+void print_human(const verify::Report& report, const std::string& subject)
+{
+    std::cout << "verify " << subject << " " << report.digest << " with " << report.runtime << "\n"
+              << "  host: kernel " << report.host.kernel << ", "
+              << (report.host.driver ? "NVIDIA driver " + *report.host.driver + ", "
+                             + std::to_string(report.host.gpus.size()) + " GPU(s)"
+                                     : std::string("no NVIDIA driver"))
+              << "\n";
+    for (const auto& tier : report.tiers) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.2f", tier.seconds);
+        std::cout << tier.tier << ": " << (tier.passed() ? "passed" : "FAILED") << " ("
+                  << tier.count(verify::Outcome::pass) << " pass, " << tier.count(verify::Outcome::fail) << " fail, "
+                  << tier.count(verify::Outcome::skip) << " skip) in " << seconds << " s\n";
+        for (const auto& finding : tier.findings)
+            std::cout << "  " << verify::to_string(finding.outcome) << "  " << finding.code << ": " << finding.message
+                      << "\n";
+        for (const auto& figure : tier.figures)
+            std::cout << "  figure  " << figure_text(figure) << "\n";
+    }
+    for (const auto& [tier, why] : report.unavailable)
+        std::cout << tier << ": not run: " << why << "\n";
+}
+
+int run_verify(const VerifyArgs& args, const Options& options)
+{
+    verify::VerifyRequest request;
+    request.store_dir = store_dir(options);
+    std::size_t colon = args.image.rfind(':');
+    request.name = args.image.substr(0, colon);
+    if (colon != std::string::npos)
+        request.tag = args.image.substr(colon + 1);
+    request.tiers = expand_tiers(args.tiers);
+    request.runtime = args.runtime;
+    request.timeout_seconds = args.timeout_seconds;
+    verify::Report report = verify::verify_image(request);
+    if (options.json)
+        print_json(report.to_json());
+    else
+        print_human(report, request.name + ":" + request.tag);
+    if (!report.passed())
+        return 1;
+    if (!report.unavailable.empty()) {
+        if (!options.json)
+            std::cerr << "dlenv: the " << report.unavailable.front().first
+                      << " tier was not run: " << report.unavailable.front().second << "\n";
+        return 3;
+    }
+    return 0;
+}
+
+} // namespace
+
+void register_verify(CLI::App& app, Options& options, int& exit_code)
+{
+    auto args = std::make_shared<VerifyArgs>();
+    auto* cmd = app.add_subcommand(
+        "verify", "Check an image in a container: static (no GPU), gpu, framework; record the result for promote");
+    cmd->add_option("image", args->image, "The image, NAME or NAME:TAG (default tag: latest)")
+        ->required()
+        ->type_name("NAME[:TAG]");
+    cmd->add_option("--tier", args->tiers,
+           "static, gpu, framework or all; repeat or separate with commas "
+           "(default: the tiers the image's lock asks for)")
+        ->type_name("TIER");
+    cmd->add_option("--runtime", args->runtime, "runc, crun or bwrap (default: the first of them on PATH)")
+        ->type_name("NAME");
+    cmd->add_option("--timeout", args->timeout_seconds, "Seconds each run in the container may take")
+        ->type_name("SECONDS")
+        ->check(CLI::Range(1, 86400));
+    add_store_options(cmd, options);
+    cmd->callback([args, &options, &exit_code] { exit_code = run_verify(*args, options); });
+}
+
+} // namespace dlenv::cli

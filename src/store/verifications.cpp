@@ -1,0 +1,58 @@
+#include "store/verifications.h"
+
+#include "core/canonical_json.h"
+#include "core/error.h"
+#include "core/file.h"
+
+namespace dlenv::store {
+namespace {
+
+constexpr std::string_view k_schema = "dlenv.verification/v1";
+
+std::filesystem::path record_file(const Store& store, const oci::Digest& image)
+{
+    return store.records_dir() / "verifications" / ("sha256-" + image.hex() + ".json");
+}
+
+} // namespace
+
+Verification read_verification(const Store& store, const oci::Digest& image)
+{
+    Verification out { image, {} };
+    std::filesystem::path file = record_file(store, image);
+    if (!std::filesystem::exists(file))
+        return out;
+    try {
+        nlohmann::json json = nlohmann::json::parse(read_file(file));
+        if (json.value("schema", std::string()) != k_schema)
+            throw Error(ErrorCode::invalid_input, file.string() + ": schema must be \"" + std::string(k_schema) + "\"",
+                "the record was written by another dlenv version; run `dlenv verify` again");
+        if (json.at("image").get<std::string>() != image.text())
+            throw Error(ErrorCode::invalid_input,
+                file.string() + ": records image " + json.at("image").get<std::string>() + ", not " + image.text(),
+                "remove the file and run `dlenv verify` again");
+        for (const auto& [tier, entry] : json.at("tiers").items())
+            out.tiers[tier]
+                = { tier, entry.at("passed").get<bool>(), entry.at("time").get<std::string>(), entry.at("report") };
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(ErrorCode::invalid_input, file.string() + ": " + e.what(),
+            "the verification record is damaged; run `dlenv verify` again");
+    }
+    return out;
+}
+
+void record_verification(const Store& store, const oci::Digest& image, const std::vector<TierVerification>& tiers)
+{
+    if (!store.writable())
+        throw std::logic_error("record a verification in a store opened for reading");
+    Verification record = read_verification(store, image);
+    for (const auto& tier : tiers)
+        record.tiers[tier.tier] = tier;
+    nlohmann::json json_tiers = nlohmann::json::object();
+    for (const auto& [name, tier] : record.tiers)
+        json_tiers[name] = { { "passed", tier.passed }, { "time", tier.time }, { "report", tier.report } };
+    write_file_atomic(record_file(store, image),
+        to_canonical_json({ { "schema", k_schema }, { "image", image.text() }, { "tiers", json_tiers } }));
+}
+
+} // namespace dlenv::store

@@ -1,0 +1,97 @@
+#include "verify/cdi.h"
+
+#include "core/error.h"
+#include "core/file.h"
+
+#include <algorithm>
+
+namespace dlenv::verify {
+namespace {
+
+constexpr std::string_view k_kind = "nvidia.com/gpu";
+
+std::vector<std::string> strings_at(const nlohmann::json& object, const char* key)
+{
+    auto found = object.find(key);
+    return found == object.end() || found->is_null() ? std::vector<std::string> {}
+                                                     : found->get<std::vector<std::string>>();
+}
+
+DeviceNode device_node(const nlohmann::json& node, const DeviceProbe& probe)
+{
+    DeviceNode out;
+    out.path = node.at("path").get<std::string>();
+    out.host_path = node.value("hostPath", out.path);
+    if (!node.contains("major")) {
+        auto probed = probe(out.host_path);
+        if (!probed)
+            throw Error(ErrorCode::environment, "the CDI spec names " + out.host_path + ", which is no device here",
+                "regenerate the spec: `nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json`");
+        probed->path = out.path;
+        probed->host_path = out.host_path;
+        return *probed;
+    }
+    out.type = node.value("type", std::string("c")).at(0);
+    out.major = node.at("major").get<std::uint32_t>();
+    out.minor = node.value("minor", 0u);
+    out.file_mode = node.value("fileMode", 0666u);
+    return out;
+}
+
+void apply_edits(const nlohmann::json& edits, const DeviceProbe& probe, GpuInjection& out)
+{
+    for (const auto& entry : strings_at(edits, "env"))
+        out.env.push_back(entry);
+    for (const auto& node : edits.value("deviceNodes", nlohmann::json::array()))
+        out.devices.push_back(device_node(node, probe));
+    for (const auto& mount : edits.value("mounts", nlohmann::json::array())) {
+        std::vector<std::string> options = strings_at(mount, "options");
+        out.binds.push_back({ mount.at("hostPath").get<std::string>(), mount.at("containerPath").get<std::string>(),
+            std::find(options.begin(), options.end(), "ro") != options.end() });
+    }
+    for (const auto& hook : edits.value("hooks", nlohmann::json::array()))
+        out.hooks.push_back({ hook.at("hookName").get<std::string>(), hook.at("path").get<std::string>(),
+            strings_at(hook, "args"), strings_at(hook, "env") });
+}
+
+} // namespace
+
+GpuInjection plan_from_cdi_spec(const nlohmann::json& spec, const std::string& where, const DeviceProbe& probe)
+{
+    GpuInjection out;
+    out.source = "CDI spec " + where;
+    try {
+        if (auto edits = spec.find("containerEdits"); edits != spec.end())
+            apply_edits(*edits, probe, out);
+        const nlohmann::json& devices = spec.at("devices");
+        auto all = std::find_if(
+            devices.begin(), devices.end(), [](const nlohmann::json& device) { return device.at("name") == "all"; });
+        for (const auto& device : devices)
+            if (all == devices.end() || device.at("name") == "all")
+                apply_edits(device.at("containerEdits"), probe, out);
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(ErrorCode::invalid_input, where + ": not a CDI spec: " + e.what(),
+            "regenerate it: `nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json`");
+    }
+    return out;
+}
+
+std::optional<GpuInjection> plan_from_cdi_dirs(const std::vector<std::filesystem::path>& dirs, const DeviceProbe& probe)
+{
+    for (const auto& dir : dirs) {
+        std::error_code ec;
+        std::vector<std::filesystem::path> files;
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+            if (entry.path().extension() == ".json")
+                files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& file : files) {
+            nlohmann::json spec = nlohmann::json::parse(read_file(file), nullptr, false);
+            if (spec.is_object() && spec.value("kind", std::string()) == k_kind)
+                return plan_from_cdi_spec(spec, file.string(), probe);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace dlenv::verify

@@ -1,0 +1,162 @@
+#include "verify/container_checks.h"
+
+#include "core/error.h"
+#include "core/file.h"
+#include "verify/rootfs_path.h"
+#include "verify/static_checks.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <sstream>
+
+namespace dlenv::verify {
+namespace {
+
+constexpr std::string_view k_started = "dlenv-started";
+constexpr std::string_view k_kit_read = "dlenv-kit-readable";
+
+std::optional<std::uint32_t> number(const std::string& text)
+{
+    std::uint32_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size() && !text.empty() ? std::optional(value) : std::nullopt;
+}
+
+// Field `field` (0-based) of the line of an /etc/passwd-style file whose first field is `name`.
+std::optional<std::uint32_t> lookup(
+    const std::filesystem::path& rootfs, const std::string& file, const std::string& name, std::size_t field)
+{
+    auto host = find_in_rootfs(rootfs, file);
+    if (!host)
+        return std::nullopt;
+    std::istringstream lines(read_file(*host));
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::string> fields;
+        std::istringstream parts(line);
+        for (std::string part; std::getline(parts, part, ':');)
+            fields.push_back(part);
+        if (fields.size() > field && fields[0] == name)
+            return number(fields[field]);
+    }
+    return std::nullopt;
+}
+
+std::uint32_t resolve_id(
+    const std::filesystem::path& rootfs, const std::string& text, const std::string& file, std::size_t field)
+{
+    if (auto id = number(text))
+        return *id;
+    if (auto id = lookup(rootfs, file, text, field))
+        return *id;
+    throw Error(ErrorCode::invalid_input, "the image's user \"" + text + "\" is not in its " + file,
+        "set config.User to a number or a user the image defines");
+}
+
+bool has_line(const std::string& output, std::string_view line)
+{
+    std::istringstream lines(output);
+    for (std::string each; std::getline(lines, each);)
+        if (each == line)
+            return true;
+    return false;
+}
+
+// The last line of the output, for a message: what the runtime or the shell said.
+std::string last_line(const std::string& output)
+{
+    std::string trimmed = output.substr(0, output.find_last_not_of('\n') + 1);
+    std::size_t newline = trimmed.rfind('\n');
+    return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+}
+
+std::string describe_failure(const ContainerRun& run, const ContainerContext& context)
+{
+    if (run.timed_out)
+        return "did not finish within " + std::to_string(context.timeout_seconds) + " s";
+    return "exit status " + std::to_string(run.exit_code)
+        + (last_line(run.output).empty() ? std::string() : ": " + last_line(run.output));
+}
+
+} // namespace
+
+ContainerSpec spec_for(const ContainerContext& context, std::vector<std::string> args)
+{
+    ContainerSpec spec;
+    spec.args = std::move(args);
+    spec.env = context.process.env;
+    spec.cwd = context.process.cwd;
+    const std::string& user = context.process.user;
+    if (!user.empty()) {
+        std::size_t colon = user.find(':');
+        spec.uid = resolve_id(context.rootfs, user.substr(0, colon), "/etc/passwd", 2);
+        spec.gid = colon != std::string::npos ? resolve_id(context.rootfs, user.substr(colon + 1), "/etc/group", 2)
+            : number(user)                    ? 0
+                                              : resolve_id(context.rootfs, user, "/etc/passwd", 3);
+    }
+    spec.user_namespace = ::geteuid() != 0;
+    spec.host_uid = ::geteuid();
+    spec.host_gid = ::getegid();
+    return spec;
+}
+
+void check_container_start(const ContainerContext& context, const std::optional<std::string>& shell,
+    std::vector<Finding>& findings, std::vector<Figure>& figures)
+{
+    if (!shell) {
+        findings.push_back({ "container-start", Outcome::skip, "the image has no entrypoint program to start" });
+        return;
+    }
+    // Built-ins only, so that the check needs nothing but the shell itself.
+    std::string script = "echo " + std::string(k_started) + "; read -r line < /opt/dlenv/dlenv.lock.json && echo "
+        + std::string(k_kit_read);
+    ContainerRun run = run_container(context.runtime, spec_for(context, { *shell, "-c", script }), context.rootfs,
+        context.work_dir / "start", context.timeout_seconds);
+    figures.push_back({ "container_start_seconds", run.seconds, "s", static_cast<double>(context.timeout_seconds) });
+    if (!has_line(run.output, k_started)) {
+        findings.push_back({ "container-start", Outcome::fail,
+            *shell + " did not start under " + context.runtime.name + ": " + describe_failure(run, context) });
+        findings.push_back({ "kit-readable", Outcome::skip, "the container did not start" });
+        return;
+    }
+    findings.push_back({ "container-start", Outcome::pass, *shell + " starts under " + context.runtime.name });
+    if (has_line(run.output, k_kit_read))
+        findings.push_back(
+            { "kit-readable", Outcome::pass, "/opt/dlenv/dlenv.lock.json is readable in the container" });
+    else
+        findings.push_back({ "kit-readable", Outcome::fail,
+            "/opt/dlenv/dlenv.lock.json is not readable in the container: " + describe_failure(run, context) });
+}
+
+void check_framework_import(const ContainerContext& context, const Promises& promises, std::vector<Finding>& findings)
+{
+    if (!promises.framework) {
+        findings.push_back({ "framework-import", Outcome::skip,
+            "the lock pins no " + promises.framework_name + " package, so the image does not install it" });
+        return;
+    }
+    auto python = find_program(context.rootfs, context.process.env, "python3");
+    if (!python) {
+        findings.push_back({ "framework-import", Outcome::skip, "the image has no python3" });
+        return;
+    }
+    std::string expected;
+    for (const auto& package : promises.packages)
+        if (package.name == *promises.framework)
+            expected = package.version;
+    std::string script = "import " + *promises.framework + " as m; print(m.__version__)";
+    ContainerRun run = run_container(context.runtime, spec_for(context, { *python, "-c", script }), context.rootfs,
+        context.work_dir / "framework", context.timeout_seconds);
+    std::string version = last_line(run.output);
+    if (run.exit_code != 0 || run.timed_out)
+        findings.push_back({ "framework-import", Outcome::fail,
+            "import " + *promises.framework + " failed: " + describe_failure(run, context) });
+    else if (version != expected)
+        findings.push_back({ "framework-import", Outcome::fail,
+            "import " + *promises.framework + " gives version " + version + ", the lock pins " + expected });
+    else
+        findings.push_back({ "framework-import", Outcome::pass,
+            "import " + *promises.framework + " works on the CPU and gives version " + version });
+}
+
+} // namespace dlenv::verify

@@ -1,0 +1,67 @@
+#include "verify/static_checks.h"
+
+#include "core/error.h"
+#include "core/file.h"
+#include "core/sha256.h"
+#include "verify/rootfs_path.h"
+
+namespace dlenv::verify {
+namespace {
+
+constexpr std::string_view k_kit_lock = "/opt/dlenv/dlenv.lock.json";
+constexpr const char* k_lock_annotation = "dev.dlenv.lock.digest";
+
+} // namespace
+
+std::optional<lock::Lockfile> check_kit_lock(
+    const std::filesystem::path& rootfs, const oci::Manifest& manifest, std::vector<Finding>& findings)
+{
+    auto host = find_in_rootfs(rootfs, k_kit_lock);
+    std::error_code ec;
+    if (!host || !std::filesystem::is_regular_file(*host, ec)) {
+        findings.push_back({ "kit-lock", Outcome::fail,
+            std::string(k_kit_lock) + " is missing: the image was not built by dlenv build" });
+        return std::nullopt;
+    }
+    std::optional<lock::Lockfile> lock;
+    try {
+        lock = lock::Lockfile::parse(std::string(k_kit_lock), read_file(*host));
+    } catch (const Error& e) {
+        findings.push_back({ "kit-lock", Outcome::fail, e.message() });
+        return std::nullopt;
+    }
+    auto annotation = manifest.annotations.find(k_lock_annotation);
+    if (annotation == manifest.annotations.end())
+        findings.push_back({ "kit-lock", Outcome::fail,
+            std::string("the manifest has no ") + k_lock_annotation + " annotation to check " + std::string(k_kit_lock)
+                + " against" });
+    else if (annotation->second != lock->digest())
+        findings.push_back({ "kit-lock", Outcome::fail,
+            std::string(k_kit_lock) + " is lock " + lock->digest() + ", the image was built from "
+                + annotation->second });
+    else
+        findings.push_back({ "kit-lock", Outcome::pass,
+            std::string(k_kit_lock) + " is the lock the image was built from (" + lock->digest() + ")" });
+    return lock;
+}
+
+void check_files(
+    const std::filesystem::path& rootfs, const std::vector<lock::LockedFile>& files, std::vector<Finding>& findings)
+{
+    for (const auto& file : files) {
+        auto host = find_in_rootfs(rootfs, file.target);
+        std::error_code ec;
+        if (!host || !std::filesystem::is_regular_file(*host, ec)) {
+            findings.push_back({ "file-sha256", Outcome::fail, file.target + " is missing" });
+            continue;
+        }
+        std::string actual = sha256_file_hex(*host);
+        if (actual != file.sha256)
+            findings.push_back({ "file-sha256", Outcome::fail,
+                file.target + " has sha256 " + actual + ", the lock pins " + file.sha256 });
+        else
+            findings.push_back({ "file-sha256", Outcome::pass, file.target + " has the pinned sha256 " + file.sha256 });
+    }
+}
+
+} // namespace dlenv::verify

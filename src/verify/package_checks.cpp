@@ -1,0 +1,78 @@
+#include "verify/static_checks.h"
+
+#include "core/file.h"
+#include "verify/rootfs_path.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace dlenv::verify {
+namespace {
+
+// PEP 503 normalisation, which dist-info directory names follow with '_' for '-'.
+std::string normalized(std::string name)
+{
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name;
+}
+
+// The site directories Python installs of Debian, Ubuntu, RHEL and conda use.
+std::vector<std::filesystem::path> site_dirs(const std::filesystem::path& rootfs)
+{
+    std::vector<std::filesystem::path> out;
+    for (const char* base : { "/usr/lib", "/usr/local/lib", "/usr/lib64", "/usr/local/lib64", "/opt/conda/lib" }) {
+        auto dir = find_in_rootfs(rootfs, base);
+        std::error_code ec;
+        if (!dir || !std::filesystem::is_directory(*dir, ec))
+            continue;
+        for (const auto& entry : std::filesystem::directory_iterator(*dir, ec))
+            if (entry.path().filename().string().starts_with("python"))
+                for (const char* site : { "site-packages", "dist-packages" })
+                    if (std::filesystem::is_directory(entry.path() / site, ec))
+                        out.push_back(entry.path() / site);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::optional<std::string> metadata_version(const std::filesystem::path& metadata)
+{
+    std::istringstream lines(read_file(metadata));
+    for (std::string line; std::getline(lines, line) && !line.empty();)
+        if (line.starts_with("Version: "))
+            return line.substr(9);
+    return std::nullopt;
+}
+
+} // namespace
+
+void check_packages(
+    const std::filesystem::path& rootfs, const std::vector<PromisedPackage>& packages, std::vector<Finding>& findings)
+{
+    std::vector<std::filesystem::path> sites = site_dirs(rootfs);
+    for (const auto& package : packages) {
+        std::optional<std::string> found;
+        std::error_code ec;
+        for (const auto& site : sites)
+            for (const auto& entry : std::filesystem::directory_iterator(site, ec)) {
+                std::string name = entry.path().filename().string();
+                if (!found && name.ends_with(".dist-info")
+                    && normalized(name.substr(0, name.find('-'))) == normalized(package.name)
+                    && std::filesystem::is_regular_file(entry.path() / "METADATA", ec))
+                    found = metadata_version(entry.path() / "METADATA");
+            }
+        if (!found)
+            findings.push_back({ "package-version", Outcome::fail,
+                package.name + " " + package.version + " is not installed in the image" });
+        else if (*found != package.version)
+            findings.push_back({ "package-version", Outcome::fail,
+                package.name + " is " + *found + ", the lock pins " + package.version });
+        else
+            findings.push_back({ "package-version", Outcome::pass, package.name + " " + *found + " is installed" });
+    }
+}
+
+} // namespace dlenv::verify

@@ -1,0 +1,76 @@
+#include "verify/promises.h"
+
+#include "core/version.h"
+
+#include <regex>
+
+namespace dlenv::verify {
+namespace {
+
+std::string major_of(const std::string& version)
+{
+    return version.substr(0, version.find('.'));
+}
+
+std::string string_or_empty(const nlohmann::json& value)
+{
+    return value.is_string() ? value.get<std::string>() : std::string();
+}
+
+// NVIDIA's CUDA images: [registry/]nvidia/cuda:VERSION[-cudnnN]-FLAVOUR-OS.
+void add_cuda_base(const lock::Lockfile& lock, Promises& promises)
+{
+    static const std::regex cuda_image(
+        R"(^(?:[^/]+/)?nvidia/cuda:([0-9.]+)-(?:(cudnn[0-9]*)-)?(base|runtime|devel)-.*$)");
+    std::string reference = lock.base_reference();
+    std::smatch m;
+    if (!std::regex_match(reference, m, cuda_image))
+        return;
+    const nlohmann::json& stack = lock.json().at("stack");
+    std::string cuda = stack.at("cuda").get<std::string>();
+    std::string why = "base " + reference;
+    promises.cuda_version = cuda;
+    promises.libraries.push_back({ cudart_soname(cuda), cuda, why });
+    if (m[3] != "base")
+        promises.libraries.push_back({ "libcublas.so." + major_of(cuda), cuda, why });
+    std::string cudnn = string_or_empty(stack.at("cudnn"));
+    if (m[2].matched && !cudnn.empty())
+        promises.libraries.push_back({ "libcudnn.so." + major_of(cudnn), cudnn, why });
+}
+
+void add_packages(const lock::Lockfile& lock, Promises& promises)
+{
+    auto packages = lock.json().find("packages");
+    if (packages == lock.json().end())
+        return;
+    for (const auto& package : *packages) {
+        PromisedPackage promised { package.at("name").get<std::string>(), package.at("version").get<std::string>() };
+        if (promised.name == promises.framework_name)
+            promises.framework = promised.name;
+        promises.packages.push_back(std::move(promised));
+    }
+}
+
+} // namespace
+
+std::string cudart_soname(const std::string& cuda_version)
+{
+    CudaVersion version = CudaVersion::parse(cuda_version);
+    if (version.major() >= 12)
+        return "libcudart.so." + std::to_string(version.major());
+    if (version.major() == 11)
+        return "libcudart.so.11.0";
+    return "libcudart.so." + std::to_string(version.major()) + "." + std::to_string(version.minor());
+}
+
+Promises promises_of(const lock::Lockfile& lock)
+{
+    Promises promises;
+    promises.files = lock.image().files;
+    promises.framework_name = lock.json().at("stack").at("framework").at("name").get<std::string>();
+    add_cuda_base(lock, promises);
+    add_packages(lock, promises);
+    return promises;
+}
+
+} // namespace dlenv::verify

@@ -1,0 +1,66 @@
+#include "verify/promotion.h"
+
+#include "core/error.h"
+#include "store/tags.h"
+#include "store/verifications.h"
+#include "verify/image.h"
+#include "verify/static_checks.h"
+#include "verify/unpack.h"
+#include "verify/work_dir.h"
+
+namespace dlenv::verify {
+namespace {
+
+// The lock in the image's kit layer (the last one dlenv build writes), checked against
+// the manifest's annotation like the static tier does.
+lock::Lockfile lock_of(const store::Store& store, const StoredImage& image)
+{
+    if (image.manifest.layers.empty())
+        throw Error(ErrorCode::verification_failed, "image " + image.descriptor.digest.short_text() + " has no layers");
+    WorkDir work;
+    StoredImage kit = image;
+    kit.manifest.layers = { image.manifest.layers.back() };
+    unpack_image(store.layout(), kit, work.path() / "kit");
+    std::vector<Finding> findings;
+    auto lock = check_kit_lock(work.path() / "kit", image.manifest, findings);
+    if (!lock || findings.front().outcome != Outcome::pass)
+        throw Error(ErrorCode::verification_failed,
+            "cannot tell which tiers image " + image.descriptor.digest.short_text()
+                + " needs: " + findings.front().message,
+            "build the image with `dlenv build`, which adds the lock in /opt/dlenv");
+    return *lock;
+}
+
+std::string hint_for(const std::string& name, const std::string& tier)
+{
+    return "run `dlenv verify " + name + " --tier " + tier + "`" + (tier == "static" ? "" : " on a GPU machine");
+}
+
+} // namespace
+
+PromotionCheck check_promotion(const store::Store& store, const std::string& name)
+{
+    auto latest = store.find(name, std::string(store::k_latest));
+    store.records().at(name); // an unknown name: Error(not_found) with the closest names
+    if (!latest)
+        throw Error(ErrorCode::not_found, name + " has no latest image", "build it with `dlenv build`");
+    PromotionCheck check { *latest, {}, {} };
+    StoredImage image = read_image(store.layout(), *latest);
+    lock::Lockfile lock = lock_of(store, image);
+    for (const auto& tier : lock.json().at("validation").at("tiers"))
+        check.required.push_back(tier.get<std::string>());
+    store::Verification record = store::read_verification(store, latest->digest);
+    std::string digest = latest->digest.short_text();
+    for (const auto& tier : check.required) {
+        auto found = record.tiers.find(tier);
+        if (found == record.tiers.end())
+            check.problems.push_back(
+                "no passing `" + tier + "` verification for " + digest + " (" + hint_for(name, tier) + ")");
+        else if (!found->second.passed)
+            check.problems.push_back("the `" + tier + "` verification of " + digest + " failed at " + found->second.time
+                + " (fix the image, build it and " + hint_for(name, tier) + ")");
+    }
+    return check;
+}
+
+} // namespace dlenv::verify

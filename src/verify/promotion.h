@@ -1,0 +1,24 @@
+#pragma once
+
+#include "oci/descriptor.h"
+#include "store/store.h"
+
+#include <string>
+#include <vector>
+
+namespace dlenv::verify {
+
+// Whether NAME's `latest` may become `production`: the tiers its lock requires
+// ("validation": {"tiers": [...]}, read from the lock the image carries) each have a
+// passing verification on record for its digest.
+struct PromotionCheck {
+    oci::Descriptor image; // latest
+    std::vector<std::string> required; // the lock's tiers
+    std::vector<std::string> problems; // one sentence per tier that is not covered
+};
+
+// Error(not_found) for an unknown name or one without `latest`; Error(verification_failed)
+// when the image carries no lock or another lock than its manifest names.
+PromotionCheck check_promotion(const store::Store& store, const std::string& name);
+
+} // namespace dlenv::verify

@@ -1,0 +1,96 @@
+#include "verify/report.h"
+
+#include <algorithm>
+
+namespace dlenv::verify {
+namespace {
+
+nlohmann::json host_json(const HostFacts& host)
+{
+    return { { "kernel", host.kernel },
+        { "driver", host.driver ? nlohmann::json(*host.driver) : nlohmann::json(nullptr) }, { "gpus", host.gpus } };
+}
+
+nlohmann::json findings_json(const TierReport& tier)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& finding : tier.findings)
+        out.push_back(
+            { { "code", finding.code }, { "outcome", to_string(finding.outcome) }, { "message", finding.message } });
+    return out;
+}
+
+nlohmann::json figures_json(const TierReport& tier)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& figure : tier.figures)
+        out.push_back({ { "name", figure.name }, { "value", figure.value }, { "unit", figure.unit },
+            { "threshold", figure.threshold ? nlohmann::json(*figure.threshold) : nlohmann::json(nullptr) } });
+    return out;
+}
+
+nlohmann::json tier_body(const TierReport& tier)
+{
+    return { { "tier", tier.tier }, { "passed", tier.passed() }, { "seconds", tier.seconds },
+        { "counts",
+            { { "pass", tier.count(Outcome::pass) }, { "fail", tier.count(Outcome::fail) },
+                { "skip", tier.count(Outcome::skip) } } },
+        { "findings", findings_json(tier) }, { "figures", figures_json(tier) } };
+}
+
+} // namespace
+
+std::string_view to_string(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::pass:
+        return "pass";
+    case Outcome::fail:
+        return "fail";
+    case Outcome::skip:
+        return "skip";
+    }
+    return "fail";
+}
+
+bool TierReport::passed() const
+{
+    return count(Outcome::fail) == 0;
+}
+
+std::size_t TierReport::count(Outcome outcome) const
+{
+    return static_cast<std::size_t>(std::count_if(
+        findings.begin(), findings.end(), [&](const Finding& finding) { return finding.outcome == outcome; }));
+}
+
+bool Report::passed() const
+{
+    return std::all_of(tiers.begin(), tiers.end(), [](const TierReport& tier) { return tier.passed(); });
+}
+
+nlohmann::json Report::to_json() const
+{
+    nlohmann::json tiers_out = nlohmann::json::array();
+    for (const auto& tier : tiers)
+        tiers_out.push_back(tier_body(tier));
+    nlohmann::json missing = nlohmann::json::array();
+    for (const auto& [tier, why] : unavailable)
+        missing.push_back({ { "tier", tier }, { "reason", why } });
+    return { { "name", name }, { "digest", digest }, { "lock_digest", lock_digest }, { "runtime", runtime },
+        { "time", time }, { "host", host_json(host) }, { "thresholds", thresholds }, { "tiers", tiers_out },
+        { "unavailable", missing }, { "passed", passed() } };
+}
+
+nlohmann::json Report::tier_json(const TierReport& tier) const
+{
+    nlohmann::json out = tier_body(tier);
+    out["host"] = host_json(host);
+    out["runtime"] = runtime;
+    out["time"] = time;
+    out["lock_digest"] = lock_digest;
+    out["thresholds"] = thresholds;
+    return out;
+}
+
+} // namespace dlenv::verify

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlenv::verify {
+
+enum class Outcome { pass, fail, skip };
+std::string_view to_string(Outcome outcome);
+
+// One check's result: a stable code tests and scripts branch on, and words for people.
+struct Finding {
+    std::string code; // "library-closure", "file-sha256", ...
+    Outcome outcome;
+    std::string message;
+};
+
+// A measured number, with the threshold it was held to when there is one.
+struct Figure {
+    std::string name; // "unpack_seconds"
+    double value;
+    std::string unit; // "s", "MB/s", "fraction"
+    std::optional<double> threshold;
+};
+
+// One tier's result. A tier passes when none of its findings failed.
+struct TierReport {
+    std::string tier; // "static", "gpu", "framework"
+    std::vector<Finding> findings;
+    std::vector<Figure> figures;
+    double seconds = 0;
+
+    bool passed() const;
+    std::size_t count(Outcome outcome) const;
+};
+
+// What the host offered the checks.
+struct HostFacts {
+    std::string kernel; // uname -r
+    std::optional<std::string> driver; // NVIDIA driver version; nullopt: no driver
+    std::vector<std::string> gpus; // names as the driver reports them
+};
+
+// The result of `dlenv verify` on one image.
+struct Report {
+    std::string name; // image name
+    std::string digest; // manifest digest, "sha256:..."
+    std::string lock_digest; // the lock the image carries
+    std::string runtime; // "runc", "crun", "bwrap"
+    std::string time; // RFC 3339, UTC
+    HostFacts host;
+    std::vector<TierReport> tiers;
+    std::vector<std::pair<std::string, std::string>> unavailable; // tier, why it could not run
+    nlohmann::json thresholds = nlohmann::json::object(); // the lock's validation thresholds
+
+    // Every tier that ran passed (unavailable tiers are not passes: see `unavailable`).
+    bool passed() const;
+    // The report as data; `tier_json` is one tier with the host facts, the runtime and
+    // the time beside it, as the store records it.
+    nlohmann::json to_json() const;
+    nlohmann::json tier_json(const TierReport& tier) const;
+};
+
+} // namespace dlenv::verify

@@ -1,0 +1,73 @@
+#include "verify/rootfs_path.h"
+
+#include <deque>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace dlenv::verify {
+namespace {
+
+constexpr int k_max_links = 40; // as Linux's MAXSYMLINKS
+
+void push_components(std::deque<std::string>& queue, std::string_view path)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        std::size_t slash = path.find('/', start);
+        std::string_view part
+            = path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+        if (!part.empty() && part != ".")
+            parts.emplace_back(part);
+        if (slash == std::string_view::npos)
+            break;
+        start = slash + 1;
+    }
+    queue.insert(queue.begin(), parts.begin(), parts.end());
+}
+
+} // namespace
+
+std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path& root, std::string_view path)
+{
+    std::deque<std::string> pending;
+    push_components(pending, path);
+    std::vector<std::string> resolved; // components below root, all existing and not links
+    int links = 0;
+    while (!pending.empty()) {
+        std::string part = std::move(pending.front());
+        pending.pop_front();
+        if (part == "..") {
+            if (!resolved.empty())
+                resolved.pop_back();
+            continue;
+        }
+        std::filesystem::path here = root;
+        for (const auto& component : resolved)
+            here /= component;
+        here /= part;
+        std::error_code ec;
+        auto status = std::filesystem::symlink_status(here, ec);
+        if (ec || !std::filesystem::exists(status))
+            return std::nullopt;
+        if (!std::filesystem::is_symlink(status)) {
+            resolved.push_back(std::move(part));
+            continue;
+        }
+        if (++links > k_max_links)
+            return std::nullopt;
+        std::string target = std::filesystem::read_symlink(here, ec).string();
+        if (ec)
+            return std::nullopt;
+        if (target.starts_with("/"))
+            resolved.clear();
+        push_components(pending, target);
+    }
+    std::filesystem::path out = root;
+    for (const auto& component : resolved)
+        out /= component;
+    return out;
+}
+
+} // namespace dlenv::verify

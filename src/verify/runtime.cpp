@@ -1,0 +1,128 @@
+#include "verify/runtime.h"
+
+#include "core/canonical_json.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/subprocess.h"
+#include "verify/rootfs_path.h"
+#include "verify/runtime_config.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+namespace dlenv::verify {
+namespace {
+
+const std::vector<std::string> k_runtimes = { "runc", "crun", "bwrap" };
+constexpr int k_timeout_exit = 124; // timeout(1)'s status when the limit was reached
+
+// Creates what a mount needs to land on: a directory, or an empty file for a file bind.
+void make_mount_point(const std::filesystem::path& rootfs, const std::string& destination, bool directory)
+{
+    if (find_in_rootfs(rootfs, destination))
+        return;
+    std::filesystem::path target = rootfs / std::filesystem::path(destination).relative_path();
+    std::error_code ec;
+    std::filesystem::create_directories(directory ? target : target.parent_path(), ec);
+    if (!directory && !ec)
+        write_file_atomic(target, "");
+    if (ec)
+        throw Error(ErrorCode::io, "create mount point " + target.string() + ": " + ec.message());
+}
+
+void prepare_rootfs(const std::filesystem::path& rootfs, const ContainerSpec& spec)
+{
+    for (const char* dir : { "/proc", "/dev", "/sys", "/tmp" })
+        make_mount_point(rootfs, dir, true);
+    for (const auto& bind : spec.binds)
+        make_mount_point(rootfs, bind.destination, std::filesystem::is_directory(bind.source));
+}
+
+std::string container_id()
+{
+    static std::atomic<int> count = 0;
+    return "dlenv-verify-" + std::to_string(::getpid()) + "-" + std::to_string(count++);
+}
+
+// Runs argv with a time limit, its standard error merged into the output so that a
+// runtime's complaint ends up in the report rather than on the terminal.
+std::optional<ProcessResult> run_limited(const std::vector<std::string>& argv, int timeout_seconds)
+{
+    std::vector<std::string> wrapped
+        = { "/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", "timeout", "--kill-after=5", std::to_string(timeout_seconds) };
+    wrapped.insert(wrapped.end(), argv.begin(), argv.end());
+    return run_process(wrapped);
+}
+
+} // namespace
+
+std::optional<std::string> find_on_path(const std::string& program)
+{
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
+        if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
+            return candidate.string();
+    }
+    return std::nullopt;
+}
+
+Runtime select_runtime(
+    const std::string& forced, const std::function<std::optional<std::string>(const std::string&)>& find)
+{
+    if (!forced.empty()) {
+        if (std::find(k_runtimes.begin(), k_runtimes.end(), forced) == k_runtimes.end())
+            throw Error(ErrorCode::invalid_input, "unknown runtime \"" + forced + "\"", "use runc, crun or bwrap");
+        if (auto program = find(forced))
+            return { forced, *program };
+        throw Error(ErrorCode::environment, forced + " is not on PATH",
+            "install it (Debian and Ubuntu: `apt-get install " + forced
+                + "`), or leave out --runtime to use the first of runc, crun, bwrap found");
+    }
+    for (const auto& name : k_runtimes)
+        if (auto program = find(name))
+            return { name, *program };
+    throw Error(ErrorCode::environment, "no container runtime: none of runc, crun, bwrap is on PATH",
+        "install one (Debian and Ubuntu: `apt-get install runc`, or `bubblewrap` for bwrap; "
+        "RHEL: `dnf install runc`)");
+}
+
+ContainerRun run_container(const Runtime& runtime, const ContainerSpec& spec, const std::filesystem::path& rootfs,
+    const std::filesystem::path& work_dir, int timeout_seconds)
+{
+    if (runtime.name == "bwrap" && !spec.hooks.empty())
+        throw Error(ErrorCode::environment, "bwrap cannot run the hooks the GPU's CDI spec asks for",
+            "install runc or crun (`apt-get install runc`), or pass --runtime runc");
+    prepare_rootfs(rootfs, spec);
+    std::filesystem::path root = std::filesystem::absolute(rootfs);
+    std::vector<std::string> argv;
+    std::string id = container_id();
+    if (runtime.name == "bwrap") {
+        argv = bwrap_arguments(spec, root.string());
+        argv.insert(argv.begin(), runtime.program);
+    } else {
+        write_file_atomic(work_dir / "config.json", to_canonical_json(runtime_config(spec, root.string())));
+        argv = { runtime.program, "--root", (work_dir / "state").string(), "run", "--bundle", work_dir.string(), id };
+    }
+    auto start = std::chrono::steady_clock::now();
+    auto result = run_limited(argv, timeout_seconds);
+    ContainerRun run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (runtime.name != "bwrap") // a killed run leaves its state behind
+        run_limited({ runtime.program, "--root", (work_dir / "state").string(), "delete", "--force", id }, 30);
+    if (!result)
+        throw Error(ErrorCode::environment, "cannot start " + runtime.program,
+            "check that it runs: `" + runtime.program + " --version`");
+    run.exit_code = result->exit_code;
+    run.output = result->out;
+    run.timed_out = result->exit_code == k_timeout_exit || result->exit_code == 128 + 9;
+    return run;
+}
+
+} // namespace dlenv::verify

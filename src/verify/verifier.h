@@ -1,0 +1,35 @@
+#pragma once
+
+#include "verify/report.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dlenv::verify {
+
+constexpr std::string_view k_tier_static = "static";
+constexpr std::string_view k_tier_gpu = "gpu";
+constexpr std::string_view k_tier_framework = "framework";
+
+struct VerifyRequest {
+    std::filesystem::path store_dir;
+    std::string name;
+    std::string tag = "latest";
+    std::vector<std::string> tiers; // empty: the tiers the image's lock asks for
+    std::string runtime; // "": the first of runc, crun, bwrap on PATH
+    int timeout_seconds = 60; // for each run in the container
+};
+
+// Verifies NAME:TAG of the store: unpacks it into a private temporary directory
+// (removed afterwards), runs the requested tiers, and records each tier that ran
+// against the image digest in the store. GPU tiers cannot run on this machine (no
+// driver) or in this version (their kernels are not built yet; the reason then says how
+// GPUs would be injected, or why they cannot be); they are listed in
+// `Report::unavailable` with the reason, never reported as passed.
+// Error(not_found) for an unknown name or tag, Error(invalid_input) for an unknown tier,
+// Error(environment) when a GPU tier alone was asked for and cannot run, or no runtime
+// is installed.
+Report verify_image(const VerifyRequest& request);
+
+} // namespace dlenv::verify

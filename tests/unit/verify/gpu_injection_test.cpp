@@ -1,0 +1,148 @@
+#include "core/error.h"
+#include "core/file.h"
+#include "support/scratch.h"
+#include "verify/cdi.h"
+#include "verify/driver_libraries.h"
+#include "verify/gpu_injection.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlenv;
+
+namespace {
+
+// Device numbers as the NVIDIA driver gives them, for fixture files that are no devices.
+std::optional<verify::DeviceNode> fake_probe(const std::string& host_path)
+{
+    if (!std::filesystem::exists(host_path))
+        return std::nullopt;
+    std::string name = std::filesystem::path(host_path).filename().string();
+    std::uint32_t minor = name == "nvidiactl" ? 255u
+        : name == "nvidia-uvm"                ? 0u
+        : name.starts_with("nvidia-uvm")      ? 1u
+                                              : static_cast<std::uint32_t>(std::stoul(name.substr(6)));
+    std::uint32_t major = name.starts_with("nvidia-uvm") ? 510 : 195;
+    return verify::DeviceNode { host_path, host_path, 'c', major, minor, 0666 };
+}
+
+const char* k_ldconfig
+    = "1290 libs found in cache `/etc/ld.so.cache'\n"
+      "\tlibnvidia-ptxjitcompiler.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1\n"
+      "\tlibnvidia-ml.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\n"
+      "\tlibnvidia-ml.so (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnvidia-ml.so\n"
+      "\tlibnvidia-glcore.so.535.104.05 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnvidia-glcore.so.535.104.05\n"
+      "\tlibcudart.so.12 (libc6,x86-64) => /usr/local/cuda/lib64/libcudart.so.12\n"
+      "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+      "\tlibcuda.so.1 (libc6) => /usr/lib/i386-linux-gnu/libcuda.so.1\n"
+      "\tlibcudadebugger.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcudadebugger.so.1\n"
+      "\tlibnvidia-nvvm.so.4 (libc6,x86-64, OS ABI: Linux 3.2.0) => /usr/lib/x86_64-linux-gnu/libnvidia-nvvm.so.4\n"
+      "\tlibc.so.6 (libc6,x86-64, OS ABI: Linux 3.2.0) => /lib/x86_64-linux-gnu/libc.so.6\n";
+
+} // namespace
+
+TEST_CASE("ldconfig output gives the driver's 64-bit compute libraries, each once", "[verify]")
+{
+    std::vector<verify::LdconfigEntry> entries = verify::parse_ldconfig(k_ldconfig);
+    REQUIRE(entries.size() == 10);
+    CHECK(entries[8].flags == "libc6,x86-64, OS ABI: Linux 3.2.0");
+    std::vector<std::string> sources;
+    for (const auto& bind : verify::driver_library_binds(entries)) {
+        CHECK(bind.read_only);
+        CHECK(bind.destination == "/usr/local/nvidia/lib64/" + std::filesystem::path(bind.source).filename().string());
+        sources.push_back(bind.source);
+    }
+    CHECK(sources
+        == std::vector<std::string> { "/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1",
+            "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+            "/usr/lib/x86_64-linux-gnu/libcudadebugger.so.1", "/usr/lib/x86_64-linux-gnu/libnvidia-nvvm.so.4" });
+}
+
+TEST_CASE("without a CDI spec the plan binds the device nodes, the driver libraries and nvidia-smi", "[verify]")
+{
+    Scratch scratch;
+    scratch.sh("mkdir -p dev cdi && touch dev/nvidiactl dev/nvidia-uvm dev/nvidia10 dev/nvidia2 dev/nvidia0 "
+               "dev/nvidia-modeset dev/null && echo '{\"kind\": \"amd.com/gpu\", \"devices\": []}' > cdi/amd.json");
+    verify::GpuHost host { { scratch / "cdi" }, scratch / "dev", [] { return std::string(k_ldconfig); },
+        "/usr/bin/nvidia-smi", fake_probe };
+    verify::GpuInjection plan = verify::plan_gpu_injection(host);
+    CHECK(plan.source == "ldconfig -p and " + (scratch / "dev").string());
+    std::vector<std::string> devices;
+    for (const auto& device : plan.devices)
+        devices.push_back(device.path + " " + std::to_string(device.major) + ":" + std::to_string(device.minor));
+    CHECK(devices
+        == std::vector<std::string> { "/dev/nvidiactl 195:255", "/dev/nvidia-uvm 510:0", "/dev/nvidia0 195:0",
+            "/dev/nvidia2 195:2", "/dev/nvidia10 195:10" });
+    CHECK(plan.devices[0].host_path == (scratch / "dev" / "nvidiactl").string());
+    REQUIRE(plan.binds.size() == 6);
+    CHECK(plan.binds.back().source == "/usr/bin/nvidia-smi");
+    CHECK(plan.binds.back().destination == "/usr/bin/nvidia-smi");
+    CHECK(plan.hooks.empty());
+}
+
+TEST_CASE("a host without NVIDIA device nodes or CDI spec gets a plan refusal that says what to install", "[verify]")
+{
+    Scratch scratch;
+    scratch.sh("mkdir -p dev && touch dev/null");
+    verify::GpuHost host { { scratch / "cdi" }, scratch / "dev", [] { return std::string(); }, std::nullopt,
+        fake_probe };
+    try {
+        verify::plan_gpu_injection(host);
+        FAIL("planned GPU injection without a GPU");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::environment);
+        CHECK(e.message() == "no NVIDIA device nodes in " + (scratch / "dev").string() + " and no CDI spec");
+    }
+}
+
+TEST_CASE("a CDI spec for nvidia.com/gpu gives its nodes, mounts, hooks and env for all devices", "[verify]")
+{
+    Scratch scratch;
+    write_file_atomic(scratch / "etc-cdi" / "nvidia.json", R"({
+      "cdiVersion": "0.5.0", "kind": "nvidia.com/gpu",
+      "devices": [
+        {"name": "0", "containerEdits": {"deviceNodes": [{"path": "/dev/nvidia0"}]}},
+        {"name": "all", "containerEdits": {"deviceNodes": [{"path": "/dev/nvidia0"}, {"path": "/dev/nvidia1"}]}}
+      ],
+      "containerEdits": {
+        "env": ["NVIDIA_VISIBLE_DEVICES=void"],
+        "deviceNodes": [{"path": "/dev/nvidiactl", "hostPath": "/dev/nvidiactl", "type": "c", "major": 195, "minor": 255}],
+        "mounts": [{"hostPath": "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05",
+                    "containerPath": "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05",
+                    "options": ["ro", "nosuid", "nodev", "bind"]},
+                   {"hostPath": "/run/nvidia-persistenced/socket", "containerPath": "/run/nvidia-persistenced/socket",
+                    "options": ["nosuid", "nodev", "bind", "noexec"]}],
+        "hooks": [{"hookName": "createContainer", "path": "/usr/bin/nvidia-ctk",
+                   "args": ["nvidia-ctk", "hook", "update-ldcache", "--folder", "/usr/lib/x86_64-linux-gnu"]}]
+      }
+    })");
+    scratch.sh("mkdir -p run-cdi && echo '{\"kind\": \"nvidia.com/gpu\", \"devices\": []}' > run-cdi/later.json");
+    auto probe = [](const std::string& path) -> std::optional<verify::DeviceNode> {
+        return verify::DeviceNode { path, path, 'c', 195, path == "/dev/nvidia1" ? 1u : 0u, 0666 };
+    };
+    verify::GpuHost host { { scratch / "etc-cdi", scratch / "run-cdi" }, scratch / "dev", {}, std::nullopt, probe };
+    verify::GpuInjection plan = verify::plan_gpu_injection(host);
+    CHECK(plan.source == "CDI spec " + (scratch / "etc-cdi" / "nvidia.json").string());
+    CHECK(plan.env == std::vector<std::string> { "NVIDIA_VISIBLE_DEVICES=void" });
+    std::vector<std::string> devices;
+    for (const auto& device : plan.devices)
+        devices.push_back(device.path + " " + std::to_string(device.major) + ":" + std::to_string(device.minor));
+    CHECK(devices == std::vector<std::string> { "/dev/nvidiactl 195:255", "/dev/nvidia0 195:0", "/dev/nvidia1 195:1" });
+    REQUIRE(plan.binds.size() == 2);
+    CHECK(plan.binds[0].read_only);
+    CHECK_FALSE(plan.binds[1].read_only);
+    REQUIRE(plan.hooks.size() == 1);
+    CHECK(plan.hooks[0].stage == "createContainer");
+    CHECK(plan.hooks[0].args.back() == "/usr/lib/x86_64-linux-gnu");
+}
+
+TEST_CASE("a CDI spec that breaks the schema is refused naming the file", "[verify]")
+{
+    try {
+        verify::plan_from_cdi_spec(nlohmann::json::parse(R"({"kind": "nvidia.com/gpu", "devices": [{"name": "0"}]})"),
+            "/etc/cdi/bad.json", verify::probe_device);
+        FAIL("accepted a device without containerEdits");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message().starts_with("/etc/cdi/bad.json: not a CDI spec: "));
+    }
+}

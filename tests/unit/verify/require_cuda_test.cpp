@@ -1,0 +1,52 @@
+#include "core/error.h"
+#include "verify/require_cuda.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlenv;
+
+namespace {
+
+std::optional<std::string> refusal(
+    const std::string& requirement, const std::string& driver, std::vector<std::string> brands)
+{
+    return verify::refuse_require_cuda(
+        requirement, { DriverVersion::parse(driver), std::move(brands) }, matrix::Matrix::embedded());
+}
+
+const std::string k_cu121 = "cuda>=12.1 brand=tesla,driver>=470,driver<471 brand=tesla,driver>=525,driver<526";
+
+} // namespace
+
+TEST_CASE("a driver that supports the image's CUDA may start it", "[verify]")
+{
+    CHECK_FALSE(refusal(k_cu121, "535.104.05", { "geforce" }));
+    CHECK_FALSE(refusal("cuda>=11.8", "520.61.05", {}));
+}
+
+TEST_CASE("an older datacenter driver starts the image through a brand alternative", "[verify]")
+{
+    CHECK_FALSE(refusal(k_cu121, "470.57.02", { "tesla" }));
+    CHECK_FALSE(refusal(k_cu121, "525.60.13", { "tesla" }));
+}
+
+TEST_CASE("a refusal says what the driver supports and what the image needs, citing the matrix", "[verify]")
+{
+    auto refused = refusal(k_cu121, "470.57.02", { "geforce" });
+    REQUIRE(refused);
+    CHECK(refused->starts_with(
+        "NVIDIA_REQUIRE_CUDA=\"" + k_cu121 + "\" refuses driver 470.57.02: it supports CUDA up to 11.4"));
+    CHECK(refused->find("; CUDA 12.1 needs driver >= 530.30.02 (") != std::string::npos);
+    CHECK(refused->ends_with(", and no brand/driver alternative matches this host"));
+}
+
+TEST_CASE("a constraint of another shape is refused as bad input", "[verify]")
+{
+    try {
+        refusal("cuda~12", "535.104.05", {});
+        FAIL("read cuda~12");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message() == "NVIDIA_REQUIRE_CUDA: cannot read the constraint \"cuda~12\"");
+    }
+}
