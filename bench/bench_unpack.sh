@@ -33,7 +33,7 @@ for root, _, names in os.walk(sys.argv[2]):
 profile["files"] = sorted(files, key=lambda f: f["target"])
 json.dump(profile, open(sys.argv[3], "w"), indent=2)
 PY
-"$dlenv" lock "$work/bench.json" -o "$work/bench.lock.json" >/dev/null
+"$dlenv" lock "$work/bench.json" -o "$work/bench.lock.json" --offline >/dev/null
 "$dlenv" build "$work/bench.lock.json" --store "$work/store" --base "docker-archive:$work/quickstart-base.tar" >/dev/null
 layers=$(find "$work/store/blobs/sha256" -type f -size +1M -printf '%s\n' | awk '{ s += $1 } END { print s }')
 tree_bytes=$(du -sb "$dir" | cut -f1)

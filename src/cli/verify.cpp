@@ -2,6 +2,7 @@
 
 #include "cli/output.h"
 #include "cli/store_output.h"
+#include "store/records.h"
 #include "verify/verifier.h"
 
 #include <cstdio>
@@ -74,10 +75,9 @@ int run_verify(const VerifyArgs& args, const Options& options)
 {
     verify::VerifyRequest request;
     request.store_dir = store_dir(options);
-    std::size_t colon = args.image.rfind(':');
-    request.name = args.image.substr(0, colon);
-    if (colon != std::string::npos)
-        request.tag = args.image.substr(colon + 1);
+    store::ImageTag image = store::ImageTag::parse(args.image);
+    request.name = image.name;
+    request.tag = image.tag;
     request.tiers = expand_tiers(args.tiers);
     request.runtime = args.runtime;
     request.timeout_seconds = args.timeout_seconds;

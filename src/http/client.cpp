@@ -165,6 +165,9 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, m_options.connect_timeout_s);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, m_options.stall_timeout_s);
+    // Large buffers: multi-GB blobs then move in fewer writes, reads and hash updates.
+    curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L << 10);
+    curl_easy_setopt(curl, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);

@@ -81,7 +81,7 @@ profile["validation"] = {"tiers": ["static"]}
 json.dump(profile, open(sys.argv[2], "w"), indent=2)
 PY
 build_static() {
-  "$dlenv" lock "$scratch/static/quickstart-static.json" -o "$scratch/static/lock.json" >/dev/null
+  "$dlenv" lock "$scratch/static/quickstart-static.json" -o "$scratch/static/lock.json" --offline >/dev/null
   "$dlenv" build "$scratch/static/lock.json" --store "$store" --base "docker-archive:$scratch/store/quickstart-base.tar" >/dev/null
   image_digest "$store" quickstart-static latest
 }
