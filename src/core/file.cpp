@@ -74,7 +74,8 @@ std::string read_file(const std::filesystem::path& path)
     return out.str();
 }
 
-AtomicFile::AtomicFile(const std::filesystem::path& path, unsigned mode) : m_path(path), m_mode(mode)
+AtomicFile::AtomicFile(const std::filesystem::path& path, unsigned mode, Durability durability)
+    : m_path(path), m_mode(mode), m_durability(durability)
 {
     std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
     std::error_code ec;
@@ -100,7 +101,7 @@ void AtomicFile::write(std::string_view bytes)
     // Starting writeback as the file grows lets the disk work while the caller computes,
     // so the fsync in commit() waits for the last few megabytes, not for gigabytes.
     constexpr std::uint64_t k_writeback_step = 32 << 20;
-    if (m_written - m_flushed >= k_writeback_step) {
+    if (m_durability == Durability::synced && m_written - m_flushed >= k_writeback_step) {
         ::sync_file_range(m_fd.get(), static_cast<off_t>(m_flushed), static_cast<off_t>(m_written - m_flushed),
                           SYNC_FILE_RANGE_WRITE);
         m_flushed = m_written;
@@ -109,14 +110,16 @@ void AtomicFile::write(std::string_view bytes)
 
 void AtomicFile::commit_as(const std::filesystem::path& path)
 {
-    if (::fchmod(m_fd.get(), m_mode) != 0 || ::fsync(m_fd.get()) != 0)
+    bool synced = m_durability == Durability::synced;
+    if (::fchmod(m_fd.get(), m_mode) != 0 || (synced && ::fsync(m_fd.get()) != 0))
         throw io_error("sync", m_temp);
     if (::close(m_fd.release()) != 0)
         throw io_error("close", m_temp);
     if (::rename(m_temp.c_str(), path.c_str()) != 0)
         throw io_error("rename into place", path);
     m_temp.clear();
-    fsync_directory(path.parent_path().empty() ? "." : path.parent_path());
+    if (synced)
+        fsync_directory(path.parent_path().empty() ? "." : path.parent_path());
 }
 
 void copy_file_atomic(const std::filesystem::path& from, const std::filesystem::path& to)

@@ -41,9 +41,14 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
 // A file written as a stream that appears whole or not at all: bytes go to a temporary
 // file in the target's directory; `commit` fsyncs it, renames it over the target and
 // fsyncs the directory. Destroyed without `commit`, it removes the temporary file.
+// Durability::staged skips the fsyncs for files of a scratch tree that only matters once
+// it is packed into a blob, which is made durable in its turn; readers still never see a
+// partial file.
 class AtomicFile {
 public:
-    explicit AtomicFile(const std::filesystem::path& path, unsigned mode = 0644);
+    enum class Durability { synced, staged };
+    explicit AtomicFile(const std::filesystem::path& path, unsigned mode = 0644,
+                        Durability durability = Durability::synced);
     ~AtomicFile();
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
@@ -57,6 +62,7 @@ private:
     std::filesystem::path m_path;
     std::string m_temp;
     unsigned m_mode;
+    Durability m_durability;
     UniqueFd m_fd;
     std::uint64_t m_written = 0;
     std::uint64_t m_flushed = 0; // bytes whose writeback has been started

@@ -16,6 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The tree is a staging area that becomes a layer, and the layer's blob is what is made
+// durable: an fsync per file would cost more than the unpacking.
+constexpr AtomicFile::Durability k_durability = AtomicFile::Durability::staged;
+
 // RECORD's hash form: "sha256=" and the digest in urlsafe base64 without padding.
 std::string record_hash(const std::string& hex)
 {
@@ -206,7 +210,7 @@ private:
         }
         // Streamed: a member can be a gigabyte of CUDA kernels. It only appears under
         // its name once its hash is known to be right.
-        AtomicFile file(m_root / path, mode);
+        AtomicFile file(m_root / path, mode, k_durability);
         Sha256 hash;
         std::uint64_t size = 0;
         for (std::string_view piece = archive.read_data(); !piece.empty(); piece = archive.read_data()) {
@@ -231,7 +235,7 @@ private:
 
     void write(const std::string& path, std::string_view bytes, unsigned mode)
     {
-        AtomicFile file(m_root / path, mode);
+        AtomicFile file(m_root / path, mode, k_durability);
         file.write(bytes);
         file.commit();
         m_written[path] = record_hash(sha256_hex(bytes)) + "," + std::to_string(bytes.size());
@@ -249,7 +253,7 @@ private:
         std::string record;
         for (const auto& [path, hash_size] : rows)
             record += (path.find_first_of(",\"") == std::string::npos ? path : quote(path)) + "," + hash_size + "\r\n";
-        AtomicFile file(m_root / record_path, 0644);
+        AtomicFile file(m_root / record_path, 0644, k_durability);
         file.write(record);
         file.commit();
 

@@ -37,10 +37,11 @@ struct InstalledWheel {
 // `<dist>.data/<key>/` to the scheme's directory for that key, `#!python` shebangs of
 // scripts rewritten to the scheme's interpreter, console and GUI scripts generated from
 // entry_points.txt, `INSTALLER` ("dlenv") and a new `RECORD` (urlsafe base64 sha256 and
-// size of every file, paths relative to the library directory, sorted, CRLF as pip) written in the
-// dist-info directory. Files are 0755 when the wheel marks them executable (and for
-// generated scripts), else 0644; every file is written atomically. Each file's sha256
-// is checked against the wheel's RECORD: a mismatch, or a file RECORD does not list, is
+// size of every file, paths relative to the library directory, sorted, CRLF as pip)
+// written in the dist-info directory. Files are 0755 when the wheel marks them executable
+// (and for generated scripts), else 0644; each appears whole (temp and rename) but is not
+// fsynced: the tree is staging for a layer. Each file's sha256 is checked against the
+// wheel's RECORD: a mismatch, or a file RECORD does not list, is
 // Error(verification_failed); a path that leaves its directory is Error(invalid_input).
 InstalledWheel install_wheel(
     const std::filesystem::path& wheel, const InstallScheme& scheme, const std::filesystem::path& root);
