@@ -159,6 +159,12 @@ TEST_CASE("the torch closure resolved through a PEP 503 index served by http.ser
     REQUIRE(filelock.size() == 3);
     CHECK(filelock[2].filename == "filelock-99.0-py3-none-any.whl");
     CHECK(filelock[2].yanked);
+    // PEP 592: a yanked file is chosen only when pinned with ==.
+    ResolveRequest pinned { {}, {}, Target::linux_cpython(PythonVersion::parse("3.11"), "x86_64", 2, 28) };
+    pinned.requirements = { Requirement::parse("filelock==99.0") };
+    CHECK(resolve(pinned, IndexSet(index))[0].file.filename == "filelock-99.0-py3-none-any.whl");
+    pinned.requirements = { Requirement::parse("filelock>=3") };
+    CHECK(resolve(pinned, IndexSet(index))[0].file.filename == "filelock-3.13.1-py3-none-any.whl");
     CHECK_THROWS_WITH(index->files("sdist-only"),
         "index " + server.url
             + "simple/: no wheel of sdist-only with a sha256: the index lists only sdist_only-1.0.tar.gz");
