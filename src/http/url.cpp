@@ -3,6 +3,7 @@
 #include "core/error.h"
 
 #include <cctype>
+#include <vector>
 
 namespace dlenv::http {
 
@@ -24,6 +25,45 @@ Url Url::parse(std::string_view text)
     return {scheme, authority, target};
 }
 
+namespace {
+
+// RFC 3986 5.2.4 on the path of `target` (its query kept as is): "/simple/torch/../../f"
+// becomes "/f", so a URL written into a lock names the file once, one way.
+std::string remove_dot_segments(const std::string& target)
+{
+    auto query = target.find_first_of("?#");
+    std::string path = target.substr(0, query);
+    std::vector<std::string> segments;
+    std::size_t start = 1;
+    while (start <= path.size()) {
+        auto end = path.find('/', start);
+        if (end == std::string::npos)
+            end = path.size();
+        std::string segment = path.substr(start, end - start);
+        bool last = end == path.size();
+        if (segment == "..") {
+            if (!segments.empty())
+                segments.pop_back();
+            if (last)
+                segments.emplace_back();
+        } else if (segment == ".") {
+            if (last)
+                segments.emplace_back();
+        } else {
+            segments.push_back(segment);
+        }
+        start = end + 1;
+    }
+    std::string out;
+    for (const auto& segment : segments)
+        out += "/" + segment;
+    if (out.empty())
+        out = "/";
+    return out + (query == std::string::npos ? "" : target.substr(query));
+}
+
+} // namespace
+
 std::string resolve_url(std::string_view base, std::string_view location)
 {
     if (location.starts_with("http://") || location.starts_with("https://"))
@@ -32,9 +72,9 @@ std::string resolve_url(std::string_view base, std::string_view location)
     if (location.starts_with("//"))
         return url.scheme + ":" + std::string(location);
     if (location.starts_with("/"))
-        return url.origin() + std::string(location);
+        return url.origin() + remove_dot_segments(std::string(location));
     std::string path = url.target.substr(0, url.target.find('?'));
-    return url.origin() + path.substr(0, path.rfind('/') + 1) + std::string(location);
+    return url.origin() + remove_dot_segments(path.substr(0, path.rfind('/') + 1) + std::string(location));
 }
 
 std::string url_encode(std::string_view text)

@@ -20,7 +20,7 @@ struct Url {
 };
 
 // `location` (absolute, or relative to `base` as RFC 3986 allows: "//host/p", "/p",
-// "p?q") made absolute.
+// "p?q") made absolute, its "." and ".." path segments removed.
 std::string resolve_url(std::string_view base, std::string_view location);
 
 // Percent-encodes everything but RFC 3986's unreserved characters, for query values.

@@ -20,7 +20,11 @@ struct DistributionFile {
     std::string sha256; // hex; every file dlenv locks has one
     std::optional<std::int64_t> size;
     std::optional<SpecifierSet> requires_python; // when the index states it
-    bool yanked = false;
+    bool yanked = false; // PEP 592: chosen only when a requirement pins it with ==
+    // PEP 658: the index serves the wheel's METADATA at `url` + ".metadata", with this
+    // sha256 when it states one (empty otherwise).
+    bool metadata_file = false;
+    std::string metadata_sha256;
 };
 
 // A package index: the files of a project and the metadata of a file. Implementations

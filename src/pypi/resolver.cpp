@@ -185,8 +185,13 @@ private:
         Index& index = m_indexes.for_project(key);
         std::map<Pep440Version, Candidate> best; // per version, the best-tagged wheel
         std::map<Pep440Version, std::pair<std::size_t, std::optional<BuildTag>>> best_rank;
+        // PEP 592: a yanked file stays eligible only for a requirement that pins it exactly.
+        bool pinned = std::any_of(demand.requirement.specifiers.clauses().begin(),
+            demand.requirement.specifiers.clauses().end(), [](const Specifier& s) {
+                return (s.op() == Specifier::Op::equal && !s.wildcard()) || s.op() == Specifier::Op::arbitrary;
+            });
         for (const auto& file : index.files(key)) {
-            if (file.yanked || !file.filename.ends_with(".whl"))
+            if ((file.yanked && !pinned) || !file.filename.ends_with(".whl"))
                 continue;
             if (file.requires_python && !file.requires_python->contains(m_python, true))
                 continue;

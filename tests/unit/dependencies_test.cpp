@@ -18,7 +18,7 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"core", {}},
     {"matrix", {"core"}},
     {"resolve", {"core", "matrix"}},
-    {"pypi", {"core"}},
+    {"pypi", {"core", "http"}},
     {"lock", {"core", "matrix", "resolve"}},
     {"host", {"core"}},
     {"oci", {"core"}},

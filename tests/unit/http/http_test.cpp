@@ -28,6 +28,10 @@ TEST_CASE("Location headers resolve against the request URL", "[http]")
     CHECK(resolve_url(base, "//cdn.example.com/b") == "https://cdn.example.com/b");
     CHECK(resolve_url(base, "/v2/app/blobs/uploads/123?_state=x") == "https://r.example.com/v2/app/blobs/uploads/123?_state=x");
     CHECK(resolve_url(base + "?q=1", "123") == "https://r.example.com/v2/app/blobs/uploads/123");
+    CHECK(resolve_url("http://127.0.0.1:8080/simple/torch/", "../../files/t.whl#sha256=ab")
+          == "http://127.0.0.1:8080/files/t.whl#sha256=ab");
+    CHECK(resolve_url("http://h/a/b/", "./c/../d?x=../y") == "http://h/a/b/d?x=../y");
+    CHECK(resolve_url("http://h/a/", "../../..") == "http://h/");
 }
 
 TEST_CASE("query values are percent-encoded except unreserved characters", "[http]")

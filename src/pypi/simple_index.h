@@ -1,0 +1,39 @@
+#pragma once
+
+#include "http/client.h"
+#include "http/retry.h"
+#include "pypi/index.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dlenv::pypi {
+
+// A PEP 691 / PEP 503 simple-API index at `url` ("https://pypi.org/simple/"). A project's
+// page is `url` + normalised name + "/", asked for as JSON and taken as HTML when the
+// server answers HTML; a 404 means the index does not know the project. Only wheels are
+// listed: files without a sha256 are left out (nothing unverifiable is locked), and a
+// project whose files are all source distributions is refused with Error(not_found).
+// Metadata comes from the PEP 658 `.metadata` file when the index advertises one (its
+// sha256 checked when given), else from the wheel itself, downloaded to a temporary
+// file, checked against its sha256, read and removed. Errors carry "index <url>".
+class SimpleIndex : public Index {
+public:
+    SimpleIndex(std::string url, http::ClientOptions options = {}, http::RetryPolicy retry = {});
+
+    const std::string& name() const override { return m_url; }
+    std::vector<DistributionFile> files(const std::string& project) override;
+    Metadata metadata(const DistributionFile& file) override;
+
+private:
+    http::Response get(const std::string& url, const std::vector<http::Header>& headers) const;
+
+    std::string m_url; // ends in '/'
+    http::Client m_client;
+    http::RetryPolicy m_retry;
+    std::map<std::string, std::vector<DistributionFile>> m_files; // project -> wheels
+};
+
+} // namespace dlenv::pypi
