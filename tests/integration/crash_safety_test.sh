@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 
 store=$scratch/.dlenv
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+build_quickstart "$store"
 quickstart=$(image_digest "$store" quickstart latest)
 base=docker-archive:$scratch/quickstart-base.tar
 

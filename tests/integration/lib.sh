@@ -22,3 +22,9 @@ image_digest() { # image_digest STORE NAME TAG
   "$dlenv" images --store "$1" --json |
     python3 -c 'import json,sys; n,t=sys.argv[1:]; print(next((i["digest"] for i in json.load(sys.stdin) if i["name"]==n and i["tag"]==t), "none"))' "$2" "$3"
 }
+
+# Builds the quickstart image into STORE; its lock and base archive land beside STORE.
+build_quickstart() { # build_quickstart STORE
+  mkdir -p "$(dirname "$1")"
+  DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$1" >/dev/null
+}

@@ -5,8 +5,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
 
 store=$scratch/store/.dlenv
-mkdir -p "$scratch/store"
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+build_quickstart "$store"
 digest=$(image_digest "$store" quickstart latest)
 start_registry "$scratch/registry"
 remote=127.0.0.1:$registry_port

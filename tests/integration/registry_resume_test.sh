@@ -5,8 +5,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
 
 store=$scratch/store/.dlenv
-mkdir -p "$scratch/store"
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+build_quickstart "$store"
 
 # A `docker save` archive whose one layer holds 384 MiB of random bytes.
 archive=$scratch/archive

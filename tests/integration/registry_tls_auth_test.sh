@@ -7,8 +7,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
 
 store=$scratch/store/.dlenv
-mkdir -p "$scratch/store"
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+build_quickstart "$store"
 digest=$(image_digest "$store" quickstart latest)
 
 registry_tls_dir=$scratch/tls

@@ -8,8 +8,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
 
 store=$scratch/store/.dlenv
-mkdir -p "$scratch/store"
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+build_quickstart "$store"
 digest=$(image_digest "$store" quickstart latest)
 password=Tok3n-Pa55word
 wrong_password=Wr0ng-Pa55word

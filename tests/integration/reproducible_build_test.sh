@@ -4,7 +4,7 @@
 # layers make another image, and the gzip one becomes rollback.
 source "$(dirname "$0")/lib.sh"
 
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$scratch/one/.dlenv" >/dev/null
+build_quickstart "$scratch/one/.dlenv"
 first=$(image_digest "$scratch/one/.dlenv" quickstart latest)
 
 sleep 1.1

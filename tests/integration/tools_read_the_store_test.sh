@@ -4,8 +4,7 @@
 source "$(dirname "$0")/lib.sh"
 
 store=$scratch/store/.dlenv
-mkdir -p "$scratch/store"
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+build_quickstart "$store"
 digest=$(image_digest "$store" quickstart latest)
 
 inspected=$(skopeo inspect --raw "oci:$store:quickstart:latest" | sha256sum | cut -d' ' -f1)

@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 
 store=$scratch/store/.dlenv
-DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$store" >/dev/null
+build_quickstart "$store"
 digest=$(image_digest "$store" quickstart latest)
 short=${digest:0:19}
 
