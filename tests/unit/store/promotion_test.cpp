@@ -6,21 +6,13 @@
 #include "store/tags.h"
 #include "store/verifications.h"
 #include "support/scratch.h"
+#include "support/store_images.h"
 
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
 
 namespace {
-
-oci::Descriptor add_image(const store::Store& store, const std::string& content)
-{
-    const oci::ImageLayout& layout = store.layout();
-    oci::Descriptor layer = layout.write_blob(content, oci::media_type::k_layer_tar);
-    oci::Descriptor config = layout.write_blob("{\"content\":\"" + content + "\"}", oci::media_type::k_config);
-    oci::Manifest manifest { std::string(oci::media_type::k_manifest), config, { layer }, {} };
-    return layout.write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
-}
 
 oci::Descriptor build_and_promote(store::Store& store, const std::string& content)
 {

@@ -7,22 +7,13 @@
 #include "store/store.h"
 #include "store/tags.h"
 #include "support/scratch.h"
+#include "support/store_images.h"
 
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
 
 namespace {
-
-// A small image in the store's layout: one layer with `content`, a config, a manifest.
-oci::Descriptor add_image(const store::Store& store, const std::string& content)
-{
-    const oci::ImageLayout& layout = store.layout();
-    oci::Descriptor layer = layout.write_blob(content, oci::media_type::k_layer_tar);
-    oci::Descriptor config = layout.write_blob("{\"content\":\"" + content + "\"}", oci::media_type::k_config);
-    oci::Manifest manifest{std::string(oci::media_type::k_manifest), config, {layer}, {}};
-    return layout.write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
-}
 
 oci::Descriptor build(store::Store& store, const std::string& name, const std::string& content, std::int64_t time)
 {
