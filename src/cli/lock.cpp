@@ -7,6 +7,8 @@
 #include "core/error.h"
 #include "host/gpu_probe.h"
 #include "lock/lockfile.h"
+#include "lock/package_lock.h"
+#include "lock/package_plan.h"
 #include "registry/manifests.h"
 #include "registry/platform.h"
 #include "resolve/stack.h"
@@ -23,6 +25,8 @@ struct LockArgs {
     std::vector<std::string> gpus;
     bool host = false;
     bool offline = false;
+    std::string wheelhouse;
+    std::vector<std::string> indexes; // NAME=URL
     RegistryArgs registry;
 };
 
@@ -45,6 +49,37 @@ void pin_base_image(lock::Lockfile& lockfile, const RegistryArgs& args)
                                                                         "the base image")
             .with_context("pin base image " + base);
     }
+}
+
+// The profile's package sources with --index NAME=URL over them, or the wheelhouse alone.
+lock::PackageSources package_sources(const LockArgs& args, const resolve::Profile& profile,
+                                     const resolve::Stack& stack)
+{
+    if (!args.wheelhouse.empty())
+        return lock::wheelhouse_sources(args.wheelhouse);
+    lock::PackageSources sources = lock::package_sources(profile, stack);
+    for (const auto& option : args.indexes) {
+        std::size_t equals = option.find('=');
+        if (equals == std::string::npos || equals == 0)
+            throw Error(ErrorCode::invalid_input, "--index " + option + ": expected NAME=URL",
+                        "for example --index pypi=https://mirror.example/simple/");
+        sources.indexes[option.substr(0, equals)] = option.substr(equals + 1);
+    }
+    return sources;
+}
+
+std::string packages_summary(const std::vector<lock::LockedPackage>& packages)
+{
+    std::map<std::string, int> per_index;
+    for (const auto& package : packages)
+        ++per_index[package.index];
+    std::string out = std::to_string(packages.size()) + " Python packages pinned by sha256";
+    std::string separator = " (";
+    for (const auto& [index, count] : per_index) {
+        out += separator + std::to_string(count) + " from " + index;
+        separator = ", ";
+    }
+    return out + (per_index.empty() ? "" : ")");
 }
 
 // Host facts from the flags, and from the driver when --host asks for it.
@@ -100,10 +135,13 @@ int run_lock(const LockArgs& args, const Options& options)
         return 1;
     }
     std::string path = args.output.empty() ? "lockfiles/" + profile.name + ".lock.json" : args.output;
+    lock::PackageSources sources = package_sources(args, profile, *resolution.stack);
     auto lockfile = lock::Lockfile::from_stack(profile, matrix.sha256(), host, *resolution.stack, resolution.report,
-                                               path);
+                                               sources, path);
     if (!args.offline)
         pin_base_image(lockfile, args.registry);
+    if (!args.offline || !args.wheelhouse.empty())
+        lockfile.set_packages(lock::lock_packages(lock::package_request(profile, *resolution.stack), sources));
     lockfile.write(path);
     if (options.json) {
         nlohmann::json out = resolution.report.to_json();
@@ -116,6 +154,10 @@ int run_lock(const LockArgs& args, const Options& options)
         std::cout << "locked " << profile.name << " -> " << path << "\n  " << summary(*resolution.stack) << "\n";
         if (std::optional<std::string> manifest = lockfile.base_manifest())
             std::cout << "  base " << lockfile.base_reference() << " pinned to " << *manifest << "\n";
+        if (auto packages = lockfile.packages())
+            std::cout << "  " << packages_summary(*packages) << "\n";
+        else
+            std::cout << "  Python packages not locked: --offline without --wheelhouse\n";
     }
     return 0;
 }
@@ -135,7 +177,13 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
         ->type_name("X.Y[.Z]");
     cmd->add_option("--gpu", args->gpus, "A GPU of the host, in addition to the profile's")->type_name("MODEL");
     cmd->add_flag("--host", args->host, "Detect the driver and GPUs of this machine (NVML, else nvidia-smi)");
-    cmd->add_flag("--offline", args->offline, "Do not ask the registry for the base image's digest; leave it unpinned");
+    cmd->add_flag("--offline", args->offline,
+                  "Ask no registry or index: the base stays unpinned, and the packages too unless --wheelhouse");
+    cmd->add_option("--wheelhouse", args->wheelhouse, "Lock every Python package from this folder of wheels")
+        ->type_name("DIR")
+        ->check(CLI::ExistingDirectory);
+    cmd->add_option("--index", args->indexes, "Serve the index NAME from URL instead (a mirror), or add it")
+        ->type_name("NAME=URL");
     add_registry_options(cmd, args->registry);
     cmd->add_flag("--json", options.json, "Print the outcome as JSON");
     cmd->callback([args, &options, &exit_code] { exit_code = run_lock(*args, options); });

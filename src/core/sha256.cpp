@@ -71,4 +71,9 @@ std::string sha256_file_hex(const std::filesystem::path& path)
     return hash.hex_digest();
 }
 
+bool is_sha256_hex(std::string_view text)
+{
+    return text.size() == 64 && text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
 } // namespace dlenv

@@ -29,6 +29,8 @@ private:
 };
 
 std::string sha256_hex(std::string_view data);
+// Whether `text` is a sha256 as dlenv writes it: 64 lowercase hexadecimal digits.
+bool is_sha256_hex(std::string_view text);
 // The sha256 of a file's bytes, read in chunks. Throws Error(not_found) or Error(io).
 std::string sha256_file_hex(const std::filesystem::path& path);
 

@@ -6,6 +6,7 @@
 #include "core/image_target.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
+#include "lock/package_plan.h"
 
 
 namespace dlenv::lock {
@@ -106,7 +107,8 @@ std::string Lockfile::compute_digest(nlohmann::json json)
 
 Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                               const resolve::HostFacts& host, const resolve::Stack& stack,
-                              const resolve::Report& report, const std::filesystem::path& lock_path)
+                              const resolve::Report& report, const PackageSources& sources,
+                              const std::filesystem::path& lock_path)
 {
     std::filesystem::path lock_dir = lock_path.parent_path();
     nlohmann::json json = {
@@ -118,7 +120,9 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
          {{"reference", profile.base_image}, {"digest", nullptr}, {"manifest", nullptr}, {"platform", k_platform}}},
         {"image", image_json(profile, lock_dir)},
         {"requirements", profile.requirements},
-        {"packages", nlohmann::json::array()},
+        {"packages", nullptr},
+        {"package_sources", to_json(sources)},
+        {"python", to_json(lock::python_environment(profile, stack))},
         {"validation",
          {{"tiers", profile.validation_tiers},
           {"thresholds",
@@ -170,7 +174,7 @@ ImageSection Lockfile::image() const
         if (!mode)
             item.at("mode").fail("expected an octal mode like \"0644\"", "run `dlenv lock` again");
         file.mode = *mode;
-        if (file.sha256.size() != 64 || file.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+        if (!is_sha256_hex(file.sha256))
             item.at("sha256").fail("expected 64 lowercase hexadecimal digits", "run `dlenv lock` again");
         section.files.push_back(std::move(file));
     }
@@ -206,6 +210,36 @@ void Lockfile::pin_base(const std::string& digest, const std::string& manifest)
 {
     m_json["base_image"]["digest"] = digest;
     m_json["base_image"]["manifest"] = manifest;
+    m_json["digest"] = compute_digest(m_json);
+}
+
+std::optional<std::vector<LockedPackage>> Lockfile::packages() const
+{
+    auto field = JsonReader(m_file, m_json).find("packages");
+    if (!field)
+        return std::nullopt;
+    std::vector<LockedPackage> packages;
+    for (const auto& item : field->items())
+        packages.push_back(read_locked_package(item));
+    return packages;
+}
+
+PackageSources Lockfile::package_sources() const
+{
+    return read_package_sources(JsonReader(m_file, m_json).at("package_sources"));
+}
+
+PythonEnvironment Lockfile::python_environment() const
+{
+    return read_python_environment(JsonReader(m_file, m_json).at("python"));
+}
+
+void Lockfile::set_packages(const std::vector<LockedPackage>& packages)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& package : packages)
+        list.push_back(to_json(package));
+    m_json["packages"] = list;
     m_json["digest"] = compute_digest(m_json);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lock/packages.h"
 #include "resolve/profile.h"
 #include "resolve/stack.h"
 
@@ -37,11 +38,13 @@ struct ImageSection {
 class Lockfile {
 public:
     // Builds the lock of a resolved profile, to be written to `lock_path`: the profile's
-    // files are pinned by sha256 and size, with paths relative to the lock's directory.
+    // files are pinned by sha256 and size, with paths relative to the lock's directory;
+    // the packages come from `sources` and are not locked yet (set_packages does that).
     // Equal inputs give equal bytes.
     static Lockfile from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                                const resolve::HostFacts& host, const resolve::Stack& stack,
-                               const resolve::Report& report, const std::filesystem::path& lock_path);
+                               const resolve::Report& report, const PackageSources& sources,
+                               const std::filesystem::path& lock_path);
 
     // Reads and verifies a lockfile: format version, digest. Errors name the file and
     // field; a digest mismatch says to lock again.
@@ -57,6 +60,11 @@ public:
     std::optional<std::string> base_digest() const; // base_image.digest, once pinned
     std::optional<std::string> base_manifest() const; // base_image.manifest: the platform's image
     std::string base_platform() const;                 // base_image.platform: "linux/amd64"
+    // The Python closure, sorted by name; nullopt when it was not locked (--offline
+    // without a wheelhouse). Errors name the file and field.
+    std::optional<std::vector<LockedPackage>> packages() const;
+    PackageSources package_sources() const;
+    PythonEnvironment python_environment() const;
     std::string digest() const { return m_json.at("digest").get<std::string>(); }
     std::string text() const; // the canonical bytes
 
@@ -66,6 +74,8 @@ public:
     // manifest), `manifest` the image manifest for the lock's platform. Recomputes the
     // lock's digest.
     void pin_base(const std::string& digest, const std::string& manifest);
+    // Records the locked Python closure. Recomputes the lock's digest.
+    void set_packages(const std::vector<LockedPackage>& packages);
 
 private:
     Lockfile(nlohmann::json json, std::string file) : m_json(std::move(json)), m_file(std::move(file)) {}

@@ -51,13 +51,17 @@ class IndexSet {
 public:
     explicit IndexSet(std::shared_ptr<Index> default_index);
 
-    // Assigns `project` (any spelling) to `index`.
+    // Assigns `project` (any spelling) to `index`; "nvidia-*" assigns every project whose
+    // normalised name starts with "nvidia-".
     void assign(const std::string& project, std::shared_ptr<Index> index);
+    // The index of `project`: its own assignment, else the longest prefix that matches
+    // it, else the default.
     Index& for_project(const std::string& project) const;
 
 private:
     std::shared_ptr<Index> m_default;
     std::map<std::string, std::shared_ptr<Index>> m_assigned; // normalised name -> index
+    std::map<std::string, std::shared_ptr<Index>> m_prefixes; // normalised prefix -> index
 };
 
 } // namespace dlenv::pypi

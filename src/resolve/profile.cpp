@@ -8,6 +8,7 @@
 #include "core/sha256.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace dlenv::resolve {
 namespace {
@@ -58,6 +59,63 @@ double fraction(const JsonReader& validation, std::string_view key, double fallb
     return value;
 }
 
+std::map<std::string, std::string> string_map(const JsonReader& object)
+{
+    if (!object.raw().is_object())
+        object.fail("expected an object of strings");
+    std::map<std::string, std::string> out;
+    for (const auto& item : object.raw().items())
+        out[item.key()] = object.at(item.key()).string();
+    return out;
+}
+
+PythonRuntimeSource python_runtime(const JsonReader& field)
+{
+    field.allow_only({"url", "sha256"});
+    PythonRuntimeSource runtime{field.at("url").string(), field.at("sha256").string()};
+    if (!runtime.url.starts_with("https://") && !runtime.url.starts_with("http://") &&
+        !runtime.url.starts_with("file://"))
+        field.at("url").fail("expected an https://, http:// or file:// URL");
+    if (!runtime.url.ends_with(".tar.gz"))
+        field.at("url").fail("expected a .tar.gz archive",
+                             "use python-build-standalone's install_only archive for the profile's Python");
+    if (!is_sha256_hex(runtime.sha256))
+        field.at("sha256").fail("expected 64 lowercase hexadecimal digits", "copy it from the release's SHA256SUMS");
+    return runtime;
+}
+
+PackageSettings package_settings(const JsonReader& field)
+{
+    field.allow_only({"indexes", "index_of", "machine", "glibc", "python_runtime"});
+    PackageSettings settings;
+    if (auto indexes = field.find("indexes")) {
+        settings.indexes = string_map(*indexes);
+        for (const auto& [name, url] : settings.indexes)
+            if (!url.starts_with("https://") && !url.starts_with("http://"))
+                indexes->at(name).fail("expected the http(s) URL of a simple API, like https://pypi.org/simple/");
+    }
+    if (auto index_of = field.find("index_of"))
+        settings.index_of = string_map(*index_of);
+    if (auto machine = field.find("machine")) {
+        settings.machine = machine->string();
+        if (settings.machine != "x86_64" && settings.machine != "aarch64")
+            machine->fail("unknown machine '" + settings.machine + "'", "machines are x86_64 and aarch64");
+    }
+    if (auto glibc = field.find("glibc")) {
+        std::string text = glibc->string();
+        unsigned major = 0, minor = 0;
+        char rest = 0;
+        if (std::sscanf(text.c_str(), "%u.%u%c", &major, &minor, &rest) != 2)
+            glibc->fail("expected MAJOR.MINOR like \"2.35\", got \"" + text + "\"",
+                        "use the glibc of the base image: `ldd --version` in it");
+        settings.glibc_major = major;
+        settings.glibc_minor = minor;
+    }
+    if (auto runtime = field.find("python_runtime"))
+        settings.python_runtime = python_runtime(*runtime);
+    return settings;
+}
+
 } // namespace
 
 Profile Profile::parse(const std::string& file, const std::string& text)
@@ -65,7 +123,8 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     nlohmann::json json = JsonReader::parse_document(file, text);
     JsonReader doc(file, json);
     doc.allow_only({"format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
-                    "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation"});
+                    "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation",
+                    "packages"});
     if (std::string format = doc.at("format").string(); format != k_format)
         doc.at("format").fail("unknown format '" + format + "'", "this dlenv reads " + std::string(k_format));
 
@@ -96,6 +155,8 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     }
     if (auto list = doc.find("requirements"))
         p.requirements = list->strings();
+    if (auto packages = doc.find("packages"))
+        p.packages = package_settings(*packages);
     if (auto list = doc.find("gpus"))
         p.gpus = list->strings();
     p.driver_floor = doc.optional_as<DriverVersion>("driver_floor");

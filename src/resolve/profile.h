@@ -5,6 +5,7 @@
 #include "resolve/query.h"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,27 @@ struct ProfileFile {
     std::uint32_t mode = 0644; // permission bits
 };
 
+// A relocatable CPython (python-build-standalone's install_only archives) unpacked into
+// the image when its base has no Python: a .tar.gz whose top directory holds bin/, lib/.
+struct PythonRuntimeSource {
+    std::string url;
+    std::string sha256; // lowercase hex, as the publisher's SHA256SUMS states it
+};
+
+// Where the profile's Python packages come from and what they must run on. Indexes and
+// assignments named here are merged over the lock's defaults (pypi, and the framework's
+// own index for its CUDA variant).
+struct PackageSettings {
+    std::map<std::string, std::string> indexes;  // index name -> simple-API URL
+    std::map<std::string, std::string> index_of; // project, or "prefix-*", -> index name
+    std::string machine = "x86_64";
+    // The image's glibc. 2.28 is the oldest among the bases dlenv is for (UBI 8; Ubuntu
+    // 20.04 has 2.31), so manylinux_2_28 wheels are admitted and newer ones are not.
+    std::uint32_t glibc_major = 2;
+    std::uint32_t glibc_minor = 28;
+    std::optional<PythonRuntimeSource> python_runtime;
+};
+
 // What a team wants, as profiles/NAME.json says it ("format": "dlenv.profile/v1").
 struct Profile {
     std::string name;
@@ -29,6 +51,7 @@ struct Profile {
     PythonVersion python;
     std::vector<Framework> companions;
     std::vector<std::string> requirements; // further packages, PEP 508
+    PackageSettings packages;
     std::vector<std::string> gpus;         // target GPU models
     std::optional<DriverVersion> driver_floor; // the oldest driver in the fleet
     bool forward_compat = false;

@@ -19,7 +19,7 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"matrix", {"core"}},
     {"resolve", {"core", "matrix"}},
     {"pypi", {"core", "http"}},
-    {"lock", {"core", "matrix", "resolve"}},
+    {"lock", {"core", "matrix", "resolve", "pypi", "http"}},
     {"host", {"core"}},
     {"oci", {"core"}},
     {"http", {"core"}},

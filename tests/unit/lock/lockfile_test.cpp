@@ -3,6 +3,7 @@
 #include "core/file.h"
 #include "core/sha256.h"
 #include "lock/lockfile.h"
+#include "lock/package_plan.h"
 #include "matrix/matrix.h"
 #include "resolve/profile.h"
 #include "resolve/stack.h"
@@ -19,7 +20,9 @@ lock::Lockfile lock_shipped(const std::string& name)
     auto profile = resolve::load_profile(name);
     auto resolution = resolve::resolve_profile(matrix, profile, {});
     REQUIRE(resolution.stack);
-    return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report, "lockfiles/" + profile.name + ".lock.json");
+    return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report,
+                                      lock::package_sources(profile, *resolution.stack),
+                                      "lockfiles/" + profile.name + ".lock.json");
 }
 
 } // namespace
@@ -55,7 +58,14 @@ TEST_CASE("pytorch-2.1-cu118 pins CUDA 11.8, cuDNN 8.7.0.84 and torch 2.1.2+cu11
     CHECK(stack.at("driver").at("minor_version_min") == "450.80.02");
     CHECK(stack.at("driver").at("forward_compat") == false);
     CHECK(stack.at("arch_list") == nlohmann::json::parse(R"(["3.7","5.0","6.0","7.0","7.5","8.0","8.6","9.0"])"));
-    CHECK(json.at("packages") == nlohmann::json::array());
+    CHECK(json.at("packages") == nullptr); // not locked until an index or a wheelhouse is asked
+    CHECK(json.at("package_sources") == nlohmann::json::parse(R"({
+        "default_index": "pypi",
+        "indexes": {"pypi": "https://pypi.org/simple/", "pytorch": "https://download.pytorch.org/whl/cu118/"},
+        "index_of": {"nvidia-*": "pytorch", "torch": "pytorch", "torchaudio": "pytorch", "torchvision": "pytorch",
+                     "triton": "pytorch"}})"));
+    CHECK(json.at("python") == nlohmann::json::parse(R"({"glibc": "2.28", "machine": "x86_64", "prefix": "/usr/local",
+                                                         "runtime": null, "version": "3.10"})"));
 }
 
 TEST_CASE("a lock read back verifies its format and digest", "[lock]")

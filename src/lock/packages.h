@@ -1,0 +1,58 @@
+#pragma once
+
+#include "core/json_reader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlenv::lock {
+
+// One wheel of the Python closure, as the lock pins it.
+struct LockedPackage {
+    std::string name;     // normalised
+    std::string version;  // PEP 440, with its local label: "2.1.2+cu118"
+    std::string index;    // the name of the index it comes from, a key of PackageSources::indexes
+    std::string filename; // "torch-2.1.2+cu118-cp311-cp311-linux_x86_64.whl"
+    std::string url;
+    std::string sha256; // lowercase hex
+    std::optional<std::int64_t> size; // when the index states it
+    std::vector<std::string> required_by; // normalised names, and "profile" for what the profile asks
+};
+
+// Which index serves which project, by name: never "whichever index has the name first".
+struct PackageSources {
+    std::map<std::string, std::string> indexes;  // name -> simple-API URL
+    std::map<std::string, std::string> index_of; // project, or "prefix-*", -> index name
+    std::string default_index;                   // the index of every other project
+};
+
+// A relocatable CPython unpacked into the image when its base has none.
+struct PythonRuntime {
+    std::string url;
+    std::string sha256; // lowercase hex
+};
+
+// The Python the packages are for, and where they go in the image.
+struct PythonEnvironment {
+    std::string version; // "3.11"
+    std::string machine; // "x86_64" or "aarch64"
+    std::string glibc;   // "2.28": the newest manylinux the image admits
+    std::string prefix;  // "/usr/local": bin/, lib/pythonX.Y/site-packages
+    std::optional<PythonRuntime> runtime;
+};
+
+// The JSON of each part, and the checked reading back: errors name the file and field
+// ("lockfiles/x.lock.json: packages[3].sha256: expected 64 lowercase hexadecimal digits").
+nlohmann::json to_json(const LockedPackage& package);
+nlohmann::json to_json(const PackageSources& sources);
+nlohmann::json to_json(const PythonEnvironment& environment);
+LockedPackage read_locked_package(const JsonReader& field);
+PackageSources read_package_sources(const JsonReader& field);
+PythonEnvironment read_python_environment(const JsonReader& field);
+
+} // namespace dlenv::lock
