@@ -58,6 +58,19 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
         Case{R"("name": "team",)", "", "team.json: name: missing", "add the field \"name\""},
         Case{R"("format": "dlenv.profile/v1")", R"("format": "dlenv.profile/v2")",
              "team.json: format: unknown format 'dlenv.profile/v2'", "this dlenv reads dlenv.profile/v1"},
+        Case{R"("python": "3.10",)", R"("python": "3.10", "packages": {"machine": "arm64"},)",
+             "team.json: packages.machine: unknown machine 'arm64'", "machines are x86_64 and aarch64"},
+        Case{R"("python": "3.10",)", R"("python": "3.10", "packages": {"glibc": "2"},)",
+             "team.json: packages.glibc: expected MAJOR.MINOR like \"2.35\", got \"2\"",
+             "use the glibc of the base image: `ldd --version` in it"},
+        Case{R"("python": "3.10",)", R"("python": "3.10", "packages": {"indexes": {"team": "pkgs.example/simple"}},)",
+             "team.json: packages.indexes.team: expected the http(s) URL of a simple API, like https://pypi.org/simple/",
+             ""},
+        Case{R"("python": "3.10",)",
+             R"("python": "3.10", "packages": {"python_runtime": {"url": "https://x.example/python.tar.gz",
+                                                                  "sha256": "ABC"}},)",
+             "team.json: packages.python_runtime.sha256: expected 64 lowercase hexadecimal digits",
+             "copy it from the release's SHA256SUMS"},
         Case{R"("python": "3.10",)", R"("python": "3.10")", "team.json:6:14: not valid JSON: syntax error while "
                                                            "parsing object - unexpected string literal; expected '}'",
              "fix the syntax at that position"});
@@ -70,6 +83,27 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
         CHECK(std::string(e.what()) == c.message);
         CHECK(e.hint() == c.hint);
     }
+}
+
+TEST_CASE("a profile's packages section sets the indexes, the target and a Python runtime", "[resolve][profile]")
+{
+    auto p = resolve::Profile::parse("team.json", with(R"("python": "3.10",)", R"("python": "3.10",
+        "packages": {"indexes": {"team": "https://pkgs.example/simple/"}, "index_of": {"team-utils": "team"},
+                     "machine": "aarch64", "glibc": "2.35",
+                     "python_runtime": {"url": "https://x.example/cpython-3.10-install_only.tar.gz",
+                                        "sha256": ")" + std::string(64, 'a') + R"("}},)"));
+    CHECK(p.packages.indexes == std::map<std::string, std::string>{{"team", "https://pkgs.example/simple/"}});
+    CHECK(p.packages.index_of == std::map<std::string, std::string>{{"team-utils", "team"}});
+    CHECK(p.packages.machine == "aarch64");
+    CHECK(p.packages.glibc_major == 2);
+    CHECK(p.packages.glibc_minor == 35);
+    REQUIRE(p.packages.python_runtime);
+    CHECK(p.packages.python_runtime->url == "https://x.example/cpython-3.10-install_only.tar.gz");
+
+    auto defaults = resolve::Profile::parse("team.json", k_good);
+    CHECK(defaults.packages.machine == "x86_64");
+    CHECK(defaults.packages.glibc_minor == 28);
+    CHECK_FALSE(defaults.packages.python_runtime);
 }
 
 TEST_CASE("an unknown profile name suggests the closest shipped ones", "[resolve][profile]")
