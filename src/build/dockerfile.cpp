@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/image_target.h"
+#include "lock/requirements_file.h"
 
 namespace dlenv::build {
 
@@ -56,21 +57,13 @@ std::string files(const lock::Lockfile& lock)
     return out;
 }
 
-// The lock's packages as a pip requirements file: "name==version --hash=sha256:...".
-std::string requirements_lock(const lock::Lockfile& lock)
-{
-    std::string out;
-    for (const auto& package : lock.json().at("packages"))
-        out += package.at("name").get<std::string>() + "==" + package.at("version").get<std::string>() +
-               " --hash=sha256:" + package.at("sha256").get<std::string>() + "\n";
-    return out;
-}
-
+// The lock's packages, installed by pip from the requirements file beside the Dockerfile.
 std::string packages(const lock::Lockfile& lock)
 {
-    if (lock.json().at("packages").empty())
+    auto locked = lock.packages();
+    if (!locked || locked->empty())
         return "# The lock pins no packages.";
-    return "# Every package pinned by version and sha256; pip refuses anything unpinned.\n"
+    return "# Every package pinned by URL and sha256; pip refuses anything else.\n"
            "COPY requirements.lock.txt /opt/dlenv/requirements.lock.txt\n"
            "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r "
            "/opt/dlenv/requirements.lock.txt";
@@ -116,8 +109,8 @@ void write_docker_context(const lock::Lockfile& lock, const std::vector<PlannedL
             if (entry.type == oci::LayerEntry::Type::file && !entry.source.empty())
                 copy_file_atomic(entry.source, context / "files" / entry.path);
     write_file_atomic(context / "dlenv.lock.json", lock.text());
-    if (std::string requirements = requirements_lock(lock); !requirements.empty())
-        write_file_atomic(context / "requirements.lock.txt", requirements);
+    if (auto locked = lock.packages(); locked && !locked->empty())
+        write_file_atomic(context / "requirements.lock.txt", lock::requirements_file(lock));
     write_file_atomic(dockerfile, render_dockerfile(lock, matrix));
 }
 

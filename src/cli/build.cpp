@@ -2,6 +2,7 @@
 
 #include "build/builder.h"
 #include "build/dockerfile.h"
+#include "cli/lockfile_argument.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
@@ -24,25 +25,6 @@ struct BuildArgs {
     std::string archive;
     RegistryArgs registry;
 };
-
-// The lockfile to build when none is named: the only one in lockfiles/ or here.
-std::string default_lockfile()
-{
-    std::vector<std::string> found;
-    for (const char* dir : {".", "lockfiles"}) {
-        if (!std::filesystem::is_directory(dir))
-            continue;
-        for (const auto& entry : std::filesystem::directory_iterator(dir))
-            if (entry.path().filename().string().ends_with(".lock.json"))
-                found.push_back(entry.path().string());
-    }
-    if (found.size() == 1)
-        return found.front();
-    throw Error(ErrorCode::invalid_input,
-                found.empty() ? "no lockfile here (*.lock.json in . or lockfiles/)"
-                              : std::to_string(found.size()) + " lockfiles here; name the one to build",
-                "run `dlenv build LOCKFILE`, or `dlenv lock PROFILE` first");
-}
 
 nlohmann::json result_json(const build::BuildResult& result)
 {
@@ -73,7 +55,7 @@ void print_result(const build::BuildResult& result)
 int run_build(const BuildArgs& args, const Options& options)
 {
     std::filesystem::path dir = store_dir(options);
-    std::string lockfile = args.lockfile.empty() ? default_lockfile() : args.lockfile;
+    std::string lockfile = lockfile_argument(args.lockfile, "build");
     build::BuildRequest request =
         build::prepare_build(lockfile, args.name, args.base, oci::parse_compression(args.compression), dir);
     request.insecure_registry = args.registry.insecure;

@@ -112,7 +112,11 @@ std::uint32_t JsonReader::unsigned_integer() const
 
 std::int64_t JsonReader::non_negative_integer() const
 {
-    if (!m_value->is_number_unsigned() || m_value->get<std::uint64_t>() > INT64_MAX)
+    // A parsed document holds non-negative numbers as unsigned; one built in memory may
+    // hold them signed.
+    bool fits = m_value->is_number_unsigned() ? m_value->get<std::uint64_t>() <= INT64_MAX
+                                              : m_value->is_number_integer() && m_value->get<std::int64_t>() >= 0;
+    if (!fits)
         expected("a whole number of at least 0");
     return m_value->get<std::int64_t>();
 }

@@ -19,6 +19,21 @@ std::shared_ptr<pypi::Index> open_index(const std::string& url)
     return std::make_shared<pypi::SimpleIndex>(url, options);
 }
 
+// An index under the name the lock gives it, so two names served from one URL (a mirror
+// of both) still tell which assignment a package came through.
+class NamedIndex : public pypi::Index {
+public:
+    NamedIndex(std::string name, std::shared_ptr<pypi::Index> index) : m_name(std::move(name)), m_index(std::move(index)) {}
+
+    const std::string& name() const override { return m_name; }
+    std::vector<pypi::DistributionFile> files(const std::string& project) override { return m_index->files(project); }
+    pypi::Metadata metadata(const pypi::DistributionFile& file) override { return m_index->metadata(file); }
+
+private:
+    std::string m_name;
+    std::shared_ptr<pypi::Index> m_index;
+};
+
 } // namespace
 
 PackageSources wheelhouse_sources(const std::filesystem::path& directory)
@@ -30,18 +45,15 @@ PackageSources wheelhouse_sources(const std::filesystem::path& directory)
 std::vector<LockedPackage> lock_packages(const pypi::ResolveRequest& request, const PackageSources& sources)
 {
     std::map<std::string, std::shared_ptr<pypi::Index>> by_name;
-    std::map<std::string, std::string> name_of; // Index::name() -> the sources' name for it
-    for (const auto& [name, url] : sources.indexes) {
-        by_name[name] = open_index(url);
-        name_of.emplace(by_name[name]->name(), name);
-    }
+    for (const auto& [name, url] : sources.indexes)
+        by_name[name] = std::make_shared<NamedIndex>(name, open_index(url));
     pypi::IndexSet indexes(by_name.at(sources.default_index));
     for (const auto& [project, index] : sources.index_of)
         indexes.assign(project, by_name.at(index));
 
     std::vector<LockedPackage> locked;
     for (const auto& package : pypi::resolve(request, indexes))
-        locked.push_back({package.name, package.version.str(), name_of.at(package.index), package.file.filename,
+        locked.push_back({package.name, package.version.str(), package.index, package.file.filename,
                           package.file.url, package.file.sha256, package.file.size, package.required_by});
     return locked;
 }
