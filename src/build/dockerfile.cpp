@@ -57,15 +57,23 @@ std::string files(const lock::Lockfile& lock)
     return out;
 }
 
-// The lock's packages, installed by pip from the requirements file beside the Dockerfile.
+// The lock's Python runtime, checked against its sha256 as Docker downloads it, and its
+// packages, installed by pip from the requirements file beside the Dockerfile.
 std::string packages(const lock::Lockfile& lock)
 {
+    std::string out;
+    lock::PythonEnvironment python = lock.python_environment();
+    if (python.runtime)
+        out += "# The relocatable CPython the lock pins, unpacked under " + python.prefix + ".\n" +
+               "ADD --checksum=sha256:" + python.runtime->sha256 + " " + python.runtime->url +
+               " /tmp/python-runtime.tar.gz\n" + "RUN tar -xzf /tmp/python-runtime.tar.gz -C " + python.prefix +
+               " --strip-components=1 && rm /tmp/python-runtime.tar.gz\n\n";
     auto locked = lock.packages();
     if (!locked || locked->empty())
-        return "# The lock pins no packages.";
-    return "# Every package pinned by URL and sha256; pip refuses anything else.\n"
-           "COPY requirements.lock.txt /opt/dlenv/requirements.lock.txt\n"
-           "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r "
+        return out + "# The lock pins no packages.";
+    return out + "# Every package pinned by URL and sha256; pip refuses anything else.\n" +
+           "COPY requirements.lock.txt /opt/dlenv/requirements.lock.txt\n" +
+           "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r " +
            "/opt/dlenv/requirements.lock.txt";
 }
 
