@@ -19,7 +19,7 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
 # (over TLS with openssl's certificates, behind htpasswd or a token service).
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap docker-registry curl openssl apache2-utils python3-pip
-             python3-pip-whl python3-setuptools-whl)
+             python3-pip-whl python3-setuptools-whl python3-wheel-whl)
 fi
 
 missing=()

@@ -141,11 +141,12 @@ TEST_CASE("installing a wheel gives the tree pip install --target gives, .data a
     check_same_as_pip(scratch, scratch / "wheels/demo_pkg-1.0-py3-none-any.whl");
 }
 
-TEST_CASE("installing Debian's pip and setuptools wheels gives the tree pip gives", "[pypi]")
+TEST_CASE("installing Debian's pip, setuptools and wheel wheels gives the tree pip gives", "[pypi]")
 {
     Scratch scratch;
     check_same_as_pip(scratch, "/usr/share/python-wheels/pip-23.0.1-py3-none-any.whl");
     check_same_as_pip(scratch, "/usr/share/python-wheels/setuptools-66.1.1-py3-none-any.whl");
+    check_same_as_pip(scratch, "/usr/share/python-wheels/wheel-0.38.4-py3-none-any.whl");
 }
 
 TEST_CASE("an image's scheme puts each part under the prefix and scripts name the image's python", "[pypi]")
