@@ -31,14 +31,13 @@ std::vector<std::string> python_versions(const Target& target)
 std::vector<std::string> platform_tags(const Target& target)
 {
     std::vector<std::string> out;
-    if (target.glibc_major != 2)
-        return out;
     std::uint32_t oldest = target.machine == "x86_64" ? 5 : 17;
-    for (std::uint32_t minor = target.glibc_minor + 1; minor-- > oldest;) {
+    for (std::uint32_t minor = target.glibc_minor + 1; target.glibc_major == 2 && minor-- > oldest;) {
         out.push_back("manylinux_2_" + std::to_string(minor) + "_" + target.machine);
         if (auto alias = legacy_alias(minor, target.machine))
             out.push_back(*alias);
     }
+    out.push_back("linux_" + target.machine);
     return out;
 }
 

@@ -23,8 +23,10 @@ struct Tag {
 // The platform tags a wheel may carry for `target`, best first: manylinux_2_X for the
 // target's glibc down to the oldest the architecture has (2.5 on x86_64, 2.17 on
 // aarch64), each followed by its legacy alias (manylinux2014 = 2.17, manylinux2010 =
-// 2.12, manylinux1 = 2.5, the last two on x86_64 only). `linux_<arch>` is not among
-// them: such a wheel was built for one machine and promises nothing about an image.
+// 2.12, manylinux1 = 2.5, the last two on x86_64 only), then `linux_<arch>`, as pip
+// admits it: PyTorch's CUDA builds on download.pytorch.org carry only that tag
+// (torch-2.1.2+cu118-cp310-cp310-linux_x86_64.whl), so an index serving them is trusted
+// for the target it is assigned.
 std::vector<std::string> platform_tags(const Target& target);
 
 // Every tag CPython on `target` accepts, in the order pip prefers them (packaging's

@@ -104,7 +104,7 @@ TEST_CASE("the closure of torch is pinned with the stack's torch build and cuDNN
 TEST_CASE("without the stack's pin the newest build the target supports wins", "[pypi]")
 {
     Fixture f;
-    // 2.2.0+cu118 exists only as linux_x86_64 and for cp312; cu121 sorts above cu118.
+    // 2.2.0+cu118 exists only for aarch64 and for cp312; cu121 sorts above cu118.
     CHECK(summary(resolve(request({ "torch" }), IndexSet(f.index)))
         == std::vector<std::string> {
             "filelock 3.13.1 filelock-3.13.1-py3-none-any.whl <- torch triton",
