@@ -4,6 +4,7 @@
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
+#include "cli/store_output.h"
 #include "core/error.h"
 #include "host/gpu_probe.h"
 #include "lock/lockfile.h"
@@ -66,6 +67,29 @@ lock::PackageSources package_sources(const LockArgs& args, const resolve::Profil
         sources.indexes[option.substr(0, equals)] = option.substr(equals + 1);
     }
     return sources;
+}
+
+// The closure, with the request under way on one line of a terminal.
+std::vector<lock::LockedPackage> lock_python_packages(const resolve::Profile& profile, const resolve::Stack& stack,
+                                                      const lock::PackageSources& sources, const Options& options)
+{
+    bool progress = shows_progress(options);
+    auto report = [progress](const std::string& what) {
+        if (progress)
+            std::cerr << "\r\033[K  reading " << what << std::flush;
+    };
+    auto clear = [progress] {
+        if (progress)
+            std::cerr << "\r\033[K" << std::flush;
+    };
+    try {
+        auto packages = lock::lock_packages(lock::package_request(profile, stack), sources, report);
+        clear();
+        return packages;
+    } catch (...) {
+        clear();
+        throw;
+    }
 }
 
 std::string packages_summary(const std::vector<lock::LockedPackage>& packages)
@@ -141,12 +165,14 @@ int run_lock(const LockArgs& args, const Options& options)
     if (!args.offline)
         pin_base_image(lockfile, args.registry);
     if (!args.offline || !args.wheelhouse.empty())
-        lockfile.set_packages(lock::lock_packages(lock::package_request(profile, *resolution.stack), sources));
+        lockfile.set_packages(lock_python_packages(profile, *resolution.stack, sources, options));
     lockfile.write(path);
     if (options.json) {
         nlohmann::json out = resolution.report.to_json();
         out["lockfile"] = path;
         out["digest"] = lockfile.digest();
+        auto packages = lockfile.packages();
+        out["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
         print_json(out);
     } else {
         if (resolution.report.verdict() == resolve::Severity::warning)

@@ -20,18 +20,38 @@ std::shared_ptr<pypi::Index> open_index(const std::string& url)
 }
 
 // An index under the name the lock gives it, so two names served from one URL (a mirror
-// of both) still tell which assignment a package came through.
+// of both) still tell which assignment a package came through; it reports each request.
 class NamedIndex : public pypi::Index {
 public:
-    NamedIndex(std::string name, std::shared_ptr<pypi::Index> index) : m_name(std::move(name)), m_index(std::move(index)) {}
+    using Progress = std::function<void(const std::string&)>;
+
+    NamedIndex(std::string name, std::shared_ptr<pypi::Index> index, Progress progress)
+        : m_name(std::move(name)), m_index(std::move(index)), m_progress(std::move(progress))
+    {
+    }
 
     const std::string& name() const override { return m_name; }
-    std::vector<pypi::DistributionFile> files(const std::string& project) override { return m_index->files(project); }
-    pypi::Metadata metadata(const pypi::DistributionFile& file) override { return m_index->metadata(file); }
+    std::vector<pypi::DistributionFile> files(const std::string& project) override
+    {
+        report(project + " from " + m_name);
+        return m_index->files(project);
+    }
+    pypi::Metadata metadata(const pypi::DistributionFile& file) override
+    {
+        report("metadata of " + file.filename + " from " + m_name);
+        return m_index->metadata(file);
+    }
 
 private:
+    void report(const std::string& what) const
+    {
+        if (m_progress)
+            m_progress(what);
+    }
+
     std::string m_name;
     std::shared_ptr<pypi::Index> m_index;
+    Progress m_progress;
 };
 
 } // namespace
@@ -42,11 +62,12 @@ PackageSources wheelhouse_sources(const std::filesystem::path& directory)
     return {{{"wheelhouse", url}}, {}, "wheelhouse"};
 }
 
-std::vector<LockedPackage> lock_packages(const pypi::ResolveRequest& request, const PackageSources& sources)
+std::vector<LockedPackage> lock_packages(const pypi::ResolveRequest& request, const PackageSources& sources,
+                                         const std::function<void(const std::string&)>& progress)
 {
     std::map<std::string, std::shared_ptr<pypi::Index>> by_name;
     for (const auto& [name, url] : sources.indexes)
-        by_name[name] = std::make_shared<NamedIndex>(name, open_index(url));
+        by_name[name] = std::make_shared<NamedIndex>(name, open_index(url), progress);
     pypi::IndexSet indexes(by_name.at(sources.default_index));
     for (const auto& [project, index] : sources.index_of)
         indexes.assign(project, by_name.at(index));

@@ -82,7 +82,9 @@ expect_eq "torch is required by" \
   "['profile team', 'torchvision']"
 
 # The same pins from a wheelhouse, without a network (the server is up, and unused).
-"$dlenv" lock "$scratch/team.json" -o "$scratch/offline.lock.json" --offline --wheelhouse "$scratch/wheels" >/dev/null
+expect_eq "wheelhouse: --json counts the packages" \
+  "$("$dlenv" lock "$scratch/team.json" -o "$scratch/offline.lock.json" --offline --wheelhouse "$scratch/wheels" --json |
+     python3 -c 'import json,sys; print(json.load(sys.stdin)["packages"])')" 9
 expect_eq "wheelhouse: closure" "$(pins "$scratch/offline.lock.json" | cut -d' ' -f1,2)" "$(cut -d' ' -f1,2 <<<"$expected")"
 expect_eq "wheelhouse: same sha256" "$(hashes "$scratch/offline.lock.json")" "$(hashes "$lock")"
 
