@@ -37,6 +37,8 @@ struct Transfer {
     const Request& request;
     Response response;
     std::int64_t sent = 0;
+    bool body_begun = false;
+    bool body_refused = false;
 };
 
 bool streams_body(const Transfer& transfer)
@@ -71,6 +73,13 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
 {
     auto& transfer = *static_cast<Transfer*>(user);
     std::string_view bytes(data, size * count);
+    if (!transfer.body_begun && transfer.request.accept_body && transfer.response.ok()) {
+        transfer.body_begun = true;
+        if (!transfer.request.accept_body(transfer.response)) {
+            transfer.body_refused = true;
+            return 0; // libcurl ends the transfer with CURLE_WRITE_ERROR
+        }
+    }
     if (streams_body(transfer))
         transfer.request.on_data(bytes);
     else
@@ -150,7 +159,7 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
 {
     Url target = Url::parse(url);
     CURL* curl = thread_handle();
-    Transfer transfer{request, {}, 0};
+    Transfer transfer{request, {}, 0, false, false};
     CurlHeaders headers;
     for (const auto& header : request.headers)
         headers.add(header.name + ": " + header.value);
@@ -204,7 +213,7 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
     char reason[CURL_ERROR_SIZE] = {};
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, reason);
     CURLcode code = curl_easy_perform(curl);
-    if (code != CURLE_OK)
+    if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.body_refused))
         throw Error(is_tls_failure(code) ? ErrorCode::environment : ErrorCode::network,
                     request.method + " " + url + ": " + (reason[0] ? reason : curl_easy_strerror(code)));
     transfer.response.url = url;

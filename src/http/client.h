@@ -30,6 +30,10 @@ struct Request {
     // When set, a 2xx response body goes here as it arrives instead of into
     // Response::body (error bodies are always collected, to explain the error).
     std::function<void(std::string_view)> on_data;
+    // When set, called once with a 2xx response's status and headers before its body;
+    // returning false ends the transfer there, and send returns that response with no
+    // body (a server that answers a Range request with the whole file, say).
+    std::function<bool(const Response&)> accept_body;
     // Bytes moved so far and the total when known (0 when not), for progress bars.
     std::function<void(std::int64_t done, std::int64_t total)> on_progress;
 };

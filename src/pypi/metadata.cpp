@@ -103,31 +103,40 @@ std::string dist_info_directory(
     return dir;
 }
 
+Metadata read_wheel_metadata(const std::string& filename, const std::vector<std::string>& paths,
+    const std::function<std::optional<std::string>(const std::string& member)>& read)
+{
+    WheelName wheel = WheelName::parse(filename);
+    std::string member = dist_info_directory(paths, wheel.key(), filename) + "/METADATA";
+    std::optional<std::string> text = read(member);
+    if (!text)
+        throw Error(
+            ErrorCode::invalid_input, "wheel " + filename + " has no " + member, "the wheel is malformed: rebuild it");
+    Metadata m = Metadata::parse(*text, filename + ":" + member);
+    if (normalize_name(m.name) != wheel.key() || m.version != wheel.version)
+        throw Error(ErrorCode::invalid_input,
+            "wheel " + filename + ": its metadata says " + m.name + " " + m.version.str() + ", its file name "
+                + wheel.distribution + " " + wheel.version.str(),
+            "the wheel is malformed or renamed: use the file the project published");
+    return m;
+}
+
 Metadata read_wheel_metadata(const std::filesystem::path& path)
 {
-    std::string name = path.filename().string();
-    WheelName wheel = WheelName::parse(name);
+    // One pass over the zip: the METADATA candidates are read as they come by.
     std::vector<std::string> paths;
-    std::map<std::string, std::string> metadata_files; // dist-info directory -> METADATA
+    std::map<std::string, std::string> metadata_files; // member path -> contents
     WheelArchive archive(path);
     while (auto member = archive.next()) {
         paths.push_back(member->path);
         std::size_t slash = member->path.find('/');
         if (slash != std::string::npos && member->path.substr(slash + 1) == "METADATA")
-            metadata_files[member->path.substr(0, slash)] = archive.read_all();
+            metadata_files[member->path] = archive.read_all();
     }
-    std::string dir = dist_info_directory(paths, wheel.key(), name);
-    auto it = metadata_files.find(dir);
-    if (it == metadata_files.end())
-        throw Error(ErrorCode::invalid_input, "wheel " + name + " has no " + dir + "/METADATA",
-            "the wheel is malformed: rebuild it");
-    Metadata m = Metadata::parse(it->second, name + ":" + dir + "/METADATA");
-    if (normalize_name(m.name) != wheel.key() || m.version != wheel.version)
-        throw Error(ErrorCode::invalid_input,
-            "wheel " + name + ": its metadata says " + m.name + " " + m.version.str() + ", its file name "
-                + wheel.distribution + " " + wheel.version.str(),
-            "the wheel is malformed or renamed: use the file the project published");
-    return m;
+    return read_wheel_metadata(path.filename().string(), paths, [&](const std::string& member) {
+        auto it = metadata_files.find(member);
+        return it == metadata_files.end() ? std::nullopt : std::optional<std::string>(it->second);
+    });
 }
 
 } // namespace dlenv::pypi

@@ -5,6 +5,7 @@
 #include "pypi/specifier.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,7 +34,14 @@ struct Metadata {
 std::string dist_info_directory(
     const std::vector<std::string>& paths, const std::string& project, const std::string& wheel);
 
-// Reads and parses `<dist-info>/METADATA` from the wheel at `path`.
+// The metadata of the wheel file `filename` whose members are `paths`: its one
+// `<dist-info>/METADATA`, got through `read` (nullopt when there is no such member),
+// parsed, and checked to name the project and version of `filename`. Throws
+// Error(invalid_input) naming the wheel when it is not so.
+Metadata read_wheel_metadata(const std::string& filename, const std::vector<std::string>& paths,
+    const std::function<std::optional<std::string>(const std::string& member)>& read);
+
+// Reads and parses `<dist-info>/METADATA` from the wheel at `path`, as above.
 Metadata read_wheel_metadata(const std::filesystem::path& path);
 
 } // namespace dlenv::pypi

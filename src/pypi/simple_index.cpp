@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/sha256.h"
+#include "pypi/remote_wheel.h"
 #include "pypi/simple_page.h"
 
 #include <cstdlib>
@@ -95,47 +96,59 @@ std::vector<DistributionFile> SimpleIndex::files(const std::string& project)
 Metadata SimpleIndex::metadata(const DistributionFile& file)
 {
     try {
-        if (file.metadata_file) {
-            std::string url = file.url + ".metadata";
-            http::Response response = get(url, {});
-            if (!response.ok())
-                throw Error(ErrorCode::network, "GET " + url + " answered HTTP " + std::to_string(response.status),
-                    "the index advertises a metadata file it does not serve; try again later");
-            if (!file.metadata_sha256.empty() && sha256_hex(response.body) != file.metadata_sha256)
-                throw Error(ErrorCode::verification_failed,
-                    url + " has sha256 " + sha256_hex(response.body) + ", the index says " + file.metadata_sha256,
-                    "the index or a proxy serves altered files; do not lock from it");
-            return Metadata::parse(response.body, url);
-        }
-        TempDirectory temp;
-        fs::path path = temp.path() / file.filename;
-        // Each attempt starts the file and the hash afresh.
-        std::optional<AtomicFile> out;
-        std::optional<Sha256> hash;
-        http::Response response = http::with_retries(m_retry, [&] {
-            out.emplace(path);
-            hash.emplace();
-            http::Request request;
-            request.url = file.url;
-            request.on_data = [&](std::string_view data) {
-                hash->update(data);
-                out->write(data);
-            };
-            return m_client.send(request);
-        });
-        if (!response.ok())
-            throw Error(ErrorCode::network, "GET " + file.url + " answered HTTP " + std::to_string(response.status),
-                "check that the index is up");
-        std::string digest = hash->hex_digest();
-        if (digest != file.sha256)
-            throw Error(ErrorCode::verification_failed,
-                file.url + " has sha256 " + digest + ", the index says " + file.sha256,
-                "the index or a proxy serves altered files; do not lock from it");
-        out->commit();
-        return read_wheel_metadata(path);
+        if (file.metadata_file)
+            return pep658_metadata(file);
+        if (auto wheel = RemoteWheel::open(m_client, m_retry, file.url))
+            return read_wheel_metadata(
+                file.filename, wheel->paths(), [&](const std::string& member) { return wheel->read(member); });
+        return downloaded_metadata(file);
     } catch (const Error& e) {
         throw e.with_context("index " + m_url);
     }
+}
+
+Metadata SimpleIndex::pep658_metadata(const DistributionFile& file) const
+{
+    std::string url = file.url + ".metadata";
+    http::Response response = get(url, {});
+    if (!response.ok())
+        throw Error(ErrorCode::network, "GET " + url + " answered HTTP " + std::to_string(response.status),
+            "the index advertises a metadata file it does not serve; try again later");
+    if (!file.metadata_sha256.empty() && sha256_hex(response.body) != file.metadata_sha256)
+        throw Error(ErrorCode::verification_failed,
+            url + " has sha256 " + sha256_hex(response.body) + ", the index says " + file.metadata_sha256,
+            "the index or a proxy serves altered files; do not lock from it");
+    return Metadata::parse(response.body, url);
+}
+
+Metadata SimpleIndex::downloaded_metadata(const DistributionFile& file) const
+{
+    TempDirectory temp;
+    fs::path path = temp.path() / file.filename;
+    // Each attempt starts the file and the hash afresh.
+    std::optional<AtomicFile> out;
+    std::optional<Sha256> hash;
+    http::Response response = http::with_retries(m_retry, [&] {
+        out.emplace(path);
+        hash.emplace();
+        http::Request request;
+        request.url = file.url;
+        request.on_data = [&](std::string_view data) {
+            hash->update(data);
+            out->write(data);
+        };
+        return m_client.send(request);
+    });
+    if (!response.ok())
+        throw Error(ErrorCode::network, "GET " + file.url + " answered HTTP " + std::to_string(response.status),
+            "check that the index is up");
+    std::string digest = hash->hex_digest();
+    if (digest != file.sha256)
+        throw Error(ErrorCode::verification_failed,
+            file.url + " has sha256 " + digest + ", the index says " + file.sha256,
+            "the index or a proxy serves altered files; do not lock from it");
+    out->commit();
+    return read_wheel_metadata(path);
 }
 
 } // namespace dlenv::pypi

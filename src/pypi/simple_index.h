@@ -17,7 +17,11 @@ namespace dlenv::pypi {
 // listed: files without a sha256 are left out (nothing unverifiable is locked), and a
 // project whose files are all source distributions is refused with Error(not_found).
 // Metadata comes from the PEP 658 `.metadata` file when the index advertises one (its
-// sha256 checked when given), else from the wheel itself, downloaded to a temporary
+// sha256 checked when given); else from the wheel's METADATA read through HTTP range
+// requests (remote_wheel.h: the zip's tail, central directory and METADATA, not all of
+// a 2 GB wheel; checked by CRC-32 only, the wheel's sha256 being pinned by the lock and
+// checked at install); else, from a
+// server that does not honour ranges, from the whole wheel downloaded to a temporary
 // file, checked against its sha256, read and removed. Errors carry "index <url>".
 class SimpleIndex : public Index {
 public:
@@ -29,6 +33,8 @@ public:
 
 private:
     http::Response get(const std::string& url, const std::vector<http::Header>& headers) const;
+    Metadata pep658_metadata(const DistributionFile& file) const;
+    Metadata downloaded_metadata(const DistributionFile& file) const;
 
     std::string m_url; // ends in '/'
     http::Client m_client;

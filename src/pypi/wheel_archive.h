@@ -46,4 +46,11 @@ private:
 // The contents of the wheel member at `member`, or nullopt when there is none.
 std::optional<std::string> read_wheel_member(const std::filesystem::path& wheel, std::string_view member);
 
+// A zip member's data as its central directory describes it: `method` 0 (stored) or 8
+// (deflated), `data` the bytes after its local header, `crc32` and `size` those of the
+// uncompressed contents. Deflate is inflated by libarchive's gzip filter, the raw stream
+// wrapped in a gzip header and trailer. Throws Error(invalid_input) when the method is
+// another, the data does not inflate, or the contents' size or CRC-32 differ.
+std::string decode_zip_data(int method, std::string_view data, std::uint32_t crc32, std::uint64_t size);
+
 } // namespace dlenv::pypi

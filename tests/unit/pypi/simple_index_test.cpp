@@ -5,15 +5,12 @@
 #include "pypi/simple_index.h"
 #include "pypi/simple_page.h"
 #include "pypi/wheelhouse.h"
-#include "support/scratch.h"
+#include "unit/pypi/index_server.h"
 
 #include <catch2/catch.hpp>
 
-#include <chrono>
-#include <csignal>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace dlenv;
@@ -21,34 +18,8 @@ using namespace dlenv::pypi;
 
 namespace {
 
-const std::string k_fixtures = std::string(DLENV_SOURCE_DIR) + "/tests/fixtures/wheels/";
 const std::string k_sha_a = std::string(64, 'a');
 const std::string k_sha_b = std::string(64, 'b');
-
-// The resolve set of make_wheels.py in a wheelhouse, the same wheels laid out as a
-// simple API by make_index.py, served by serve_index.py (http.server) on 127.0.0.1.
-struct Server {
-    Scratch scratch;
-    std::string url; // "http://127.0.0.1:PORT/"
-    ::pid_t pid = 0;
-
-    explicit Server(const std::string& mode)
-    {
-        scratch.sh("python3 '" + k_fixtures + "make_wheels.py' wheels resolve\n" + "python3 '" + k_fixtures
-            + "make_index.py' wheels root\n" + "python3 '" + k_fixtures + "serve_index.py' root port " + mode
-            + " >/dev/null 2>&1 & echo $! >pid");
-        pid = std::stoi(read_file(scratch / "pid"));
-        for (int i = 0; i < 500 && !std::filesystem::exists(scratch / "port"); ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        url = "http://127.0.0.1:" + read_file(scratch / "port") + "/";
-    }
-    ~Server() { ::kill(pid, SIGTERM); }
-
-    std::shared_ptr<SimpleIndex> index() const
-    {
-        return std::make_shared<SimpleIndex>(url + "simple", http::ClientOptions {}, http::RetryPolicy { 1 });
-    }
-};
 
 ResolveRequest torch_request()
 {
@@ -62,7 +33,7 @@ ResolveRequest torch_request()
 
 // The closure through the index equals the wheelhouse's: same pins, same files, same
 // hashes, with the server's URLs.
-void check_same_closure(const Server& server, bool sizes)
+void check_same_closure(const IndexServer& server, bool sizes)
 {
     auto from_index = resolve(torch_request(), IndexSet(server.index()));
     auto from_folder = resolve(torch_request(), IndexSet(std::make_shared<WheelhouseIndex>(server.scratch / "wheels")));
@@ -151,7 +122,7 @@ TEST_CASE("a PEP 503 HTML page gives anchors' files, hash fragments and decoded 
 
 TEST_CASE("the torch closure resolved through a PEP 503 index served by http.server equals the wheelhouse's", "[pypi]")
 {
-    Server server("");
+    IndexServer server("");
     check_same_closure(server, false);
     auto index = server.index();
     CHECK(index->files("no-such-project").empty());
@@ -172,13 +143,13 @@ TEST_CASE("the torch closure resolved through a PEP 503 index served by http.ser
 
 TEST_CASE("the torch closure resolved through a PEP 691 JSON index equals the wheelhouse's, sizes included", "[pypi]")
 {
-    Server server("json");
+    IndexServer server("json");
     check_same_closure(server, true);
 }
 
 TEST_CASE("a PEP 658 metadata file whose sha256 differs from the index's is refused", "[pypi]")
 {
-    Server server("json");
+    IndexServer server("json");
     std::string name = "torch-2.1.2+cu118-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl";
     server.scratch.sh(
         "printf 'Metadata-Version: 2.1\\nName: torch\\nVersion: 2.1.2+cu118\\n' >'root/files/" + name + ".metadata'");
