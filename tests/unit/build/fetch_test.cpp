@@ -105,7 +105,7 @@ TEST_CASE("fetch downloads an index lock's wheels over HTTP and refuses a file t
     const Scratch& scratch = server.scratch;
     std::string simple = server.url + "simple/";
     lock::Lockfile lock = read_lock(testing::lock_torch_profile(
-        scratch, "torch.lock.json", {"--index", "pypi=" + simple, "--index", "pytorch=" + simple}));
+        scratch, "torch.lock.json", { "--index", "pypi=" + simple, "--index", "pytorch=" + simple }));
 
     store::Store store = store::Store::open_for_writing(scratch / "store");
     auto fetched = build::fetch_artifacts(lock, store, quick_options(), {});
