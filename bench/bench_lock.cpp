@@ -2,6 +2,7 @@
 //   bench_lock [DLENV_BINARY]
 #include "core/subprocess.h"
 #include "lock/lockfile.h"
+#include "lock/package_plan.h"
 #include "matrix/matrix.h"
 #include "resolve/build.h"
 #include "resolve/check.h"
@@ -44,7 +45,10 @@ int main(int argc, char** argv)
     double lock_ms = median_ms(50, [&] {
         auto profile = resolve::load_profile("pytorch-2.1-cu118");
         auto resolution = resolve::resolve_profile(matrix, profile, {});
-        auto text = lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report, "lockfiles/" + profile.name + ".lock.json").text();
+        auto sources = lock::package_sources(profile, *resolution.stack);
+        auto text = lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report,
+                                               sources, "lockfiles/" + profile.name + ".lock.json")
+                        .text();
         (void)text;
     });
 

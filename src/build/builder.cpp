@@ -10,7 +10,10 @@
 #include "oci/layer_writer.h"
 #include "oci/media_types.h"
 #include "store/layer_cache.h"
+#include "store/staging.h"
 #include "store/tags.h"
+
+#include <mutex>
 
 namespace dlenv::build {
 namespace {
@@ -28,15 +31,38 @@ oci::Descriptor as_oci(oci::Descriptor descriptor)
     return descriptor;
 }
 
-std::pair<BuiltLayer, oci::Digest> write_or_reuse(const PlannedLayer& plan, const store::Store& store,
-                                                  const BuildRequest& request, std::int64_t epoch)
+std::pair<BuiltLayer, oci::Digest> write_or_reuse(const PlannedLayer& plan,
+                                                  const std::optional<store::CachedLayer>& cached,
+                                                  const store::Store& store, const BuildRequest& request)
 {
-    if (auto cached = store::find_cached_layer(store, plan.cache_key))
+    if (cached)
         return {{plan.created_by, cached->descriptor, true}, cached->diff_id};
-    oci::WrittenLayer written =
-        oci::write_layer(plan.entries, {request.compression, epoch, 0}, store.layout().new_blob());
+    store::StagingDir staging(store);
+    oci::WrittenLayer written = oci::write_layer(plan.entries(store, staging.path()),
+                                                 {request.compression, request.source_date_epoch, 0},
+                                                 store.layout().new_blob());
     store::remember_layer(store, plan.cache_key, {written.descriptor, written.diff_id});
     return {{plan.created_by, written.descriptor, false}, written.diff_id};
+}
+
+// The artifacts are fetched only when a layer that reads them must be written: a store
+// whose layers are cached builds without them, even after they were removed.
+std::vector<FetchedArtifact> fetch_for_layers(const BuildRequest& request, const store::Store& store,
+                                              const std::vector<std::optional<store::CachedLayer>>& cached,
+                                              const std::function<void(const std::string&)>& progress)
+{
+    bool needed = false;
+    for (std::size_t i = 0; i < request.layers.size(); ++i)
+        needed = needed || (request.layers[i].reads_artifacts && !cached[i]);
+    if (!needed)
+        return {};
+    std::mutex mutex;
+    return fetch_artifacts(request.lock, store, request.fetch, [&](const registry::BlobProgress& fetched) {
+        if (fetched.state != registry::BlobProgress::State::finished)
+            return;
+        std::lock_guard lock(mutex);
+        progress("fetched " + fetched.label + " (" + std::to_string(fetched.size) + " bytes)");
+    });
 }
 
 // The base is named as the lock names it, wherever --base fetched it from: its digest
@@ -65,7 +91,7 @@ BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::str
     BaseSource source = base.empty() ? locate_base(lock.base_reference(), lock.base_manifest(), store_dir)
                                      : locate_base(base, std::nullopt, store_dir);
     std::vector<PlannedLayer> layers = plan_layers(lock, compression);
-    return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch, false};
+    return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch, false, {}};
 }
 
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
@@ -90,11 +116,17 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
             layers.push_back(as_oci(layer));
     }
 
+    std::vector<std::optional<store::CachedLayer>> cached;
+    for (const auto& plan : request.layers)
+        cached.push_back(store::find_cached_layer(store, plan.cache_key));
+    std::vector<FetchedArtifact> fetched = fetch_for_layers(request, store, cached, progress);
+
     std::vector<BuiltLayer> built;
     ConfigChanges changes{epoch, nvidia_environment(lock, matrix), image_labels(lock), {}};
-    for (const auto& plan : request.layers) {
+    for (std::size_t i = 0; i < request.layers.size(); ++i) {
+        const PlannedLayer& plan = request.layers[i];
         progress(plan.created_by);
-        auto [layer, diff_id] = write_or_reuse(plan, store, request, epoch);
+        auto [layer, diff_id] = write_or_reuse(plan, cached[i], store, request);
         built.push_back(layer);
         layers.push_back(layer.descriptor);
         changes.layers.emplace_back(diff_id, plan.created_by);
@@ -109,7 +141,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_build(records, name, written, lock.digest(), now);
     store.commit(std::move(records));
-    return BuildResult{name, lock.digest(), written, built, entry};
+    return BuildResult{name, lock.digest(), written, built, fetched, entry};
 }
 
 } // namespace dlenv::build

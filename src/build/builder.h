@@ -1,6 +1,7 @@
 #pragma once
 
 #include "build/base_image.h"
+#include "build/fetch.h"
 #include "build/layer_plan.h"
 #include "lock/lockfile.h"
 #include "matrix/matrix.h"
@@ -27,6 +28,7 @@ struct BuildRequest {
     oci::Compression compression = oci::Compression::gzip;
     std::int64_t source_date_epoch = 0;
     bool insecure_registry = false; // the base's registry may be plain HTTP or unverified
+    FetchOptions fetch;             // for the artifacts the store does not have yet
 };
 
 // Reads and checks everything a build needs without writing anything. `name` and
@@ -46,14 +48,17 @@ struct BuildResult {
     std::string name;
     std::string lock_digest;
     oci::Descriptor manifest;
-    std::vector<BuiltLayer> layers; // the layers dlenv added (the base's are not listed)
-    store::HistoryEntry history;    // what moved
+    std::vector<BuiltLayer> layers;       // the layers dlenv added (the base's are not listed)
+    std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
+    store::HistoryEntry history;          // what moved
 };
 
 // Builds the image a lockfile describes into `store` (opened for writing): base image,
-// dlenv's layers (reused from the layer cache when their inputs did not change), config
-// and manifest; then `latest` moves to it and the previous latest becomes `rollback`, in
-// one commit of the records. Blobs are written before the manifest, the manifest before
+// dlenv's layers (reused from the layer cache when their inputs did not change; when one
+// that reads the lock's wheels or runtime must be written, fetch_artifacts brings what the
+// store lacks first, so a store that has them needs no network), config and manifest;
+// then `latest` moves to it and the previous latest becomes `rollback`, in one commit of
+// the records. Blobs are written before the manifest, the manifest before
 // the tags, so a kill at any point leaves the previous state intact. Equal lockfiles give
 // equal manifest digests, in any store, at any time.
 // `progress` hears each step.

@@ -3,7 +3,6 @@
 #include "build/image_labels.h"
 #include "core/embedded_file.h"
 #include "build/image_config.h"
-#include "build/layer_plan.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/image_target.h"
@@ -108,14 +107,13 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
     return text;
 }
 
-void write_docker_context(const lock::Lockfile& lock, const std::vector<PlannedLayer>& layers,
-                          const std::filesystem::path& dockerfile, const matrix::Matrix& matrix)
+void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
+                          const matrix::Matrix& matrix)
 {
     std::filesystem::path context = dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
-    for (const auto& layer : layers)
-        for (const auto& entry : layer.entries)
-            if (entry.type == oci::LayerEntry::Type::file && !entry.source.empty())
-                copy_file_atomic(entry.source, context / "files" / entry.path);
+    std::filesystem::path lock_dir = std::filesystem::path(lock.file()).parent_path();
+    for (const auto& file : lock.image().files)
+        copy_file_atomic(lock_dir / file.source, context / "files" / file.target.substr(1));
     write_file_atomic(context / "dlenv.lock.json", lock.text());
     if (auto locked = lock.packages(); locked && !locked->empty())
         write_file_atomic(context / "requirements.lock.txt", lock::requirements_file(lock));

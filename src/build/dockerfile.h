@@ -1,6 +1,5 @@
 #pragma once
 
-#include "build/layer_plan.h"
 #include "lock/lockfile.h"
 #include "matrix/matrix.h"
 
@@ -17,9 +16,9 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
 
 // Writes `dockerfile` and the build context beside it, so that `docker build -f
 // DOCKERFILE DIR` needs nothing else: dlenv.lock.json, files/<path in the image> for each
-// file of `layers` (the lock's, as plan_layers checked them), and requirements.lock.txt
-// when the lock pins packages.
-void write_docker_context(const lock::Lockfile& lock, const std::vector<PlannedLayer>& layers,
-                          const std::filesystem::path& dockerfile, const matrix::Matrix& matrix);
+// file the lock pins (read from beside the lockfile, as plan_layers checked them), and
+// requirements.lock.txt when the lock pins packages.
+void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
+                          const matrix::Matrix& matrix);
 
 } // namespace dlenv::build

@@ -1,24 +1,14 @@
 #include "build/layer_plan.h"
 
+#include "build/packages_layer.h"
+#include "build/runtime_layer.h"
 #include "core/canonical_json.h"
 #include "core/error.h"
 #include "core/sha256.h"
 #include "oci/layer_writer.h"
 
-#include <set>
-
 namespace dlenv::build {
 namespace {
-
-// Adds the directories above `path` that are not in the layer yet.
-void add_parents(std::vector<oci::LayerEntry>& entries, std::set<std::string>& directories, const std::string& path)
-{
-    for (std::size_t slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1)) {
-        std::string parent = path.substr(0, slash);
-        if (directories.insert(parent).second)
-            entries.push_back({parent, oci::LayerEntry::Type::directory, 0755, {}, {}, 0, {}, {}});
-    }
-}
 
 void check_locked_content(const std::filesystem::path& source, const lock::LockedFile& file, const std::string& where)
 {
@@ -36,9 +26,10 @@ void check_locked_content(const std::filesystem::path& source, const lock::Locke
                     "run `dlenv lock` again to pin the new contents");
 }
 
-// Everything that decides a layer's bytes: the writer's and compressor's formats, the
-// epoch, and each entry with the digest of its content.
-std::string cache_key(const std::vector<oci::LayerEntry>& entries, std::int64_t epoch, oci::Compression compression)
+// A layer whose entries are known when it is planned: the key lists each entry with the
+// digest of its content.
+PlannedLayer listed_layer(std::string created_by, std::vector<oci::LayerEntry> entries, std::int64_t epoch,
+                          oci::Compression compression)
 {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& entry : entries)
@@ -47,14 +38,13 @@ std::string cache_key(const std::vector<oci::LayerEntry>& entries, std::int64_t 
                         {"mode", entry.mode},
                         {"content", entry.source.empty() ? sha256_hex(entry.contents) : entry.sha256},
                         {"link", entry.link_target}});
-    return sha256_hex(to_canonical_json({{"format", std::string(oci::layer_format(compression))},
-                                         {"source_date_epoch", epoch},
-                                         {"entries", list}}));
+    return {std::move(created_by), layer_cache_key({{"entries", list}}, epoch, compression),
+            [entries = std::move(entries)](const store::Store&, const std::filesystem::path&) { return entries; }};
 }
 
 PlannedLayer files_layer(const lock::Lockfile& lock, const lock::ImageSection& image, oci::Compression compression)
 {
-    PlannedLayer layer{"dlenv build: files pinned by the lock", {}, {}};
+    std::vector<oci::LayerEntry> entries;
     std::set<std::string> directories;
     std::filesystem::path lock_dir = std::filesystem::path(lock.file()).parent_path();
     for (std::size_t i = 0; i < image.files.size(); ++i) {
@@ -62,33 +52,58 @@ PlannedLayer files_layer(const lock::Lockfile& lock, const lock::ImageSection& i
         std::filesystem::path source = lock_dir / file.source;
         check_locked_content(source, file, lock.file() + ": image.files[" + std::to_string(i) + "]");
         std::string path = file.target.substr(1);
-        add_parents(layer.entries, directories, path);
-        layer.entries.push_back({path, oci::LayerEntry::Type::file, file.mode, source, {}, file.size, {}, file.sha256});
+        add_parents(entries, directories, path);
+        entries.push_back({path, oci::LayerEntry::Type::file, file.mode, source, {}, file.size, {}, file.sha256});
     }
-    layer.cache_key = cache_key(layer.entries, image.source_date_epoch, compression);
-    return layer;
+    return listed_layer("dlenv build: files pinned by the lock", std::move(entries), image.source_date_epoch,
+                        compression);
 }
 
 PlannedLayer kit_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Compression compression)
 {
-    PlannedLayer layer{"dlenv build: validation kit in /opt/dlenv", {}, {}};
     std::string text = lock.text();
-    layer.entries = {
+    std::vector<oci::LayerEntry> entries = {
         {"opt", oci::LayerEntry::Type::directory, 0755, {}, {}, 0, {}, {}},
         {"opt/dlenv", oci::LayerEntry::Type::directory, 0755, {}, {}, 0, {}, {}},
         {"opt/dlenv/dlenv.lock.json", oci::LayerEntry::Type::file, 0644, {}, text,
          static_cast<std::int64_t>(text.size()), {}, {}},
     };
-    layer.cache_key = cache_key(layer.entries, epoch, compression);
-    return layer;
+    return listed_layer("dlenv build: validation kit in /opt/dlenv", std::move(entries), epoch, compression);
 }
 
 } // namespace
+
+std::string layer_cache_key(const nlohmann::json& inputs, std::int64_t epoch, oci::Compression compression)
+{
+    nlohmann::json key = inputs;
+    key["format"] = std::string(oci::layer_format(compression));
+    key["source_date_epoch"] = epoch;
+    return sha256_hex(to_canonical_json(key));
+}
+
+std::string image_path(const std::string& absolute)
+{
+    std::size_t start = absolute.find_first_not_of('/');
+    return start == std::string::npos ? "" : absolute.substr(start);
+}
+
+void add_parents(std::vector<oci::LayerEntry>& entries, std::set<std::string>& directories, const std::string& path)
+{
+    for (std::size_t slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+        std::string parent = path.substr(0, slash);
+        if (directories.insert(parent).second)
+            entries.push_back({parent, oci::LayerEntry::Type::directory, 0755, {}, {}, 0, {}, {}});
+    }
+}
 
 std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, oci::Compression compression)
 {
     lock::ImageSection image = lock.image();
     std::vector<PlannedLayer> layers;
+    if (auto runtime = runtime_layer(lock, image.source_date_epoch, compression))
+        layers.push_back(std::move(*runtime));
+    if (auto packages = packages_layer(lock, image.source_date_epoch, compression))
+        layers.push_back(std::move(*packages));
     if (!image.files.empty())
         layers.push_back(files_layer(lock, image, compression));
     layers.push_back(kit_layer(lock, image.source_date_epoch, compression));

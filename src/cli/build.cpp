@@ -2,6 +2,7 @@
 
 #include "build/builder.h"
 #include "build/dockerfile.h"
+#include "cli/artifacts_output.h"
 #include "cli/lockfile_argument.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
@@ -39,6 +40,7 @@ nlohmann::json result_json(const build::BuildResult& result)
             {"digest", result.manifest.digest.text()},
             {"lock_digest", result.lock_digest},
             {"layers", layers},
+            {"fetched", artifacts_json(result.fetched)},
             {"moved", moves_json(result.history)}};
 }
 
@@ -48,8 +50,10 @@ void print_result(const build::BuildResult& result)
     for (const auto& layer : result.layers)
         reused += layer.reused ? 1 : 0;
     std::cout << "built " << result.name << ":latest " << result.manifest.digest.text() << "\n"
-              << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n"
-              << "  tags: " << describe_moves(result.history) << "\n";
+              << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
+    if (!result.fetched.empty())
+        std::cout << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
+    std::cout << "  tags: " << describe_moves(result.history) << "\n";
 }
 
 int run_build(const BuildArgs& args, const Options& options)
@@ -74,7 +78,7 @@ int run_build(const BuildArgs& args, const Options& options)
                                    args.archive);
     }
     if (!args.dockerfile.empty())
-        build::write_docker_context(request.lock, request.layers, args.dockerfile, matrix);
+        build::write_docker_context(request.lock, args.dockerfile, matrix);
     if (options.json)
         print_json(result_json(result));
     else

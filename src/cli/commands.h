@@ -20,6 +20,7 @@ using Registrar = void (*)(CLI::App& app, Options& options, int& exit_code);
 void register_check(CLI::App& app, Options& options, int& exit_code);    // check.cpp
 void register_lock(CLI::App& app, Options& options, int& exit_code);     // lock.cpp
 void register_profiles(CLI::App& app, Options& options, int& exit_code); // profiles.cpp
+void register_fetch(CLI::App& app, Options& options, int& exit_code);    // fetch.cpp
 void register_build(CLI::App& app, Options& options, int& exit_code);    // build.cpp
 void register_images(CLI::App& app, Options& options, int& exit_code);   // images.cpp
 void register_history(CLI::App& app, Options& options, int& exit_code);  // history.cpp

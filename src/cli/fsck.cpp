@@ -18,6 +18,7 @@ int run_fsck(const Options& options)
                     {"problems", report.problems},
                     {"notes", report.notes},
                     {"checked_blobs", report.checked_blobs},
+                    {"checked_artifacts", report.checked_artifacts},
                     {"checked_bytes", report.checked_bytes}});
     } else {
         for (const auto& problem : report.problems)
@@ -25,7 +26,7 @@ int run_fsck(const Options& options)
         for (const auto& note : report.notes)
             std::cout << "note: " << note << "\n";
         std::cout << (report.ok() ? "ok: " : "damaged: ") << report.checked_blobs << " blob(s), "
-                  << report.checked_bytes << " bytes checked\n";
+                  << report.checked_artifacts << " artifact(s), " << report.checked_bytes << " bytes checked\n";
     }
     return report.ok() ? 0 : 1;
 }
@@ -34,7 +35,8 @@ int run_fsck(const Options& options)
 
 void register_fsck(CLI::App& app, Options& options, int& exit_code)
 {
-    auto* cmd = app.add_subcommand("fsck", "Check that every blob the store references is there and matches its digest");
+    auto* cmd = app.add_subcommand("fsck", "Check that every blob the store references is there and matches its "
+                                           "digest, and every fetched artifact its sha256");
     add_store_options(cmd, options);
     cmd->callback([&options, &exit_code] { exit_code = run_fsck(options); });
 }

@@ -48,8 +48,10 @@ void TransferProgress::update(const registry::BlobProgress& progress)
     using State = registry::BlobProgress::State;
     std::lock_guard lock(m_mutex);
     auto now = std::chrono::steady_clock::now();
-    auto [found, inserted] = m_active.try_emplace(progress.digest.text(), Blob{progress.size, 0, now});
+    std::string label = progress.label.empty() ? progress.digest.text().substr(0, 19) + "…" : progress.label;
+    auto [found, inserted] = m_active.try_emplace(progress.digest.text(), Blob{progress.size, 0, now, label});
     found->second.done = progress.done;
+    found->second.size = progress.size; // a download learns its size from the first answer
     if (progress.state != State::transferring) {
         if (m_mode == Mode::bars)
             clear(); // the line that says it is done replaces the bar
@@ -68,7 +70,8 @@ void TransferProgress::update(const registry::BlobProgress& progress)
 void TransferProgress::print_line(const registry::BlobProgress& progress, const Blob& blob) const
 {
     using State = registry::BlobProgress::State;
-    std::string line = progress.digest.short_text() + "… " + human_size(progress.size) + " ";
+    std::string line = (progress.label.empty() ? progress.digest.short_text() + "…" : progress.label) + " " +
+                       human_size(progress.size) + " ";
     switch (progress.state) {
     case State::present: line += "already there"; break;
     case State::mounted: line += "mounted"; break;
@@ -94,9 +97,9 @@ void TransferProgress::redraw()
 {
     clear();
     std::string out;
-    for (const auto& [digest, blob] : m_active) {
+    for (const auto& [key, blob] : m_active) {
         int filled = blob.size > 0 ? static_cast<int>(k_bar_width * blob.done / blob.size) : 0;
-        out += digest.substr(0, 19) + "… [" + std::string(static_cast<std::size_t>(filled), '#') +
+        out += blob.label + " [" + std::string(static_cast<std::size_t>(filled), '#') +
                std::string(static_cast<std::size_t>(k_bar_width - filled), ' ') + "] " + human_size(blob.done) +
                " / " + human_size(blob.size) + "\n";
     }

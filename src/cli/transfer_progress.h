@@ -9,9 +9,10 @@
 
 namespace dlenv::cli {
 
-// Shows the blobs of a pull or push on stderr: on a terminal a bar per blob in flight,
-// redrawn at most ten times a second; otherwise one line per blob when it is done
-// ("sha256:ab12… 512.0 MiB uploaded in 3.1 s, 165.2 MiB/s"). Silent with --json.
+// Shows the blobs of a pull or push, or the artifacts of a fetch, on stderr: on a
+// terminal a bar per transfer in flight, redrawn at most ten times a second; otherwise one
+// line per transfer when it is done ("sha256:ab12… 512.0 MiB uploaded in 3.1 s,
+// 165.2 MiB/s", or the artifact's name first). Silent with --json.
 class TransferProgress {
 public:
     enum class Mode { silent, lines, bars };
@@ -24,6 +25,7 @@ private:
         std::int64_t size = 0;
         std::int64_t done = 0;
         std::chrono::steady_clock::time_point started;
+        std::string label; // the bar's name: the label, else the digest's start
     };
 
     void update(const registry::BlobProgress& progress);

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace dlenv::registry {
 
-// What happens to one blob of a pull or push, for progress bars and logs.
+// What happens to one blob of a pull or push, or one artifact a build fetches, for
+// progress bars and logs.
 struct BlobProgress {
     enum class State {
         transferring, // `done` of `size` bytes moved so far
@@ -19,6 +21,7 @@ struct BlobProgress {
     std::int64_t size = 0;
     std::int64_t done = 0;
     State state = State::transferring;
+    std::string label; // what progress lines call it (a file's name); the digest when empty
 };
 
 // Called from the transfer threads, several at once.

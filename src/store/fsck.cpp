@@ -1,7 +1,9 @@
 #include "store/fsck.h"
 
 #include "core/error.h"
+#include "core/sha256.h"
 #include "oci/media_types.h"
+#include "store/artifacts.h"
 #include "store/reachability.h"
 
 #include <set>
@@ -24,18 +26,52 @@ std::vector<std::pair<std::string, oci::Descriptor>> named_roots(const Store& st
     return out;
 }
 
+// Temporary files start with "." (AtomicFile's names): leftovers of interrupted writes.
+std::size_t temporary_files(const std::filesystem::path& dir)
+{
+    std::size_t count = 0;
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+         it.increment(ec))
+        if (it->path().filename().string().starts_with("."))
+            ++count;
+    return count;
+}
+
+void check_artifacts(const Store& store, FsckReport& report)
+{
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator(artifact_dir(store), ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        std::string name = it->path().filename().string();
+        if (name.starts_with("."))
+            continue;
+        std::string actual;
+        try {
+            actual = sha256_file_hex(it->path());
+        } catch (const Error& e) {
+            report.problems.push_back("artifact " + name + ": " + e.message());
+            continue;
+        }
+        if (actual != name) {
+            report.problems.push_back("artifact " + name + " has sha256 " + actual +
+                                      ": remove it, and `dlenv fetch` downloads it again");
+            continue;
+        }
+        ++report.checked_artifacts;
+        report.checked_bytes += static_cast<std::int64_t>(it->file_size());
+    }
+}
+
 void note_leftovers(const Store& store, FsckReport& report)
 {
     if (!store.index_matches_records())
         report.notes.push_back("index.json lags the records (a write was interrupted); the next build, rollback "
                                "or gc rewrites it");
-    std::size_t temporary = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(store.layout().blob_dir()))
-        if (entry.path().filename().string().starts_with("."))
-            ++temporary;
+    std::size_t temporary = temporary_files(store.layout().blob_dir()) + temporary_files(artifact_dir(store));
     if (temporary)
         report.notes.push_back(std::to_string(temporary) +
-                               " temporary blob file(s) from interrupted writes; `dlenv gc` removes them");
+                               " temporary file(s) from interrupted writes; `dlenv gc` removes them");
 }
 
 } // namespace
@@ -63,6 +99,7 @@ FsckReport check_store(const Store& store)
             report.problems.push_back(name + ": " + e.message());
         }
     }
+    check_artifacts(store, report);
     note_leftovers(store, report);
     return report;
 }

@@ -25,7 +25,7 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"http", {"core"}},
     {"store", {"core", "oci"}},
     {"registry", {"core", "oci", "http"}},
-    {"build", {"core", "matrix", "resolve", "lock", "http", "oci", "store", "registry"}},
+    {"build", {"core", "matrix", "resolve", "pypi", "lock", "http", "oci", "store", "registry"}},
     {"verify", {"core", "matrix", "resolve", "lock", "host", "oci", "store"}},
     {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "build", "verify"}},
 };

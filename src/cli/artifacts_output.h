@@ -1,0 +1,17 @@
+#pragma once
+
+#include "build/fetch.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dlenv::cli {
+
+// [{"name", "url", "sha256", "bytes", "state": "fetched" | "cached"}], in the lock's order.
+nlohmann::json artifacts_json(const std::vector<build::FetchedArtifact>& artifacts);
+// "2 fetched (1234 bytes), 8 already in the store (5678 bytes)".
+std::string describe_artifacts(const std::vector<build::FetchedArtifact>& artifacts);
+
+} // namespace dlenv::cli
