@@ -20,8 +20,8 @@ namespace dlenv::pypi {
 // A range cannot be checked against the wheel's sha256, so what comes back is checked
 // against the central directory only (CRC-32 and size). That is enough for METADATA at
 // lock time: the lock pins the index's sha256 of the whole wheel, and installing from
-// the lock checks the downloaded wheel against it (pip's --hash in the generated
-// Dockerfile).
+// the lock checks the downloaded wheel against it (`dlenv fetch` and `dlenv build`, and
+// pip's --hash in the generated Dockerfile).
 //
 // Requests go through `client` (which must outlive this object) with `retry`.
 // Malformed zips throw Error(invalid_input) naming the URL. A server that honoured the

@@ -11,18 +11,21 @@ remote=127.0.0.1:$registry_port
 "$dlenv" push quickstart "$remote/base/quickstart:1" --store "$store" --insecure >/dev/null 2>&1
 base_digest=$(image_digest "$store" quickstart latest)
 
-# The quickstart profile over that base.
+# The quickstart profile over that base, for the Python the fixture wheels are built for;
+# its packages come from their wheelhouse, so only the registry is asked anything.
+python3 "$source_dir/tests/fixtures/wheels/make_wheels.py" "$scratch/wheels" resolve
 mkdir -p "$scratch/team/app"
 cp "$source_dir/examples/quickstart/app/hello.sh" "$scratch/team/app/"
 python3 - "$source_dir/examples/quickstart/quickstart.json" "$scratch/team/team.json" "$remote/base/quickstart:1" <<'PY'
 import json, sys
 profile = json.load(open(sys.argv[1]))
-profile.update(name="team", base_image=sys.argv[3])
+profile.update(name="team", base_image=sys.argv[3], python="3.11")
 json.dump(profile, open(sys.argv[2], "w"))
 PY
 
 set +e
-"$dlenv" lock "$scratch/team/team.json" -o "$scratch/team/team.lock.json" 2>"$scratch/lock.err"
+"$dlenv" lock "$scratch/team/team.json" -o "$scratch/team/team.lock.json" --wheelhouse "$scratch/wheels" \
+  2>"$scratch/lock.err"
 status=$?
 set -e
 expect_eq "a plain-HTTP registry is refused without --insecure" "$status" "3"
@@ -30,7 +33,8 @@ grep -q -- "--insecure" "$scratch/lock.err" || fail "the hint names --insecure: 
 grep -q -- "--offline" "$scratch/lock.err" || fail "the hint names --offline: $(cat "$scratch/lock.err")"
 echo "ok: the refusal says to pass --insecure or --offline"
 
-"$dlenv" lock "$scratch/team/team.json" -o "$scratch/team/team.lock.json" --insecure >/dev/null
+"$dlenv" lock "$scratch/team/team.json" -o "$scratch/team/team.lock.json" --wheelhouse "$scratch/wheels" \
+  --insecure >/dev/null
 lock_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["base_image"][sys.argv[2]])' "$scratch/team/team.lock.json" "$1"; }
 expect_eq "the lock pins the tag's digest" "$(lock_field digest)" "$base_digest"
 expect_eq "the lock pins the platform's manifest" "$(lock_field manifest)" "$base_digest"
