@@ -89,6 +89,16 @@ std::vector<std::string> JsonReader::strings() const
     return out;
 }
 
+std::map<std::string, std::string> JsonReader::string_map() const
+{
+    if (!m_value->is_object())
+        expected("an object of strings");
+    std::map<std::string, std::string> out;
+    for (const auto& item : m_value->items())
+        out[item.key()] = at(item.key()).string();
+    return out;
+}
+
 bool JsonReader::boolean() const
 {
     if (!m_value->is_boolean())

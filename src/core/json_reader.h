@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,7 @@ public:
 
     std::string string() const;
     std::vector<std::string> strings() const;
+    std::map<std::string, std::string> string_map() const; // an object whose values are strings
     bool boolean() const;
     double number() const;
     std::uint32_t unsigned_integer() const;

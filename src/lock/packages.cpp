@@ -15,16 +15,6 @@ std::string checked_sha256(const JsonReader& field)
     return text;
 }
 
-std::map<std::string, std::string> string_map(const JsonReader& field)
-{
-    if (!field.raw().is_object())
-        field.fail("expected an object of strings");
-    std::map<std::string, std::string> out;
-    for (const auto& item : field.raw().items())
-        out[item.key()] = field.at(item.key()).string();
-    return out;
-}
-
 } // namespace
 
 nlohmann::json to_json(const LockedPackage& package)
@@ -72,7 +62,7 @@ LockedPackage read_locked_package(const JsonReader& field)
 PackageSources read_package_sources(const JsonReader& field)
 {
     field.allow_only({"indexes", "index_of", "default_index"});
-    PackageSources sources{string_map(field.at("indexes")), string_map(field.at("index_of")),
+    PackageSources sources{field.at("indexes").string_map(), field.at("index_of").string_map(),
                            field.at("default_index").string()};
     if (!sources.indexes.contains(sources.default_index))
         field.at("default_index").fail("names no index of `indexes`", k_hint);

@@ -3,12 +3,11 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/sha256.h"
+#include "core/temp_directory.h"
 #include "pypi/remote_wheel.h"
 #include "pypi/simple_page.h"
 
-#include <cstdlib>
 #include <optional>
-#include <unistd.h>
 
 namespace dlenv::pypi {
 
@@ -17,30 +16,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* k_json_type = "application/vnd.pypi.simple.v1+json";
-
-// A directory of its own under $TMPDIR, removed with its contents when done.
-class TempDirectory {
-public:
-    TempDirectory()
-    {
-        std::string pattern = (fs::temp_directory_path() / "dlenv-wheel-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw io_error("create a temporary directory", pattern);
-        m_path = pattern;
-    }
-    ~TempDirectory()
-    {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    TempDirectory(const TempDirectory&) = delete;
-    TempDirectory& operator=(const TempDirectory&) = delete;
-
-    const fs::path& path() const { return m_path; }
-
-private:
-    fs::path m_path;
-};
 
 } // namespace
 
@@ -123,7 +98,7 @@ Metadata SimpleIndex::pep658_metadata(const DistributionFile& file) const
 
 Metadata SimpleIndex::downloaded_metadata(const DistributionFile& file) const
 {
-    TempDirectory temp;
+    TempDirectory temp(fs::temp_directory_path(), "dlenv-wheel-");
     fs::path path = temp.path() / file.filename;
     // Each attempt starts the file and the hash afresh.
     std::optional<AtomicFile> out;

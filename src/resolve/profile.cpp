@@ -59,16 +59,6 @@ double fraction(const JsonReader& validation, std::string_view key, double fallb
     return value;
 }
 
-std::map<std::string, std::string> string_map(const JsonReader& object)
-{
-    if (!object.raw().is_object())
-        object.fail("expected an object of strings");
-    std::map<std::string, std::string> out;
-    for (const auto& item : object.raw().items())
-        out[item.key()] = object.at(item.key()).string();
-    return out;
-}
-
 PythonRuntimeSource python_runtime(const JsonReader& field)
 {
     field.allow_only({"url", "sha256"});
@@ -89,13 +79,13 @@ PackageSettings package_settings(const JsonReader& field)
     field.allow_only({"indexes", "index_of", "machine", "glibc", "python_runtime"});
     PackageSettings settings;
     if (auto indexes = field.find("indexes")) {
-        settings.indexes = string_map(*indexes);
+        settings.indexes = indexes->string_map();
         for (const auto& [name, url] : settings.indexes)
             if (!url.starts_with("https://") && !url.starts_with("http://"))
                 indexes->at(name).fail("expected the http(s) URL of a simple API, like https://pypi.org/simple/");
     }
     if (auto index_of = field.find("index_of"))
-        settings.index_of = string_map(*index_of);
+        settings.index_of = index_of->string_map();
     if (auto machine = field.find("machine")) {
         settings.machine = machine->string();
         if (settings.machine != "x86_64" && settings.machine != "aarch64")

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/temp_directory.h"
 #include "store/store.h"
 
 #include <filesystem>
@@ -9,26 +10,18 @@ namespace dlenv::store {
 // A private scratch directory under <store>/dlenv/staging/ for the files of one layer
 // before they are packed into a blob: on the store's filesystem, which has room for what
 // becomes a blob there when $TMPDIR may not. Removed with everything under it when
-// destroyed, read-only directories included; `dlenv gc` removes what a killed writer
-// left. Writers only.
+// destroyed; `dlenv gc` removes what a killed writer left. Writers only.
 class StagingDir {
 public:
     explicit StagingDir(const Store& store);
-    ~StagingDir();
-    StagingDir(const StagingDir&) = delete;
-    StagingDir& operator=(const StagingDir&) = delete;
 
-    const std::filesystem::path& path() const { return m_path; }
+    const std::filesystem::path& path() const { return m_directory.path(); }
 
 private:
-    std::filesystem::path m_path;
+    TempDirectory m_directory;
 };
 
 // Where StagingDirs are made.
 std::filesystem::path staging_root(const Store& store);
-
-// Removes everything under `dir`, giving directories without write permission to their
-// owner first. Never throws: what cannot be removed stays.
-void remove_tree(const std::filesystem::path& dir) noexcept;
 
 } // namespace dlenv::store

@@ -6,7 +6,7 @@
 #include "verify/image.h"
 #include "verify/static_checks.h"
 #include "verify/unpack.h"
-#include "verify/work_dir.h"
+#include "core/temp_directory.h"
 
 namespace dlenv::verify {
 namespace {
@@ -17,7 +17,7 @@ lock::Lockfile lock_of(const store::Store& store, const StoredImage& image)
 {
     if (image.manifest.layers.empty())
         throw Error(ErrorCode::verification_failed, "image " + image.descriptor.digest.short_text() + " has no layers");
-    WorkDir work;
+    TempDirectory work(std::filesystem::temp_directory_path(), "dlenv-verify-");
     StoredImage kit = image;
     kit.manifest.layers = { image.manifest.layers.back() };
     unpack_image(store.layout(), kit, work.path() / "kit");

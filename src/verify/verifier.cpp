@@ -10,7 +10,7 @@
 #include "verify/require_cuda.h"
 #include "verify/static_tier.h"
 #include "verify/unpack.h"
-#include "verify/work_dir.h"
+#include "core/temp_directory.h"
 
 #include <sys/utsname.h>
 
@@ -121,7 +121,7 @@ Report verify_image(const VerifyRequest& request)
     Runtime runtime = select_runtime(request.runtime);
     report.runtime = runtime.name;
 
-    WorkDir work;
+    TempDirectory work(std::filesystem::temp_directory_path(), "dlenv-verify-");
     UnpackFigures unpacked;
     StoredImage image = [&] {
         store::Store store = store::Store::open(request.store_dir);
