@@ -3,6 +3,7 @@
 #include "core/subprocess.h"
 #include "pypi/entry_points.h"
 #include "pypi/installer.h"
+#include "support/lines.h"
 #include "support/scratch.h"
 
 #include <catch2/catch.hpp>
@@ -56,15 +57,6 @@ std::string python_output(const std::string& code)
     std::string out = result->out;
     while (!out.empty() && out.back() == '\n')
         out.pop_back();
-    return out;
-}
-
-std::vector<std::string> lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        out.push_back(line);
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "pypi/metadata.h"
 #include "pypi/remote_wheel.h"
 #include "pypi/wheel_archive.h"
+#include "support/lines.h"
 #include "unit/pypi/index_server.h"
 
 #include <catch2/catch.hpp>
@@ -52,15 +53,6 @@ void check_same(const Metadata& remote, const Metadata& local)
     if (remote.requires_python && local.requires_python)
         CHECK(remote.requires_python->str() == local.requires_python->str());
     CHECK(remote.provides_extra == local.provides_extra);
-}
-
-std::vector<std::string> lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        out.push_back(line);
-    return out;
 }
 
 std::uint64_t le32(const std::string& data, std::size_t at)
