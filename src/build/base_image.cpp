@@ -34,24 +34,24 @@ BaseSource locate(const std::string& reference, const std::optional<std::string>
     if (pinned_manifest && is_registry_reference(reference))
         return {reference, BaseSource::Kind::registry, {}, {}, *pinned_manifest};
     if (reference == "scratch")
-        return {reference, BaseSource::Kind::scratch, {}, {}};
+        return {reference, BaseSource::Kind::scratch, {}, {}, {}};
     if (reference.starts_with("oci:")) {
         auto [dir, ref] = path_and_suffix(reference.substr(4));
         if (!std::filesystem::exists(std::filesystem::path(dir) / "oci-layout"))
             throw Error(ErrorCode::not_found, dir + " is not an OCI image layout (no oci-layout file)");
-        return {reference, BaseSource::Kind::layout, dir, ref};
+        return {reference, BaseSource::Kind::layout, dir, ref, {}};
     }
     if (reference.starts_with("docker-archive:")) {
         auto [file, tag] = path_and_suffix(reference.substr(15));
         if (!std::filesystem::is_regular_file(file))
             throw Error(ErrorCode::not_found, "no such file: " + file,
                         "write it with `docker save IMAGE -o FILE`, or name another base");
-        return {reference, BaseSource::Kind::archive, file, tag};
+        return {reference, BaseSource::Kind::archive, file, tag, {}};
     }
     auto [name, tag] = store::ImageTag::parse(reference);
     if (!std::filesystem::exists(store_dir / "oci-layout") || !store::Store::open(store_dir).find(name, tag))
         throw not_in_store(reference, store_dir);
-    return {reference, BaseSource::Kind::store, {}, {}};
+    return {reference, BaseSource::Kind::store, {}, {}, {}};
 }
 
 // The base's manifest as the store holds it now, under the writer's lock, with every

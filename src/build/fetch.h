@@ -32,8 +32,6 @@ struct FetchedArtifact {
 };
 
 struct FetchOptions {
-    FetchOptions() { client.ca_file = http::ca_file_from_environment(); }
-
     http::ClientOptions client; // trusting $SSL_CERT_FILE when set
     http::RetryPolicy retry;
     std::size_t workers = 4; // downloads at once

@@ -38,11 +38,14 @@ struct Request {
     std::function<void(std::int64_t done, std::int64_t total)> on_progress;
 };
 
+// $SSL_CERT_FILE when set: the default ClientOptions::ca_file.
+std::string ca_file_from_environment();
+
 struct ClientOptions {
     // host[:port] whose certificate is not verified (a registry given --insecure).
     std::set<std::string> insecure_hosts;
     // CA certificates (PEM) trusted instead of the system's; $SSL_CERT_FILE by default.
-    std::string ca_file;
+    std::string ca_file = ca_file_from_environment();
     long connect_timeout_s = 30;
     // A transfer slower than 1 KiB/s for this long is abandoned as dropped.
     long stall_timeout_s = 60;
@@ -67,8 +70,5 @@ private:
 
     ClientOptions m_options;
 };
-
-// The default ClientOptions::ca_file: $SSL_CERT_FILE when set.
-std::string ca_file_from_environment();
 
 } // namespace dlenv::http

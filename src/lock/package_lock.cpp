@@ -14,9 +14,7 @@ std::shared_ptr<pypi::Index> open_index(const std::string& url)
 {
     if (url.starts_with(k_file_scheme))
         return std::make_shared<pypi::WheelhouseIndex>(url.substr(k_file_scheme.size()));
-    http::ClientOptions options;
-    options.ca_file = http::ca_file_from_environment();
-    return std::make_shared<pypi::SimpleIndex>(url, options);
+    return std::make_shared<pypi::SimpleIndex>(url);
 }
 
 // An index under the name the lock gives it, so two names served from one URL (a mirror
