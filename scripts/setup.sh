@@ -18,7 +18,7 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
 # The tests check dlenv's images with tools no one here wrote, against the reference registry
 # (over TLS with openssl's certificates, behind htpasswd or a token service).
 if [[ "$mode" == test ]]; then
-  packages+=(skopeo umoci runc bubblewrap docker-registry curl openssl apache2-utils python3-pip
+  packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
              python3-pip-whl python3-setuptools-whl python3-wheel-whl)
 fi
 

@@ -111,7 +111,9 @@ void register_verify(CLI::App& app, Options& options, int& exit_code)
            "static, gpu, framework or all; repeat or separate with commas "
            "(default: the tiers the image's lock asks for)")
         ->type_name("TIER");
-    cmd->add_option("--runtime", args->runtime, "runc, crun or bwrap (default: the first of them on PATH)")
+    cmd->add_option("--runtime", args->runtime,
+           "runc, crun or bwrap (default: the first of them on PATH), or the engine docker or podman "
+           "(the image is loaded into it for the run and removed afterwards)")
         ->type_name("NAME");
     cmd->add_option("--timeout", args->timeout_seconds, "Seconds each run in the container may take")
         ->type_name("SECONDS")

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/subprocess.h"
+#include "verify/engine.h"
 #include "verify/rootfs_path.h"
 #include "verify/runtime_config.h"
 
@@ -18,7 +19,8 @@
 namespace dlenv::verify {
 namespace {
 
-const std::vector<std::string> k_runtimes = { "runc", "crun", "bwrap" };
+const std::vector<std::string> k_runtimes = { "runc", "crun", "bwrap" }; // in the order they are preferred
+const std::vector<std::string> k_engines = { "docker", "podman" };
 constexpr int k_timeout_exit = 124; // timeout(1)'s status when the limit was reached
 
 // Creates what a mount needs to land on: a directory, or an empty file for a file bind.
@@ -77,17 +79,20 @@ Runtime select_runtime(
     const std::string& forced, const std::function<std::optional<std::string>(const std::string&)>& find)
 {
     if (!forced.empty()) {
-        if (std::find(k_runtimes.begin(), k_runtimes.end(), forced) == k_runtimes.end())
-            throw Error(ErrorCode::invalid_input, "unknown runtime \"" + forced + "\"", "use runc, crun or bwrap");
+        bool engine = std::find(k_engines.begin(), k_engines.end(), forced) != k_engines.end();
+        if (!engine && std::find(k_runtimes.begin(), k_runtimes.end(), forced) == k_runtimes.end())
+            throw Error(ErrorCode::invalid_input, "unknown runtime \"" + forced + "\"",
+                "use runc, crun or bwrap, or the engine docker or podman");
         if (auto program = find(forced))
-            return { forced, *program };
+            return { forced, *program, {} };
+        std::string package = forced == "docker" ? "docker.io" : forced;
         throw Error(ErrorCode::environment, forced + " is not on PATH",
-            "install it (Debian and Ubuntu: `apt-get install " + forced
+            "install it (Debian and Ubuntu: `apt-get install " + package
                 + "`), or leave out --runtime to use the first of runc, crun, bwrap found");
     }
     for (const auto& name : k_runtimes)
         if (auto program = find(name))
-            return { name, *program };
+            return { name, *program, {} };
     throw Error(ErrorCode::environment, "no container runtime: none of runc, crun, bwrap is on PATH",
         "install one (Debian and Ubuntu: `apt-get install runc`, or `bubblewrap` for bwrap; "
         "RHEL: `dnf install runc`)");
@@ -99,23 +104,31 @@ ContainerRun run_container(const Runtime& runtime, const ContainerSpec& spec, co
     if (runtime.name == "bwrap" && !spec.hooks.empty())
         throw Error(ErrorCode::environment, "bwrap cannot run the hooks the GPU's CDI spec asks for",
             "install runc or crun (`apt-get install runc`), or pass --runtime runc");
-    prepare_rootfs(rootfs, spec);
-    std::filesystem::path root = std::filesystem::absolute(rootfs);
-    std::vector<std::string> argv;
     std::string id = container_id();
-    if (runtime.name == "bwrap") {
-        argv = bwrap_arguments(spec, root.string());
-        argv.insert(argv.begin(), runtime.program);
+    std::vector<std::string> argv;
+    std::vector<std::string> cleanup; // a killed run leaves its container behind
+    if (runtime.is_engine()) {
+        argv = engine_run_arguments(runtime, spec, runtime.image, id);
+        cleanup = { runtime.program, "rm", "--force", id };
     } else {
-        write_file_atomic(work_dir / "config.json", to_canonical_json(runtime_config(spec, root.string())));
-        argv = { runtime.program, "--root", (work_dir / "state").string(), "run", "--bundle", work_dir.string(), id };
+        prepare_rootfs(rootfs, spec);
+        std::string root = std::filesystem::absolute(rootfs).string();
+        if (runtime.name == "bwrap") {
+            argv = bwrap_arguments(spec, root);
+            argv.insert(argv.begin(), runtime.program);
+        } else {
+            write_file_atomic(work_dir / "config.json", to_canonical_json(runtime_config(spec, root)));
+            std::string state = (work_dir / "state").string();
+            argv = { runtime.program, "--root", state, "run", "--bundle", work_dir.string(), id };
+            cleanup = { runtime.program, "--root", state, "delete", "--force", id };
+        }
     }
     auto start = std::chrono::steady_clock::now();
     auto result = run_limited(argv, timeout_seconds);
     ContainerRun run;
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (runtime.name != "bwrap") // a killed run leaves its state behind
-        run_limited({ runtime.program, "--root", (work_dir / "state").string(), "delete", "--force", id }, 30);
+    if (!cleanup.empty())
+        run_limited(cleanup, 30);
     if (!result)
         throw Error(ErrorCode::environment, "cannot start " + runtime.program,
             "check that it runs: `" + runtime.program + " --version`");

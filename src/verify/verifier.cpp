@@ -6,6 +6,7 @@
 #include "matrix/matrix.h"
 #include "store/store.h"
 #include "store/verifications.h"
+#include "verify/engine.h"
 #include "verify/gpu_injection.h"
 #include "verify/require_cuda.h"
 #include "verify/static_tier.h"
@@ -123,10 +124,15 @@ Report verify_image(const VerifyRequest& request)
 
     TempDirectory work(std::filesystem::temp_directory_path(), "dlenv-verify-");
     UnpackFigures unpacked;
+    std::optional<EngineImage> in_engine; // the file checks still read the unpacked rootfs
     StoredImage image = [&] {
         store::Store store = store::Store::open(request.store_dir);
         StoredImage read = read_image(store.layout(), find_image(store, request));
         unpacked = unpack_image(store.layout(), read, work.path() / "rootfs");
+        if (runtime.is_engine()) {
+            in_engine.emplace(runtime, store.layout(), read.descriptor, read.manifest.config.digest.text(), work.path());
+            runtime.image = in_engine->id();
+        }
         return read;
     }(); // the shared lock is released here: checks and runs need no store
     report.digest = image.descriptor.digest.text();

@@ -119,10 +119,21 @@ TEST_CASE("the runtime is the first of runc, crun, bwrap found, or the one asked
         CHECK(e.code() == ErrorCode::environment);
         CHECK(e.message() == "crun is not on PATH");
     }
+    CHECK(verify::select_runtime("", only({ "docker", "podman", "bwrap" })).name == "bwrap");
+    CHECK(verify::select_runtime("podman", only({ "podman", "runc" })).is_engine());
     try {
         verify::select_runtime("docker", only({ "runc" }));
+        FAIL("selected a missing engine");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::environment);
+        CHECK(e.message() == "docker is not on PATH");
+        CHECK(e.hint().starts_with("install it (Debian and Ubuntu: `apt-get install docker.io`)"));
+    }
+    try {
+        verify::select_runtime("containerd", only({ "runc" }));
         FAIL("selected an unknown runtime");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message() == "unknown runtime \"containerd\"");
     }
 }
