@@ -14,6 +14,7 @@ default_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]
 [engine]
 cgroup_manager = "cgroupfs"
 events_logger = "file"
+tmp_dir = "$conf/tmp"
 CONF
 cat >"$conf/storage.conf" <<CONF
 [storage]
