@@ -10,7 +10,7 @@ _RUN_WITH_GPUS = ("run the container with the GPUs injected (docker run --gpus a
 
 
 def driver_release():
-    """The kernel driver's version ((570, 86, 15)) from NVML, which the runtime injects
+    """The kernel driver's version ("570.86.15") from NVML, which the runtime injects
     with libcuda, or /proc/driver/nvidia/version; None when neither answers."""
     try:
         nvml = ctypes.CDLL("libnvidia-ml.so.1")
@@ -19,13 +19,13 @@ def driver_release():
             ok = nvml.nvmlSystemGetDriverVersion(text, ctypes.c_uint(96)) == 0
             nvml.nvmlShutdown()
             if ok and locks.version_tuple(text.value.decode()):
-                return locks.version_tuple(text.value.decode())
+                return text.value.decode()
     except (OSError, AttributeError):
         pass
     try:
         with open("/proc/driver/nvidia/version") as f:
             match = re.search(r"Kernel Module\s+(?:for\s+\S+\s+)?(\d+(?:\.\d+)+)", f.read())
-            return locks.version_tuple(match.group(1)) if match else None
+            return match.group(1) if match else None
     except (IOError, OSError):
         return None
 
@@ -49,9 +49,11 @@ def load_driver(cuda):
     return driver
 
 
-def driver_verdict(stack, release, supported):
-    """The cuda-driver message for kernel driver `release` (None when unknown) whose
-    libcuda supports CUDA `supported` ((12, 8)); raises Failed below the lock's floor."""
+def driver_verdict(stack, release_text, supported):
+    """The cuda-driver message for kernel driver `release_text` ("570.86.15", None when
+    unknown) whose libcuda supports CUDA `supported` ((12, 8)); raises Failed below the
+    lock's floor."""
+    release = locks.version_tuple(release_text)
     cuda = locks.dotted(stack.cuda)
     said = "CUDA %s" % locks.dotted(supported)
     if release is None:
@@ -62,21 +64,21 @@ def driver_verdict(stack, release, supported):
             return "the driver supports %s, below the lock's CUDA %s: it runs under minor-version " \
                    "compatibility (PTX from the newer toolkit cannot be JIT-compiled)" % (said, cuda)
         raise Failed("the driver supports %s, the lock's CUDA %s needs a driver >= %s: upgrade the host's driver"
-                     % (said, cuda, locks.dotted(stack.toolkit_driver)))
-    driver = "driver %s (%s)" % (locks.dotted(release), said)
-    floor = locks.dotted(stack.toolkit_driver)
+                     % (said, cuda, stack.toolkit_driver_text))
+    driver = "driver %s (%s)" % (release_text, said)
+    floor = stack.toolkit_driver_text
     if release >= stack.toolkit_driver:
         return "%s meets the lock's floor %s for CUDA %s" % (driver, floor, cuda)
     if stack.minor_version_driver and release >= stack.minor_version_driver:
         return "%s is below the toolkit floor %s but at or above the minor-version floor %s: CUDA %s runs under " \
                "minor-version compatibility (PTX from the newer toolkit cannot be JIT-compiled); upgrade to %s " \
-               "for all of it" % (driver, floor, locks.dotted(stack.minor_version_driver), cuda, floor)
+               "for all of it" % (driver, floor, stack.minor_version_driver_text, cuda, floor)
     if stack.forward_compat and supported >= stack.cuda[:2]:
         return "%s is below the lock's floor %s and runs CUDA %s through the image's cuda-compat package" % (
             driver, floor, cuda)
-    lowest = stack.minor_version_driver or stack.toolkit_driver
+    lowest = stack.minor_version_driver_text or stack.toolkit_driver_text
     raise Failed("%s is below the lock's floor %s for CUDA %s: the image's CUDA will not start; upgrade the "
-                 "host's driver to %s or later" % (driver, locks.dotted(lowest), cuda, floor))
+                 "host's driver to %s or later" % (driver, lowest, cuda, floor))
 
 
 def arch_coverage(stack, cc):

@@ -31,8 +31,11 @@ class Stack(object):
         self.arch_list = [version_tuple(cc) for cc in stack.get("arch_list") or []]
         self.ptx = [version_tuple(cc) for cc in stack.get("ptx") or []]
         driver = stack.get("driver") or {}
-        self.toolkit_driver = version_tuple(driver.get("toolkit_min"))
-        self.minor_version_driver = version_tuple(driver.get("minor_version_min"))
+        # Driver versions keep their text for messages: 450.80.02 is not 450.80.2.
+        self.toolkit_driver_text = driver.get("toolkit_min")
+        self.toolkit_driver = version_tuple(self.toolkit_driver_text)
+        self.minor_version_driver_text = driver.get("minor_version_min")
+        self.minor_version_driver = version_tuple(self.minor_version_driver_text)
         self.forward_compat = bool(driver.get("forward_compat"))
         framework = stack.get("framework") or {}
         self.framework = framework.get("name")
