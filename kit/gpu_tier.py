@@ -27,6 +27,7 @@ class Libraries(object):
     def __init__(self, stack):
         self.stack = stack
         self.loaded = {}
+        self.images = {}  # the kernels NVRTC compiled, by target ("sm_90"), shared by same-SM devices
 
     def get(self, name):
         if name not in self.loaded:
@@ -64,11 +65,10 @@ def check_driver(stack, state, report):
 def check_device(stack, libs, context, device, report):
     index = device["index"]
     report.check("device-arch", lambda: driver_checks.check_arch(stack, device), 10)
-    images = libs.loaded.setdefault("images", {})
     compiled = {}
 
     def compile_kernels():
-        compiled["kernels"], message = kernel_checks.compile_and_load(libs.get("nvrtc"), images, context, device)
+        compiled["kernels"], message = kernel_checks.compile_and_load(libs.get("nvrtc"), libs.images, context, device)
         return message
 
     if report.check("nvrtc-compile", compile_kernels, 120):

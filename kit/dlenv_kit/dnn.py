@@ -193,7 +193,8 @@ def check_conv(cudnn, stack, context, device, report):
         buffers.append(workspace)
         got = halfs.decode(context.download(dy, array.array("H", bytes(2 * n * h * wd * k))), "fp16")
         expected = _reference(x, w, n, c, h, wd, k)
-        wrong = [i for i in range(len(expected)) if got[i] != expected[i]]
+        # Winograd and FFT algorithms round even integer data; a wrong result is off by far more.
+        wrong = [i for i in range(len(expected)) if abs(got[i] - expected[i]) > 0.02 * max(1.0, abs(expected[i]))]
         if wrong:
             raise Failed("%s: cuDNN %s FP16 convolution (algorithm %d) differs from the CPU at %d of %d outputs "
                          "(first %r, expected %r)" % (label, locks.dotted(version), algo, len(wrong), len(expected),

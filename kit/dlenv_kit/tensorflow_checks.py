@@ -64,7 +64,7 @@ def check_allreduce(tf):
     def replica():
         context = tf.distribute.get_replica_context()
         value = tf.cast(context.replica_id_in_sync_group, tf.float32) + 1.0
-        return context.all_reduce("sum", value)
+        return context.all_reduce(tf.distribute.ReduceOp.SUM, value)
 
     per_replica = strategy.experimental_local_results(strategy.run(replica))
     values = dict((i, float(v)) for i, v in enumerate(per_replica))
