@@ -116,7 +116,9 @@ def check_allreduce(torch, limit_s):
                      "with NCCL_DEBUG=INFO for the cause" % (world, "; ".join("rank %d: %s" % e for e in sorted(
                          errors.items())), (" ranks %s gave no answer within %d s" % (missing, limit_s)) if missing
                          else ""))
-    version = torch.cuda.nccl.version()
+    from torch.cuda import nccl  # not imported by `import torch` in every release
+
+    version = nccl.version()
     nccl = ".".join(str(p) for p in version) if isinstance(version, tuple) else str(version)
     return framework.check_sums(values, world, "NCCL %s all-reduce" % nccl)
 
