@@ -167,7 +167,7 @@ class Context(object):
     def upload(self, array):
         """A device copy of a Python array.array."""
         nbytes = len(array) * array.itemsize
-        buffer = DeviceBuffer(self, nbytes)
+        buffer = self.alloc(nbytes)
         buffer.write(array.buffer_info()[0], nbytes)
         return buffer
 
