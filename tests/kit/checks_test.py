@@ -94,4 +94,11 @@ for major in (9, 8):
     except libraries.LibraryMissing:
         continue
     support.expect_eq("cuDNN %d loads and reports its version (%s)" % (major, cudnn.path), cudnn.version()[0], major)
+    # Descriptors need no GPU: the real cuDNN accepts the kit's enums and argument order.
+    for shape, out_dims, flops in [((32, 256, 56, 56, 256), [32, 256, 56, 56], 2.0 * 32 * 256 * 256 * 9 * 56 * 56),
+                                   ((1, 8, 8, 8, 8), [1, 8, 8, 8], 2.0 * 8 * 8 * 9 * 8 * 8)]:
+        conv = dnn.Convolution(cudnn, None, *shape)
+        support.expect_eq("cuDNN's NHWC FP16 3x3 pad-1 convolution of %s keeps the size" % (shape,),
+                          (conv.out_dims, conv.flops), (out_dims, flops))
+        conv.close()
     break
