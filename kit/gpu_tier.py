@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dlenv_kit import blas, cuda, dnn, driver_checks, kernel_checks, libraries  # noqa: E402
 from dlenv_kit import lock as locks  # noqa: E402
 from dlenv_kit.nvrtc import Nvrtc  # noqa: E402
-from dlenv_kit.report import Failed, Output, Report, Skipped, finish  # noqa: E402
+from dlenv_kit.report import Failed, Skipped, run_tier  # noqa: E402
 
 KERNEL_CODES = ["saxpy", "reduction", "memory-bandwidth", "fp32-fma"]
 DEVICE_CODES = ["device-arch", "nvrtc-compile"] + KERNEL_CODES + ["cublas-gemm-fp16", "cublas-gemm-bf16", "cudnn-conv"]
@@ -85,26 +85,16 @@ def check_device(stack, libs, context, device, report):
     report.check("cudnn-conv", lambda: dnn.check_conv(libs.get("cudnn"), stack, context, device, report), 180)
 
 
-def main():
-    arguments = locks.parse_arguments("gpu")
-    output = Output()
-    report = Report("gpu")
-    try:
-        stack = locks.load(arguments.lock)
-    except ValueError as e:
-        report.add("kit-lock", "fail", "%s: run the kit in an image dlenv built, or pass --lock" % e)
-        report.skip_all(["cuda-driver"] + DEVICE_CODES, "not run: no lock to check against")
-        finish(output, report)
+def run(stack, report):
     state = {"contexts": []}
     report.check("cuda-driver", lambda: check_driver(stack, state, report), 60)
     if "driver" not in state:
         report.skip_all(DEVICE_CODES, "not run: the container has no working CUDA driver")
-        finish(output, report)
+        return
     libs = Libraries(stack)
     for context, device in zip(state["contexts"], report.devices):
         check_device(stack, libs, context, device, report)
-    finish(output, report)
 
 
 if __name__ == "__main__":
-    main()
+    run_tier("gpu", run, ["cuda-driver"] + DEVICE_CODES)

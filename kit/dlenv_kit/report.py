@@ -7,6 +7,8 @@ import sys
 import threading
 import traceback
 
+from . import lock as locks
+
 KIT_FORMAT = 1
 
 
@@ -101,3 +103,26 @@ def finish(output, report):
     keep the process alive."""
     output.emit(report)
     os._exit(0)
+
+
+def run_tier(tier, body, codes_without_lock):
+    """A tier's whole run: reads --lock, calls `body(stack, report)`, prints the report
+    and exits 0. Without a lock, finding kit-lock fails and `codes_without_lock` are
+    skipped; an error outside the checks is a kit-error finding, not a traceback on
+    stdout (the traceback goes to stderr)."""
+    arguments = locks.parse_arguments(tier)
+    output = Output()
+    report = Report(tier)
+    try:
+        stack = locks.load(arguments.lock)
+    except ValueError as e:
+        report.add("kit-lock", "fail", "%s: run the kit in an image dlenv built, or pass --lock" % e)
+        report.skip_all(codes_without_lock, "not run: no lock to check against")
+        finish(output, report)
+    try:
+        body(stack, report)
+    except Exception as e:  # whatever it is, the host gets a report
+        traceback.print_exc()
+        report.add("kit-error", "fail", "the kit raised %s: %s outside its checks; this is a kit bug, report it with "
+                   "the container's stderr" % (type(e).__name__, e))
+    finish(output, report)
