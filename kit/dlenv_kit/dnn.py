@@ -7,7 +7,7 @@ from . import blas
 from . import halfs
 from . import libraries
 from . import lock as locks
-from .report import Failed, Skipped
+from .report import Failed
 
 CUDNN_DATA_FLOAT = 0
 CUDNN_DATA_HALF = 2

@@ -1,7 +1,6 @@
 """The framework tier for JAX: GPUs visible, CUDA and cuDNN as the lock pins them, a
 BF16 training step, and a psum across every visible GPU (NCCL underneath)."""
 from . import framework
-from . import lock as locks
 from .report import Failed, Skipped
 
 CODES = ["jax-gpu", "jax-cuda-version", "jax-cudnn-version", "jax-amp-step", "jax-nccl-allreduce"]
