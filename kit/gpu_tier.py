@@ -38,6 +38,7 @@ class Libraries(object):
 
     def _load(self, name):
         major = self.stack.cuda[0]
+        what = {"nvrtc": "NVRTC", "cublas": "cuBLAS", "cudnn": "cuDNN"}[name]
         if name == "cudnn" and not self.stack.cudnn:
             return Skipped("the lock pins no cuDNN")
         try:
@@ -47,19 +48,22 @@ class Libraries(object):
                 return blas.Cublas(major)
             return dnn.Cudnn(self.stack.cudnn[0])
         except libraries.LibraryMissing as e:
-            what = {"nvrtc": "NVRTC", "cublas": "cuBLAS", "cudnn": "cuDNN"}[name]
             return Failed("the image has no %s for the lock's CUDA %s (%s): base it on a CUDA -runtime image or "
                           "install the framework's nvidia-* wheels" % (what, locks.dotted(self.stack.cuda), e))
+        except AttributeError as e:  # a library older than the calls the kit makes
+            return Failed("the image's %s lacks a function the kit calls (%s): it is older than the lock's CUDA %s; "
+                          "rebuild the image from its lock" % (what, e, locks.dotted(self.stack.cuda)))
 
 
 def check_driver(stack, state, report):
+    """Loads the driver and lists the devices, then judges the driver's version: the
+    devices are checked even under a driver below the floor, to say what does run."""
     driver = driver_checks.load_driver(cuda)
-    message = driver_checks.driver_verdict(stack, driver_checks.driver_release(), driver.version())
     for index in range(driver.device_count()):
         report.devices.append(driver.describe(index))
         state["contexts"].append(cuda.Context(driver, index))
     state["driver"] = driver
-    return message
+    return driver_checks.driver_verdict(stack, driver_checks.driver_release(), driver.version())
 
 
 def check_device(stack, libs, context, device, report):
