@@ -102,3 +102,5 @@ for major in (9, 8):
                           (conv.out_dims, conv.flops), (out_dims, flops))
         conv.close()
     break
+
+support.again_with_oldest(__file__)

@@ -118,3 +118,5 @@ support.expect_eq("a wrong sum", failure(kernel_checks.check_reduction, broken),
                   "GPU 0 (NVIDIA H100 80GB HBM3): the reduction of 4194304 floats gave 31457344.0, the CPU "
                   "31457280.0: the GPU computes wrong results; check it with nvidia-smi -q and the vendor's "
                   "diagnostics")
+
+support.again_with_oldest(__file__)

@@ -71,3 +71,15 @@ def expect_eq(what, actual, expected):
         print("FAIL: %s:\n  got      %r\n  expected %r" % (what, actual, expected))
         sys.exit(1)
     print("ok: " + what)
+
+
+def again_with_oldest(script):
+    """Runs `script` once more with the oldest python found (not again from there), so
+    the kit's bindings are exercised on the interpreter UBI 8 ships; exits with its status."""
+    old = oldest_python()
+    if old is None or os.environ.get("KIT_TEST_NESTED"):
+        return
+    print("== again with " + old)
+    env = dict(os.environ, KIT_TEST_NESTED="1")
+    sys.stdout.flush()
+    sys.exit(subprocess.call([old, script], env=env))
