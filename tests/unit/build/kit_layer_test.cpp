@@ -35,7 +35,7 @@ lock::Lockfile pytorch_lock(const std::string& file)
 std::vector<std::string> kit_sources()
 {
     std::vector<std::string> out;
-    for (const fs::path dir : { k_kit_source, k_kit_source / "dlenv_kit" })
+    for (const fs::path& dir : { k_kit_source, k_kit_source / "dlenv_kit" })
         for (const auto& entry : fs::directory_iterator(dir))
             if (entry.is_regular_file() && entry.path().extension() == ".py")
                 out.push_back(entry.path().lexically_relative(k_kit_source).generic_string());
