@@ -1,12 +1,16 @@
 #include "build/dockerfile.h"
 
-#include "build/image_labels.h"
-#include "core/embedded_file.h"
 #include "build/image_config.h"
+#include "build/image_labels.h"
+#include "build/kit.h"
+#include "core/embedded_file.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/image_target.h"
 #include "lock/requirements_file.h"
+
+#include <map>
+#include <vector>
 
 namespace dlenv::build {
 
@@ -76,6 +80,27 @@ std::string packages(const lock::Lockfile& lock)
            "/opt/dlenv/requirements.lock.txt";
 }
 
+// One COPY per kit directory, naming its files, so that --chmod sets the files' mode and
+// Docker makes the directories 0755, as `dlenv build` does.
+std::string kit()
+{
+    std::map<std::string, std::vector<std::string>> by_directory;
+    for (const auto& file : embedded_kit()) {
+        std::filesystem::path name(file.name);
+        std::string directory = std::string(k_kit_dir) + "/" + name.parent_path().generic_string();
+        if (directory.back() != '/')
+            directory += '/';
+        by_directory[directory].push_back("kit/" + name.generic_string());
+    }
+    std::string out;
+    for (const auto& [directory, sources] : by_directory) {
+        nlohmann::json arguments(sources);
+        arguments.push_back(directory);
+        out += (out.empty() ? "" : "\n") + std::string("COPY --chmod=0644 ") + arguments.dump();
+    }
+    return out;
+}
+
 std::string template_text()
 {
     for (const auto& file : embedded_templates())
@@ -103,6 +128,7 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
     replace_all(text, "@ENV@", key_values(nvidia_environment(lock, matrix)));
     replace_all(text, "@LABELS@", key_values(image_labels(lock)));
     replace_all(text, "@FILES@", files(lock));
+    replace_all(text, "@KIT@", kit());
     replace_all(text, "@PACKAGES@", packages(lock));
     return text;
 }
@@ -115,6 +141,8 @@ void write_docker_context(const lock::Lockfile& lock, const std::filesystem::pat
     for (const auto& file : lock.image().files)
         copy_file_atomic(lock_dir / file.source, context / "files" / file.target.substr(1));
     write_file_atomic(context / "dlenv.lock.json", lock.text());
+    for (const auto& file : embedded_kit())
+        write_file_atomic(context / "kit" / std::string(file.name), file.contents);
     if (auto locked = lock.packages(); locked && !locked->empty())
         write_file_atomic(context / "requirements.lock.txt", lock::requirements_file(lock));
     write_file_atomic(dockerfile, render_dockerfile(lock, matrix));

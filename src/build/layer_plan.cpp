@@ -1,5 +1,6 @@
 #include "build/layer_plan.h"
 
+#include "build/kit.h"
 #include "build/packages_layer.h"
 #include "build/runtime_layer.h"
 #include "core/canonical_json.h"
@@ -61,13 +62,17 @@ PlannedLayer files_layer(const lock::Lockfile& lock, const lock::ImageSection& i
 
 PlannedLayer kit_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Compression compression)
 {
-    std::string text = lock.text();
-    std::vector<oci::LayerEntry> entries = {
-        {"opt", oci::LayerEntry::Type::directory, 0755, {}, {}, 0, {}, {}},
-        {"opt/dlenv", oci::LayerEntry::Type::directory, 0755, {}, {}, 0, {}, {}},
-        {"opt/dlenv/dlenv.lock.json", oci::LayerEntry::Type::file, 0644, {}, text,
-         static_cast<std::int64_t>(text.size()), {}, {}},
+    std::vector<oci::LayerEntry> entries;
+    std::set<std::string> directories;
+    auto add_file = [&](const std::string& path, std::string contents) {
+        add_parents(entries, directories, path);
+        auto size = static_cast<std::int64_t>(contents.size());
+        entries.push_back({path, oci::LayerEntry::Type::file, 0644, {}, std::move(contents), size, {}, {}});
     };
+    add_file("opt/dlenv/dlenv.lock.json", lock.text());
+    std::string kit_dir = image_path(std::string(k_kit_dir));
+    for (const auto& file : embedded_kit())
+        add_file(kit_dir + "/" + std::string(file.name), std::string(file.contents));
     return listed_layer("dlenv build: validation kit in /opt/dlenv", std::move(entries), epoch, compression);
 }
 

@@ -22,6 +22,12 @@ expect_eq "app file owner and mode" "$(stat -c '%u:%g %a' "$rootfs/app/hello.sh"
 expect_eq "app file mtime is the lock's epoch" "$(stat -c '%Y' "$rootfs/app/hello.sh")" "1700000000"
 expect_eq "kit owner and mode" "$(stat -c '%u:%g %a' "$rootfs/opt/dlenv/dlenv.lock.json")" "0:0 644"
 expect_eq "the kit holds the lock" "$(cmp -s "$rootfs/opt/dlenv/dlenv.lock.json" "$scratch/store/quickstart.lock.json" && echo same)" "same"
+expect_eq "kit scripts' owner and mode" "$(stat -c '%u:%g %a' "$rootfs/opt/dlenv/kit/gpu_tier.py" "$rootfs/opt/dlenv/kit/dlenv_kit/cuda.py")" $'0:0 644\n0:0 644'
+expect_eq "kit directories' mode" "$(stat -c '%a' "$rootfs/opt/dlenv/kit" "$rootfs/opt/dlenv/kit/dlenv_kit")" $'755\n755'
+expect_eq "the kit holds kit/'s scripts" "$(diff -r -x '*.md' -x __pycache__ "$source_dir/kit" "$rootfs/opt/dlenv/kit" && echo same)" "same"
+expect_eq "the unpacked gpu tier reads the image's lock and reports, the driver first" \
+  "$(python3 "$rootfs/opt/dlenv/kit/gpu_tier.py" --lock "$rootfs/opt/dlenv/dlenv.lock.json" |
+     python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["kit"], d["tier"], d["findings"][0]["code"])')" "1 gpu cuda-driver"
 expect_eq "the base's shell is there" "$(stat -c '%a' "$rootfs/bin/sh")" "755"
 expect_eq "the image's config runs the app" \
   "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["process"]["args"][0])' "$scratch/bundle/config.json")" "/app/hello.sh"

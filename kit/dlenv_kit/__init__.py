@@ -1,0 +1,1 @@
+"""dlenv validation kit."""
