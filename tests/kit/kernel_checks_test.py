@@ -94,9 +94,9 @@ support.expect_eq("saxpy matches", kernel_checks.check_saxpy(k),
                   "GPU 0 (NVIDIA H100 80GB HBM3): saxpy on 1048576 floats equals the CPU's result")
 support.expect_eq("saxpy's launch", context.launches[-1], ("saxpy", 4096, 256, 1048576))
 support.expect_eq("the reduction matches", kernel_checks.check_reduction(k),
-                  "GPU 0 (NVIDIA H100 80GB HBM3): the sum of 4194304 floats equals the CPU's (31457280.0)")
+                  "GPU 0 (NVIDIA H100 80GB HBM3): the sum of 1048576 floats equals the CPU's (7864320.0)")
 support.expect_eq("the reduction's launch: four blocks per SM", context.launches[-1],
-                  ("reduce_sum", 528, 256, 4194304))
+                  ("reduce_sum", 528, 256, 1048576))
 
 report = Report("gpu")
 support.expect_eq("bandwidth", kernel_checks.measure_bandwidth(k, report),
@@ -115,8 +115,8 @@ support.expect_eq("one wrong saxpy element", failure(kernel_checks.check_saxpy, 
                   "1000: 1007.0, expected 1006.0): the GPU computes wrong results; check it with nvidia-smi -q and "
                   "the vendor's diagnostics")
 support.expect_eq("a wrong sum", failure(kernel_checks.check_reduction, broken),
-                  "GPU 0 (NVIDIA H100 80GB HBM3): the reduction of 4194304 floats gave 31457344.0, the CPU "
-                  "31457280.0: the GPU computes wrong results; check it with nvidia-smi -q and the vendor's "
+                  "GPU 0 (NVIDIA H100 80GB HBM3): the reduction of 1048576 floats gave 7864384.0, the CPU "
+                  "7864320.0: the GPU computes wrong results; check it with nvidia-smi -q and the vendor's "
                   "diagnostics")
 
 support.again_with_oldest(__file__)
