@@ -155,8 +155,8 @@ struct LayerStream::State {
         changed.notify_all();
     }
 
-    // Inflates whole gzip members with libdeflate while each fits a piece; returns where
-    // the first member that does not (or is damaged) starts, or the end of the members.
+    // Inflates whole gzip members with libdeflate while each fits a piece, stopping at the
+    // first one that does not (or is damaged), or after the last one.
     void inflate_members()
     {
         Decompressor decompressor(libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);
@@ -165,8 +165,8 @@ struct LayerStream::State {
         while (gzip_member_at(rest())) {
             Piece piece = take_piece();
             std::size_t used = 0;
-            libdeflate_result result = libdeflate_gzip_decompress_ex(decompressor.get(), rest().data(), rest().size(),
-                piece.bytes.get(), k_piece_size, &used, &piece.size);
+            libdeflate_result result = libdeflate_gzip_decompress_ex(
+                decompressor.get(), rest().data(), rest().size(), piece.bytes.get(), k_piece_size, &used, &piece.size);
             if (result != LIBDEFLATE_SUCCESS) {
                 piece.size = 0;
                 hand_out(std::move(piece));

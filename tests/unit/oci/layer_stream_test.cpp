@@ -65,7 +65,8 @@ TEST_CASE("a layer stream hands out the uncompressed bytes of every compression 
         { "one large gzip member", "gzip -n -c data" },
         // A large member between small ones: libdeflate, then libarchive for the rest.
         { "small, large and small members",
-            "head -c 1000 data | gzip -n; head -c 8389608 data | tail -c +1001 | gzip -n; tail -c +8389609 data | gzip -n" },
+            "head -c 1000 data | gzip -n; head -c 8389608 data | tail -c +1001 | gzip -n; "
+            "tail -c +8389609 data | gzip -n" },
         { "a member then bytes that start none", "gzip -n -c data; printf 'trailing garbage'" },
     }));
     INFO(name);
@@ -122,25 +123,27 @@ TEST_CASE("a layer stream refuses a blob that is not what its descriptor says", 
     }
 }
 
-TEST_CASE("a layer stream hands out what precedes damage in a gzip member, then refuses", "[oci]")
+TEST_CASE("a damaged gzip member is handed out as far as it goes and refused by the digest", "[oci]")
 {
     Scratch scratch;
     std::string data = make_data(scratch, "data", 2 << 20);
-    // Two members of 1 MiB each; a byte in the middle of the second one's deflate data flipped.
+    // Two members of 1 MiB each; then a byte in the middle of the second one's deflate data
+    // flipped. libdeflate refuses the member (its CRC), libarchive takes over and, as it
+    // does not check CRCs, may hand out wrong bytes or fail: the digest decides.
     scratch.sh("head -c 1048576 data | gzip -n > first && tail -c +1048577 data | gzip -n > second\n"
-               "cat first second > blob\n"
-               "at=$(( $(wc -c < first) + $(wc -c < second) / 2 ))\n"
-               "printf '\\377' | dd of=blob bs=1 seek=$at conv=notrunc 2>/dev/null");
+               "cat first second > blob\n");
     Descriptor layer = descriptor_of(scratch / "blob");
+    scratch.sh("at=$(( $(wc -c < first) + $(wc -c < second) / 2 ))\n"
+               "printf '\\377' | dd of=blob bs=1 seek=$at conv=notrunc 2>/dev/null");
+    REQUIRE(read_file(scratch / "blob") != read_file(scratch / "first") + read_file(scratch / "second"));
     LayerStream stream(scratch / "blob", layer);
 
     std::string out;
-    std::string message = message_of([&] {
+    message_of([&] {
         for (std::string_view piece = stream.next(); !piece.empty(); piece = stream.next())
             out += piece;
     });
 
-    CHECK_THAT(message, Catch::StartsWith("invalid_input: read blob: "));
     CHECK(out.substr(0, 1 << 20) == data.substr(0, 1 << 20));
-    CHECK(message_of([&] { stream.verify(); }) == "passed");
+    CHECK(message_of([&] { stream.verify(); }) == "verification_failed: blob does not match its digest");
 }
