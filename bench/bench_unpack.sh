@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Prints, side by side, the time and throughput of unpacking one multi-GB image into a
 # root filesystem: dlenv's unpack (what `dlenv verify` does first) against
-# `umoci unpack` of the same image in the same OCI layout, medians of RUNS with the page
-# cache warm. The image is made by dlenv itself: the quickstart base plus every regular
-# file of DIR (default: the CUDA toolkit's lib64) pinned by a generated profile.
+# `umoci unpack` of the same image in the same OCI layout, and `tar -x` of the same layer
+# blobs in order as the floor (one core decompressing, no digest checks, no whiteouts);
+# medians of RUNS with the page cache warm. The image is made by dlenv itself: the
+# quickstart base plus every regular file of DIR (default: the CUDA toolkit's lib64)
+# pinned by a generated profile.
 # dlenv's figure is the unpack_seconds that `dlenv verify --tier static --json` reports
-# (the unpack alone, before any check runs).
+# (the unpack alone, before any check runs); umoci and tar are timed as whole commands.
+# The last column is each row's time over dlenv's.
 #   bench/bench_unpack.sh DLENV [DIR] [RUNS]
 set -euo pipefail
 
@@ -35,7 +38,17 @@ json.dump(profile, open(sys.argv[3], "w"), indent=2)
 PY
 "$dlenv" lock "$work/bench.json" -o "$work/bench.lock.json" --offline >/dev/null
 "$dlenv" build "$work/bench.lock.json" --store "$work/store" --base "docker-archive:$work/quickstart-base.tar" >/dev/null
-layers=$(find "$work/store/blobs/sha256" -type f -size +1M -printf '%s\n' | awk '{ s += $1 } END { print s }')
+# The image's layer blobs in manifest order, for the tar floor.
+blobs=$(python3 - "$work/store" <<'PY'
+import json, os, sys
+store = sys.argv[1]
+blob = lambda d: os.path.join(store, "blobs", *d.split(":"))
+index = json.load(open(os.path.join(store, "index.json")))
+ref = next(m for m in index["manifests"] if m.get("annotations", {}).get("org.opencontainers.image.ref.name") == "bench:latest")
+print(" ".join(blob(l["digest"]) for l in json.load(open(blob(ref["digest"])))["layers"]))
+PY
+)
+layers=$(du -cb $blobs | tail -1 | cut -f1)
 tree_bytes=$(du -sb "$dir" | cut -f1)
 cat "$work"/store/blobs/sha256/* >/dev/null # warm the page cache
 echo "image: $(find "$dir" -type f | wc -l) files of $dir, $tree_bytes bytes unpacked, $layers bytes of layers; median of $runs"
@@ -54,8 +67,8 @@ measure() {
 }
 
 row() { # name seconds
-  awk -v n="$1" -v s="$2" -v l="$layers" -v t="$tree_bytes" \
-    'BEGIN { printf "%-32s %8.2f s %8.0f MB/s of layers %8.0f MB/s unpacked\n", n, s, l / s / 1e6, t / s / 1e6 }'
+  awk -v n="$1" -v s="$2" -v l="$layers" -v t="$tree_bytes" -v d="${dlenv_seconds:-$2}" \
+    'BEGIN { printf "%-32s %8.2f s %8.0f MB/s of layers %8.0f MB/s unpacked %6.2fx\n", n, s, l / s / 1e6, t / s / 1e6, s / d }'
 }
 
 dlenv_unpack() {
@@ -67,6 +80,8 @@ dlenv_unpack() {
   printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
 }
 
-row "dlenv unpack (in dlenv verify)" "$(dlenv_unpack)"
+dlenv_seconds=$(dlenv_unpack)
+row "dlenv unpack (in dlenv verify)" "$dlenv_seconds"
 rootless=$([ "$(id -u)" = 0 ] || echo --rootless)
 row "umoci unpack $rootless" "$(measure "umoci unpack $rootless --image '$work/store:bench:latest' '$work/out/bundle'")"
+row "floor: tar -x of each layer" "$(measure "for b in $blobs; do tar -xf \$b -C '$work/out'; done")"

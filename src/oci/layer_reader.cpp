@@ -2,13 +2,13 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "core/sha256.h"
-#include "oci/file_source.h"
 #include "oci/image_path.h"
+#include "oci/layer_stream.h"
 #include "oci/root_dir.h"
 #include "oci/tar_reader.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -135,49 +135,30 @@ private:
     std::vector<TarEntry> m_directories;
 };
 
-Error mismatch(const std::string& what)
-{
-    return Error(ErrorCode::verification_failed, "blob " + what,
-        "the store is damaged: run `dlenv fsck`, then rebuild or pull the image again");
-}
-
 } // namespace
 
 void apply_layer(const ImageLayout& layout, const Descriptor& layer, const std::filesystem::path& root)
 {
     const std::string context = "apply layer " + layer.digest.text();
-    FileSource file(layout.blob_path(layer.digest));
-    if (file.size() != layer.size)
-        throw mismatch(
-            "has " + std::to_string(file.size()) + " bytes, its descriptor says " + std::to_string(layer.size))
-            .with_context(context);
-    Sha256 hash;
-    auto source = [&] {
-        std::string_view piece = file.next();
-        hash.update(piece);
-        return piece;
-    };
+    std::optional<LayerStream> stream;
+    try {
+        stream.emplace(layout.blob_path(layer.digest), layer);
+    } catch (const Error& e) {
+        throw e.with_context(context);
+    }
     // The tar stream may end before the blob does (end-of-archive blocks, padding): the
-    // digest covers every byte, so read them all before judging.
-    bool verified = false;
-    auto verify = [&] {
-        if (std::exchange(verified, true))
-            return;
-        while (!source().empty()) { }
-        if (hash.hex_digest() != layer.digest.hex())
-            throw mismatch("does not match its digest");
-    };
+    // digest covers every byte, so verify() hashes them all before judging.
     try {
         Unpacker unpacker(root);
-        TarReader tar(source, "blob");
+        TarReader tar([&] { return stream->next(); }, "blob");
         while (auto entry = tar.next())
             unpacker.apply(*entry, tar);
-        verify();
+        stream->verify();
         unpacker.finish();
     } catch (const Error& e) {
         // A blob that is not what its digest says explains any error read from it.
         try {
-            verify();
+            stream->verify();
         } catch (const Error& wrong) {
             throw wrong.with_context(context);
         }

@@ -23,6 +23,9 @@ struct TarReader::State {
     bool source_ended = false;
     bool ended = false;
     std::int64_t data_left = 0; // of the current entry, not yet handed out
+    std::int64_t position = 0; // of the current entry, handed out
+    std::int64_t hole = 0; // zeros of a sparse entry to hand out before `block`
+    std::string_view block; // data read from libarchive, not yet handed out
     std::vector<char> buffer = std::vector<char>(1 << 18);
 
     ~State()
@@ -115,6 +118,9 @@ std::optional<TarEntry> TarReader::next()
     entry.mode = static_cast<std::uint32_t>(archive_entry_perm(header));
     entry.size = archive_entry_size(header);
     s.data_left = entry.size;
+    s.position = 0;
+    s.hole = 0;
+    s.block = {};
     entry.mtime = archive_entry_mtime(header);
     if (const char* target = archive_entry_hardlink(header)) {
         entry.type = TarEntry::Type::hardlink;
@@ -142,17 +148,38 @@ std::optional<TarEntry> TarReader::next()
 std::string_view TarReader::read_data()
 {
     State& s = *m_state;
-    // Asking for no more than the entry holds keeps libarchive from reaching for the
+    // Asking only while the entry has data left keeps libarchive from reaching for the
     // padding after it, which a stream cut short lacks (see ends_early).
     if (s.ended || s.data_left <= 0)
         return {};
-    std::size_t wanted = std::min(s.buffer.size(), static_cast<std::size_t>(s.data_left));
-    la_ssize_t n = archive_read_data(s.reader, s.buffer.data(), wanted);
-    if (n < 0)
-        s.check(static_cast<int>(n));
-    std::size_t got = n < 0 ? 0 : static_cast<std::size_t>(n);
-    s.data_left -= static_cast<std::int64_t>(got);
-    return { s.buffer.data(), got };
+    while (s.block.empty() && s.hole == 0) {
+        // A view into libarchive's read-ahead, which for an uncompressed stream is the
+        // source's own piece: the data is not copied on its way to the caller.
+        const void* block = nullptr;
+        std::size_t size = 0;
+        la_int64_t offset = 0;
+        int status = archive_read_data_block(s.reader, &block, &size, &offset);
+        if (status == ARCHIVE_EOF)
+            offset = s.position + s.data_left; // a sparse entry that ends in a hole
+        else
+            s.check(status);
+        if (offset < s.position)
+            throw Error(ErrorCode::invalid_input, "read " + s.name + ": an entry's data goes back on itself",
+                "the archive is damaged or not a tar stream: fetch or build it again");
+        s.hole = offset - s.position;
+        s.block = { static_cast<const char*>(block), status == ARCHIVE_EOF ? 0 : size };
+    }
+    // The holes of a sparse entry read as zeros, as archive_read_data gives them.
+    static const std::vector<char> zeros(1 << 16);
+    std::string_view piece = s.hole > 0
+        ? std::string_view(zeros.data(), static_cast<std::size_t>(std::min<std::int64_t>(s.hole, zeros.size())))
+        : std::exchange(s.block, std::string_view());
+    piece = piece.substr(0, static_cast<std::size_t>(std::min<std::int64_t>(s.data_left, piece.size())));
+    if (s.hole > 0)
+        s.hole -= static_cast<std::int64_t>(piece.size());
+    s.position += static_cast<std::int64_t>(piece.size());
+    s.data_left -= static_cast<std::int64_t>(piece.size());
+    return piece;
 }
 
 void decompress(TarReader::Source source, const std::string& name, const std::function<void(std::string_view)>& sink)

@@ -36,7 +36,7 @@ const std::map<std::string, std::set<std::string>> k_seams = {
     {"dlfcn.h", {"host/gpu_probe.cpp"}},
     {"curl/", {"http/client.cpp"}},
     {"archive", {"oci/tar_writer.cpp", "oci/tar_reader.cpp", "pypi/wheel_archive.cpp"}},
-    {"libdeflate", {"oci/gzip_stream.cpp"}},
+    {"libdeflate", {"oci/gzip_stream.cpp", "oci/layer_stream.cpp"}},
     {"zstd", {"oci/zstd_stream.cpp"}},
 };
 

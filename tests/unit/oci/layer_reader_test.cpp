@@ -258,3 +258,21 @@ TEST_CASE("a layer cut off inside an entry's data or header is refused as damage
     CHECK_THAT(message_of(layout, layer, scratch / "root"),
         Catch::StartsWith("invalid_input: apply layer " + layer.digest.text() + ": read blob: "));
 }
+
+TEST_CASE("a sparse file lands with its holes as zeros, also one that ends in a hole", "[oci]")
+{
+    auto format = GENERATE(std::string("gnu"), std::string("posix"));
+    Scratch scratch;
+    // Data at 1 MiB and at 3 MiB, holes before, between and after (the file is 5 MiB).
+    scratch.sh("mkdir src && truncate -s 5M src/sparse\n"
+               "printf data1 | dd of=src/sparse bs=1 seek=1048576 conv=notrunc 2>/dev/null\n"
+               "printf data3 | dd of=src/sparse bs=1 seek=3145728 conv=notrunc 2>/dev/null\n"
+        + std::string(k_tar) + " --sparse --format=" + format + " -C src -cf layer.tar .\n");
+    ImageLayout layout = ImageLayout::open_or_create(scratch / "layout");
+    fs::create_directory(scratch / "root");
+
+    apply_layer(layout, add_blob(layout, scratch / "layer.tar", media_type::k_layer_tar), scratch / "root");
+
+    CHECK(read_file(scratch / "root/sparse") == read_file(scratch / "src/sparse"));
+    CHECK(fs::file_size(scratch / "root/sparse") == 5u << 20);
+}
