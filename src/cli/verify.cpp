@@ -38,7 +38,7 @@ std::vector<std::string> expand_tiers(const std::vector<std::string>& given)
 std::string figure_text(const verify::Figure& figure)
 {
     char text[160];
-    std::snprintf(text, sizeof text, "%s %.3g %s", figure.name.c_str(), figure.value, figure.unit.c_str());
+    std::snprintf(text, sizeof text, "%s %.6g %s", figure.name.c_str(), figure.value, figure.unit.c_str());
     std::string out = text;
     if (figure.threshold) {
         std::snprintf(text, sizeof text, " (limit %.3g)", *figure.threshold);
