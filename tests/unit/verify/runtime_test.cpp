@@ -31,8 +31,8 @@ TEST_CASE("a run that keeps stderr apart returns stdout alone as its output", "[
     spec.user_namespace = ::geteuid() != 0;
     spec.host_uid = ::geteuid();
     spec.host_gid = ::getegid();
-    verify::ContainerRun apart = verify::run_container(
-        { program, *path }, spec, scratch / "rootfs", scratch / ("apart-" + program), 30, true);
+    verify::ContainerRun apart
+        = verify::run_container({ program, *path }, spec, scratch / "rootfs", scratch / ("apart-" + program), 30, true);
     CHECK(apart.exit_code == 3);
     CHECK(apart.output == "data\n");
     CHECK(apart.errors == "complaint\n");
