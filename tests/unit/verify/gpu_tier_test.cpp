@@ -1,4 +1,5 @@
-#include "support/scratch.h"
+#include "core/file.h"
+#include "support/shell_rootfs.h"
 #include "verify/gpu_tier.h"
 
 #include <catch2/catch.hpp>
@@ -90,4 +91,37 @@ TEST_CASE("an image built before the kit existed fails its GPU tier after the dr
             "fail kit-run: /opt/dlenv/kit/gpu_tier.py is not in the image: it was built by a dlenv without the "
             "validation kit; rebuild it with `dlenv build` to add the kit" });
     CHECK(result.report->figures.empty());
+}
+
+TEST_CASE("the kit runs in the container with the planned GPUs, and its output becomes the tier", "[verify]")
+{
+    auto bwrap = verify::find_on_path("bwrap");
+    if (!bwrap)
+        return;
+    Scratch scratch;
+    make_shell_rootfs(scratch, "rootfs");
+    // A stand-in python3 runs the stand-in kit as a shell script; the kit prints the
+    // fixture only when the injected device node and driver library are there.
+    scratch.sh("mkdir -p dev host-lib rootfs/usr/bin rootfs/opt/dlenv/kit && touch dev/nvidiactl dev/nvidia0 "
+               "host-lib/libcuda.so.1 && printf '#!/bin/sh\\nexec /bin/sh \"$@\"\\n' > rootfs/usr/bin/python3 && "
+               "chmod +x rootfs/usr/bin/python3 && cp '"
+        + std::string(DLENV_SOURCE_DIR)
+        + "/tests/fixtures/kit/gpu_h100_pass.json' rootfs/opt/dlenv/kit/output.json && "
+          "echo 'test -e /dev/nvidia0 && test -e /usr/local/nvidia/lib64/libcuda.so.1 && echo warming up >&2 && "
+          "while IFS= read -r l; do echo \"$l\"; done < /opt/dlenv/kit/output.json' > "
+          "rootfs/opt/dlenv/kit/gpu_tier.py");
+    std::string ldconfig
+        = "1 libs found\n\tlibcuda.so.1 (libc6,x86-64) => " + (scratch / "host-lib").string() + "/libcuda.so.1\n";
+    verify::GpuHost host { {}, scratch / "dev", [&] { return ldconfig; }, std::nullopt, fake_probe };
+    verify::ContainerContext context { { "bwrap", *bwrap }, scratch / "rootfs", scratch / "runs",
+        { {}, { "PATH=/usr/bin:/bin" }, "/", "" }, 60 };
+    verify::GpuTierResult result = verify::run_gpu_tier("gpu", context, k_h100_host, {}, host);
+    REQUIRE(result.report);
+    CAPTURE(result.report->findings.back().message);
+    CHECK(result.report->passed());
+    CHECK(result.report->findings.front().message
+        == "GPUs injected from ldconfig -p and " + (scratch / "dev").string() + ": 2 device nodes, 1 binds, 0 hooks");
+    CHECK(result.report->count(verify::Outcome::pass) == 1 + 8 + 3);
+    CHECK(result.report->figures.front().name == "kit_seconds");
+    CHECK(result.report->figures.back().name == "gpu0_gemm_bf16_fraction");
 }

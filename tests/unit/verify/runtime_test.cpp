@@ -1,26 +1,14 @@
-#include "support/scratch.h"
+#include "support/shell_rootfs.h"
 #include "verify/runtime.h"
 
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
 
-namespace {
-
-// A rootfs holding the host's /bin/sh and the libraries it loads.
-void make_shell_rootfs(const Scratch& scratch)
-{
-    scratch.sh("mkdir -p rootfs/bin && cp /bin/sh rootfs/bin/sh && "
-               "for lib in $(ldd /bin/sh | grep -o '/[^ ]*'); do mkdir -p rootfs$(dirname $lib); cp $lib rootfs$lib; "
-               "done");
-}
-
-} // namespace
-
 TEST_CASE("a run that keeps stderr apart returns stdout alone as its output", "[verify]")
 {
     Scratch scratch;
-    make_shell_rootfs(scratch);
+    make_shell_rootfs(scratch, "rootfs");
     auto program = GENERATE(as<std::string> {}, "bwrap", "runc");
     CAPTURE(program);
     auto path = verify::find_on_path(program);
