@@ -19,6 +19,7 @@ std::string number_text(double value, int digits = 6)
 // One spec a measured figure is held to.
 struct Spec {
     std::string figure; // the kit's figure name: "memory_bandwidth"
+    std::string unit; // the unit of the matrix's spec, which the kit's figure must use
     std::string fraction; // the report's fraction name, after gpu<N>_
     std::string code; // the finding
     std::string what; // words for the measurement: "memory bandwidth"
@@ -28,12 +29,14 @@ struct Spec {
 };
 
 const std::vector<Spec> k_specs = {
-    { "memory_bandwidth", "bandwidth_fraction", "bandwidth", "memory bandwidth", "memory bandwidth",
+    { "memory_bandwidth", "GB/s", "bandwidth_fraction", "bandwidth", "memory bandwidth", "memory bandwidth",
         [](const matrix::Gpu& gpu) { return gpu.bandwidth_gb_s; }, &Thresholds::bandwidth_min_fraction },
-    { "gemm_fp16", "gemm_fp16_fraction", "gemm-throughput", "FP16 GEMM throughput", "dense FP16 tensor-core peak",
+    { "gemm_fp16", "TFLOPS", "gemm_fp16_fraction", "gemm-throughput", "FP16 GEMM throughput",
+        "dense FP16 tensor-core peak",
         [](const matrix::Gpu& gpu) { return gpu.tensor_tflops ? gpu.tensor_tflops->fp16 : std::nullopt; },
         &Thresholds::gemm_min_fraction },
-    { "gemm_bf16", "gemm_bf16_fraction", "gemm-throughput", "BF16 GEMM throughput", "dense BF16 tensor-core peak",
+    { "gemm_bf16", "TFLOPS", "gemm_bf16_fraction", "gemm-throughput", "BF16 GEMM throughput",
+        "dense BF16 tensor-core peak",
         [](const matrix::Gpu& gpu) { return gpu.tensor_tflops ? gpu.tensor_tflops->bf16 : std::nullopt; },
         &Thresholds::gemm_min_fraction },
 };
@@ -45,10 +48,13 @@ void hold_to_spec(const Spec& spec, const KitDevice& device, const KitFigure& fi
     std::string measured = number_text(figure.value) + " " + figure.unit;
     const matrix::Gpu* gpu = matrix.find_gpu(device.name);
     std::optional<double> peak = gpu ? spec.peak(*gpu) : std::nullopt;
-    if (!peak || *peak <= 0) {
+    std::string why = figure.unit != spec.unit ? "the matrix's spec is in " + spec.unit
+        : !gpu                                 ? "the matrix does not know this model"
+        : !peak || *peak <= 0                  ? "the matrix has no " + spec.missing + " for this model"
+                                               : "";
+    if (!why.empty()) {
         tier.findings.push_back({ spec.code, Outcome::skip,
-            gpu_text + ": " + spec.what + " " + measured + " is reported as a figure only: the matrix "
-                + (gpu ? "has no " + spec.missing + " for this model" : "does not know this model") });
+            gpu_text + ": " + spec.what + " " + measured + " is reported as a figure only: " + why });
         return;
     }
     double fraction = figure.value / *peak;

@@ -115,3 +115,17 @@ TEST_CASE(
             "skip GPU 1 (NVIDIA Imaginary X1): memory bandwidth 10 GB/s is reported as a figure only: the matrix does "
             "not know this model" });
 }
+
+TEST_CASE("a figure in another unit than the spec's is not compared with it", "[verify]")
+{
+    verify::TierReport tier { "gpu", {}, {}, 0 };
+    verify::evaluate_kit_output(verify::parse_kit_output("/opt/dlenv/kit/gpu_tier.py", "gpu",
+                                    R"({"kit": 1, "tier": "gpu", "findings": [],
+        "devices": [{"index": 0, "name": "NVIDIA H100 PCIe", "compute_capability": "9.0", "multiprocessors": 114,
+                     "memory_bytes": 85520809984}],
+        "figures": [{"name": "memory_bandwidth", "device": 0, "value": 1900000, "unit": "MB/s"}]})"),
+        matrix::Matrix::embedded(), {}, tier);
+    CHECK(held_findings(tier)
+        == std::vector<std::string> { "skip GPU 0 (NVIDIA H100 PCIe): memory bandwidth 1.9e+06 MB/s is reported as a "
+                                      "figure only: the matrix's spec is in GB/s" });
+}
