@@ -135,6 +135,14 @@ struct JaxRelease {
     Provenance provenance;
 };
 
+// Dense tensor-core peaks (no 2:4 sparsity, FP32 accumulation) in TFLOPS, each with
+// where it comes from; nullopt where the model has no such tensor path (V100: no BF16).
+struct TensorPeak {
+    std::optional<double> fp16;
+    std::optional<double> bf16;
+    Provenance provenance;
+};
+
 struct Gpu {
     std::string name;
     std::vector<std::string> aliases;
@@ -144,6 +152,7 @@ struct Gpu {
     std::optional<double> memory_gb;
     std::string memory_type;
     std::optional<double> bandwidth_gb_s;
+    std::optional<TensorPeak> tensor_tflops; // none: no sourced peak for this model
     Provenance provenance;
 };
 

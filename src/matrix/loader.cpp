@@ -227,7 +227,7 @@ private:
     Gpu read_gpu(const JsonReader& row) const
     {
         row.allow_only({"name", "aliases", "compute_capability", "architecture", "segment", "memory_gb", "memory_type",
-                        "bandwidth_gb_s", "note", "source", "confidence"});
+                        "bandwidth_gb_s", "tensor_tflops", "note", "source", "confidence"});
         auto memory = row.find("memory_gb");
         auto bandwidth = row.find("bandwidth_gb_s");
         return {row.at("name").string(),
@@ -238,7 +238,20 @@ private:
                 memory ? std::optional(memory->number()) : std::nullopt,
                 row.optional_string("memory_type").value_or(""),
                 bandwidth ? std::optional(bandwidth->number()) : std::nullopt,
+                read_tensor_peak(row),
                 provenance(row)};
+    }
+
+    std::optional<TensorPeak> read_tensor_peak(const JsonReader& row) const
+    {
+        auto peak = row.find("tensor_tflops"); // null: no sourced peak
+        if (!peak)
+            return std::nullopt;
+        peak->allow_only({"fp16", "bf16", "note", "source", "confidence"});
+        auto fp16 = peak->find("fp16");
+        auto bf16 = peak->find("bf16");
+        return TensorPeak{fp16 ? std::optional(fp16->number()) : std::nullopt,
+                          bf16 ? std::optional(bf16->number()) : std::nullopt, provenance(*peak)};
     }
 
     static GpuSegment read_segment(const JsonReader& field)

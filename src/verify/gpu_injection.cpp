@@ -48,4 +48,16 @@ GpuInjection plan_gpu_injection(const GpuHost& host)
     return out;
 }
 
+void inject_gpus(ContainerSpec& spec, const GpuInjection& plan)
+{
+    spec.devices.insert(spec.devices.end(), plan.devices.begin(), plan.devices.end());
+    spec.binds.insert(spec.binds.end(), plan.binds.begin(), plan.binds.end());
+    spec.hooks.insert(spec.hooks.end(), plan.hooks.begin(), plan.hooks.end());
+    for (const auto& entry : plan.env) {
+        std::string key = entry.substr(0, entry.find('=') + 1);
+        std::erase_if(spec.env, [&](const std::string& each) { return each.starts_with(key); });
+        spec.env.push_back(entry);
+    }
+}
+
 } // namespace dlenv::verify

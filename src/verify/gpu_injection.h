@@ -44,4 +44,10 @@ GpuHost this_host();
 // when neither finds a GPU device node; Error(invalid_input) for a damaged CDI spec.
 GpuInjection plan_gpu_injection(const GpuHost& host);
 
+// Gives `spec` the GPUs of `plan`: its device nodes (created and allowed in the devices
+// cgroup by runc and crun, --dev-bind under bwrap), its binds (read-only as planned)
+// after the spec's own, its hooks, and its environment over the image's (a key the plan
+// sets replaces the image's value).
+void inject_gpus(ContainerSpec& spec, const GpuInjection& plan);
+
 } // namespace dlenv::verify

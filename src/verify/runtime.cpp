@@ -51,12 +51,15 @@ std::string container_id()
     return "dlenv-verify-" + std::to_string(::getpid()) + "-" + std::to_string(count++);
 }
 
-// Runs argv with a time limit, its standard error merged into the output so that a
-// runtime's complaint ends up in the report rather than on the terminal.
-std::optional<ProcessResult> run_limited(const std::vector<std::string>& argv, int timeout_seconds)
+// Runs argv with a time limit, its standard error merged into the output (or written to
+// `errors_file`) so that a runtime's complaint ends up in the report rather than on the
+// terminal.
+std::optional<ProcessResult> run_limited(
+    const std::vector<std::string>& argv, int timeout_seconds, const std::filesystem::path& errors_file = {})
 {
     std::vector<std::string> wrapped
-        = { "/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", "timeout", "--kill-after=5", std::to_string(timeout_seconds) };
+        = { "/bin/sh", "-c", "f=$1; shift; if [ -n \"$f\" ]; then exec \"$@\" 2>\"$f\"; fi; exec \"$@\" 2>&1", "sh",
+              errors_file.string(), "timeout", "--kill-after=5", std::to_string(timeout_seconds) };
     wrapped.insert(wrapped.end(), argv.begin(), argv.end());
     return run_process(wrapped);
 }
@@ -99,7 +102,7 @@ Runtime select_runtime(
 }
 
 ContainerRun run_container(const Runtime& runtime, const ContainerSpec& spec, const std::filesystem::path& rootfs,
-    const std::filesystem::path& work_dir, int timeout_seconds)
+    const std::filesystem::path& work_dir, int timeout_seconds, bool separate_errors)
 {
     if (runtime.name == "bwrap" && !spec.hooks.empty())
         throw Error(ErrorCode::environment, "bwrap cannot run the hooks the GPU's CDI spec asks for",
@@ -123,8 +126,11 @@ ContainerRun run_container(const Runtime& runtime, const ContainerSpec& spec, co
             cleanup = { runtime.program, "--root", state, "delete", "--force", id };
         }
     }
+    std::filesystem::path errors_file = separate_errors ? work_dir / "stderr" : std::filesystem::path();
+    if (separate_errors) // bwrap and the engines write no bundle that would have made the directory
+        std::filesystem::create_directories(work_dir);
     auto start = std::chrono::steady_clock::now();
-    auto result = run_limited(argv, timeout_seconds);
+    auto result = run_limited(argv, timeout_seconds, errors_file);
     ContainerRun run;
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!cleanup.empty())
@@ -134,6 +140,8 @@ ContainerRun run_container(const Runtime& runtime, const ContainerSpec& spec, co
             "check that it runs: `" + runtime.program + " --version`");
     run.exit_code = result->exit_code;
     run.output = result->out;
+    if (separate_errors && std::filesystem::exists(errors_file))
+        run.errors = read_file(errors_file);
     run.timed_out = result->exit_code == k_timeout_exit || result->exit_code == 128 + 9;
     return run;
 }

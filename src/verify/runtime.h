@@ -32,7 +32,8 @@ Runtime select_runtime(const std::string& forced,
 
 struct ContainerRun {
     int exit_code = 0;
-    std::string output; // standard output and standard error together
+    std::string output; // standard output, and standard error too unless kept apart
+    std::string errors; // standard error, when the run kept it apart
     bool timed_out = false;
     double seconds = 0;
 };
@@ -41,9 +42,12 @@ struct ContainerRun {
 // waits at most `timeout_seconds` (then the process is killed and `timed_out` set).
 // `work_dir` receives the bundle (config.json) and the runtime's state and must be
 // private to this run. Mount points the image lacks (/proc, /dev, /sys, /tmp, bind
-// targets) are created in `rootfs` first. Error(environment) when the runtime cannot be started or cannot honour the
+// targets) are created in `rootfs` first. With `separate_errors`, standard error (the
+// runtime's and the process's) goes to `errors` instead of being merged into `output`,
+// for a process whose standard output is data. Error(environment) when the runtime
+// cannot be started or cannot honour the
 // spec (bwrap runs no hooks).
 ContainerRun run_container(const Runtime& runtime, const ContainerSpec& spec, const std::filesystem::path& rootfs,
-    const std::filesystem::path& work_dir, int timeout_seconds);
+    const std::filesystem::path& work_dir, int timeout_seconds, bool separate_errors = false);
 
 } // namespace dlenv::verify

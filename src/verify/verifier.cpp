@@ -1,17 +1,16 @@
 #include "verify/verifier.h"
 
 #include "core/error.h"
+#include "core/temp_directory.h"
 #include "core/time_text.h"
 #include "host/gpu_probe.h"
-#include "matrix/matrix.h"
 #include "store/store.h"
 #include "store/verifications.h"
 #include "verify/engine.h"
-#include "verify/gpu_injection.h"
-#include "verify/require_cuda.h"
+#include "verify/gpu_tier.h"
+#include "verify/static_checks.h"
 #include "verify/static_tier.h"
 #include "verify/unpack.h"
-#include "core/temp_directory.h"
 
 #include <sys/utsname.h>
 
@@ -42,42 +41,6 @@ void check_tiers(const std::vector<std::string>& tiers)
                 "tiers are static, gpu and framework (or all)");
 }
 
-// NVIDIA_REQUIRE_CUDA names brands as NVML does; the matrix knows each GPU's segment.
-DriverHost driver_host(const HostFacts& host, const matrix::Matrix& matrix)
-{
-    DriverHost out { DriverVersion::parse(*host.driver), {} };
-    for (const auto& name : host.gpus)
-        if (const matrix::Gpu* gpu = matrix.find_gpu(name))
-            out.brands.push_back(gpu->segment == matrix::GpuSegment::datacenter ? "tesla"
-                    : gpu->segment == matrix::GpuSegment::workstation           ? "quadro"
-                                                                                : "geforce");
-    return out;
-}
-
-// Why a GPU tier cannot run here (`env`: the image's, once it is known); the static
-// tier always can.
-std::string unavailable_reason(const HostFacts& host, const std::vector<std::string>& env = {})
-{
-    if (!host.driver)
-        return "no NVIDIA driver or GPU on this machine; run this tier on a GPU machine "
-               "(`--tier static` works without one)";
-    const matrix::Matrix& matrix = matrix::Matrix::embedded();
-    if (auto requirement = env_value(env, "NVIDIA_REQUIRE_CUDA"))
-        if (auto refusal = refuse_require_cuda(*requirement, driver_host(host, matrix), matrix))
-            return "the image cannot start on this host: " + *refusal;
-    std::string injection;
-    try {
-        GpuInjection plan = plan_gpu_injection(this_host());
-        injection = "GPUs would be injected from " + plan.source + " (" + std::to_string(plan.devices.size())
-            + " device nodes, " + std::to_string(plan.binds.size()) + " binds)";
-    } catch (const Error& e) {
-        injection = "GPU injection cannot be planned: " + e.message();
-    }
-    return injection
-        + "; the GPU and framework kernels are not part of this dlenv version, so this tier cannot "
-          "run yet";
-}
-
 std::vector<std::string> lock_tiers(const std::optional<lock::Lockfile>& lock)
 {
     std::vector<std::string> tiers;
@@ -97,6 +60,11 @@ oci::Descriptor find_image(const store::Store& store, const VerifyRequest& reque
     return found->second;
 }
 
+bool asks_for(const std::vector<std::string>& tiers, std::string_view tier)
+{
+    return std::find(tiers.begin(), tiers.end(), tier) != tiers.end();
+}
+
 void record(const VerifyRequest& request, const Report& report)
 {
     std::vector<store::TierVerification> tiers;
@@ -114,11 +82,9 @@ Report verify_image(const VerifyRequest& request)
     Report report;
     report.name = request.name;
     report.host = host_facts();
-    bool gpu_only = !request.tiers.empty()
-        && std::find(request.tiers.begin(), request.tiers.end(), k_tier_static) == request.tiers.end();
-    if (gpu_only)
-        throw Error(ErrorCode::environment,
-            "the " + request.tiers.front() + " tier cannot run: " + unavailable_reason(report.host));
+    bool gpu_only = !request.tiers.empty() && !asks_for(request.tiers, k_tier_static);
+    if (gpu_only && !report.host.driver)
+        throw Error(ErrorCode::environment, "the " + request.tiers.front() + " tier cannot run: " + no_gpu_reason());
     Runtime runtime = select_runtime(request.runtime);
     report.runtime = runtime.name;
 
@@ -140,23 +106,36 @@ Report verify_image(const VerifyRequest& request)
     ContainerContext context { runtime, work.path() / "rootfs", work.path() / "runs", image.process,
         request.timeout_seconds };
     std::optional<lock::Lockfile> lock;
-    TierReport tier = run_static_tier(image, context, lock);
-    double mb = static_cast<double>(unpacked.layer_bytes) / 1e6;
-    tier.figures.insert(tier.figures.begin(),
-        { { "unpack_seconds", unpacked.seconds, "s", std::nullopt },
-            { "unpack_layer_megabytes", mb, "MB", std::nullopt },
-            { "unpack_megabytes_per_second", unpacked.seconds > 0 ? mb / unpacked.seconds : 0, "MB/s",
-                std::nullopt } });
-    report.tiers.push_back(std::move(tier));
+    if (gpu_only) {
+        std::vector<Finding> unreported; // the static tier's to report
+        lock = check_kit_lock(context.rootfs, image.manifest, unreported);
+    } else {
+        TierReport tier = run_static_tier(image, context, lock);
+        double mb = static_cast<double>(unpacked.layer_bytes) / 1e6;
+        tier.figures.insert(tier.figures.begin(),
+            { { "unpack_seconds", unpacked.seconds, "s", std::nullopt },
+                { "unpack_layer_megabytes", mb, "MB", std::nullopt },
+                { "unpack_megabytes_per_second", unpacked.seconds > 0 ? mb / unpacked.seconds : 0, "MB/s",
+                    std::nullopt } });
+        report.tiers.push_back(std::move(tier));
+    }
     if (lock) {
         report.lock_digest = lock->digest();
         report.thresholds = lock->json().at("validation").at("thresholds");
     }
-    for (const auto& wanted : request.tiers.empty() ? lock_tiers(lock) : request.tiers)
-        if (wanted != k_tier_static)
-            report.unavailable.emplace_back(wanted, unavailable_reason(report.host, image.process.env));
+    for (const auto& wanted : request.tiers.empty() ? lock_tiers(lock) : request.tiers) {
+        if (wanted == k_tier_static)
+            continue;
+        GpuTierResult result
+            = run_gpu_tier(wanted, context, report.host, Thresholds::from_lock(report.thresholds), this_host());
+        if (result.report)
+            report.tiers.push_back(std::move(*result.report));
+        else
+            report.unavailable.emplace_back(wanted, result.unavailable);
+    }
     report.time = rfc3339_utc(now_seconds());
-    record(request, report);
+    if (!report.tiers.empty())
+        record(request, report);
     return report;
 }
 

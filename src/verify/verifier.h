@@ -23,13 +23,13 @@ struct VerifyRequest {
 
 // Verifies NAME:TAG of the store: unpacks it into a private temporary directory
 // (removed afterwards), runs the requested tiers, and records each tier that ran
-// against the image digest in the store. GPU tiers cannot run on this machine (no
-// driver) or in this version (their kernels are not built yet; the reason then says how
-// GPUs would be injected, or why they cannot be); they are listed in
-// `Report::unavailable` with the reason, never reported as passed.
+// against the image digest in the store. The gpu and framework tiers run the image's
+// validation kit with the host's GPUs injected (see gpu_tier.h); where they cannot run
+// (no driver or GPU, a driver the image refuses, GPUs that cannot be injected) they are
+// listed in `Report::unavailable` with the reason, never reported as passed.
 // Error(not_found) for an unknown name or tag, Error(invalid_input) for an unknown tier,
-// Error(environment) when a GPU tier alone was asked for and cannot run, or no runtime
-// is installed.
+// Error(environment) when only GPU tiers were asked for on a machine without an NVIDIA
+// driver, or no runtime is installed.
 Report verify_image(const VerifyRequest& request);
 
 } // namespace dlenv::verify

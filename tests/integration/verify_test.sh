@@ -60,6 +60,21 @@ rc=$?
 set -e
 expect_eq "the lock's tiers (static, gpu, framework) without a GPU exit 3 after static passes" "$rc" 3
 
+# GPU tiers with a driver whose GPUs cannot be given to a container: a stand-in nvidia-smi
+# reports an H100 (NVML is absent here), and there are no device nodes and no CDI spec.
+if [ ! -e /dev/nvidiactl ] && ! ls /etc/cdi/*.json /var/run/cdi/*.json >/dev/null 2>&1; then
+  mkdir -p "$scratch/bin"
+  printf '#!/bin/sh\nprintf "NVIDIA H100 80GB HBM3, 550.54.15, 9.0, 81559\\n"\n' >"$scratch/bin/nvidia-smi"
+  chmod +x "$scratch/bin/nvidia-smi"
+  set +e
+  message=$(PATH="$scratch/bin:$PATH" "$dlenv" verify quickstart --store "$store" --tier gpu 2>&1 >/dev/null)
+  rc=$?
+  set -e
+  expect_eq "--tier gpu with a driver but no device nodes exits 3" "$rc" 3
+  expect_eq "--tier gpu says the GPUs cannot be injected" "$message" \
+    "dlenv: the gpu tier was not run: GPU injection cannot be planned: no NVIDIA device nodes in /dev and no CDI spec (install the NVIDIA driver, or generate a CDI spec: \`nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json\`)"
+fi
+
 # Promotion needs every tier the lock requires: quickstart's lock requires all three.
 set +e
 message=$("$dlenv" promote quickstart --store "$store" 2>&1)

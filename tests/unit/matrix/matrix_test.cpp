@@ -312,3 +312,46 @@ TEST_CASE("a matrix directory that does not exist is reported as not found", "[m
         CHECK(e.hint() == "pass a directory holding the files of profiles/compat/");
     }
 }
+
+TEST_CASE("dense tensor-core peaks are loaded with their own sources, and absent where unsourced", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    struct Row {
+        std::string gpu;
+        double fp16;
+        std::optional<double> bf16;
+        std::string source_url;
+    };
+    auto row = GENERATE(values<Row>({
+        {"NVIDIA A100-SXM4-80GB", 312, 312,
+         "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
+         "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"},
+        {"NVIDIA H100 80GB HBM3", 989.4, 989.4, "https://glennklockwood.com/garden/processors/h100"},
+        {"NVIDIA H100 PCIe", 756.5, 756.5, "https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html"},
+        {"Tesla V100-SXM2-32GB", 125, std::nullopt, "https://developer.nvidia.com/programming-tensor-cores-cuda-9-0"},
+    }));
+    CAPTURE(row.gpu);
+    const Gpu* gpu = m.find_gpu(row.gpu);
+    REQUIRE(gpu);
+    REQUIRE(gpu->tensor_tflops);
+    CHECK(gpu->tensor_tflops->fp16 == row.fp16);
+    CHECK(gpu->tensor_tflops->bf16 == row.bf16);
+    CHECK(gpu->tensor_tflops->provenance.sources.front().url == row.source_url);
+    CHECK(m.find_gpu("NVIDIA GeForce RTX 4090")->tensor_tflops == std::nullopt);
+}
+
+TEST_CASE("a tensor peak with an unknown field or no source is refused, naming the field", "[matrix]")
+{
+    auto typo = with_edit("gpus.json", [](nlohmann::json& doc) {
+        for (auto& gpu : doc["gpus"])
+            if (gpu["name"] == "NVIDIA H100 PCIe")
+                gpu["tensor_tflops"]["fp16_dense"] = 1;
+    });
+    CHECK_THAT(load_error(typo).message(), Catch::Contains("tensor_tflops"));
+    auto unsourced = with_edit("gpus.json", [](nlohmann::json& doc) {
+        for (auto& gpu : doc["gpus"])
+            if (gpu["name"] == "NVIDIA H100 PCIe")
+                gpu["tensor_tflops"]["source"] = nlohmann::json::array();
+    });
+    CHECK_THAT(load_error(unsourced).message(), Catch::Contains("no source"));
+}

@@ -4,6 +4,7 @@
 #include "verify/cdi.h"
 #include "verify/driver_libraries.h"
 #include "verify/gpu_injection.h"
+#include "verify/runtime_config.h"
 
 #include <catch2/catch.hpp>
 
@@ -145,4 +146,61 @@ TEST_CASE("a CDI spec that breaks the schema is refused naming the file", "[veri
         CHECK(e.code() == ErrorCode::invalid_input);
         CHECK(e.message().starts_with("/etc/cdi/bad.json: not a CDI spec: "));
     }
+}
+
+TEST_CASE("injected GPUs reach runc's config and bwrap's arguments: nodes allowed, binds read-only, hooks", "[verify]")
+{
+    Scratch scratch;
+    scratch.sh("mkdir -p dev && touch dev/nvidiactl dev/nvidia-uvm dev/nvidia0");
+    verify::GpuHost host { { scratch / "cdi" }, scratch / "dev", [] { return std::string(k_ldconfig); },
+        "/usr/bin/nvidia-smi", fake_probe };
+    verify::GpuInjection plan = verify::plan_gpu_injection(host);
+    plan.hooks = { { "createContainer", "/usr/bin/nvidia-cdi-hook", { "nvidia-cdi-hook", "update-ldcache" }, {} } };
+    plan.env = { "NVIDIA_VISIBLE_DEVICES=void" };
+    verify::ContainerSpec spec;
+    spec.args = { "/usr/bin/python3", "/opt/dlenv/kit/gpu_tier.py" };
+    spec.env = { "PATH=/usr/bin", "NVIDIA_VISIBLE_DEVICES=all" };
+    verify::inject_gpus(spec, plan);
+    CHECK(spec.env == std::vector<std::string> { "PATH=/usr/bin", "NVIDIA_VISIBLE_DEVICES=void" });
+
+    nlohmann::json config = verify::runtime_config(spec, "rootfs");
+    std::string dev = (scratch / "dev").string();
+    CHECK(config["linux"]["devices"] == nlohmann::json::parse(R"([
+        {"path":"/dev/nvidiactl","type":"c","major":195,"minor":255,"fileMode":438,"uid":0,"gid":0},
+        {"path":"/dev/nvidia-uvm","type":"c","major":510,"minor":0,"fileMode":438,"uid":0,"gid":0},
+        {"path":"/dev/nvidia0","type":"c","major":195,"minor":0,"fileMode":438,"uid":0,"gid":0}])"));
+    CHECK(config["linux"]["resources"]["devices"] == nlohmann::json::parse(R"([
+        {"allow":true,"type":"c","major":195,"minor":255,"access":"rwm"},
+        {"allow":true,"type":"c","major":510,"minor":0,"access":"rwm"},
+        {"allow":true,"type":"c","major":195,"minor":0,"access":"rwm"}])"));
+    std::vector<std::string> binds;
+    for (const auto& mount : config["mounts"])
+        if (mount["type"] == "none")
+            binds.push_back(mount["source"].get<std::string>() + " -> " + mount["destination"].get<std::string>() + " "
+                + mount["options"].back().get<std::string>());
+    CHECK(binds
+        == std::vector<std::string> { "/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1 -> "
+                                      "/usr/local/nvidia/lib64/libnvidia-ptxjitcompiler.so.1 ro",
+            "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 -> /usr/local/nvidia/lib64/libnvidia-ml.so.1 ro",
+            "/usr/lib/x86_64-linux-gnu/libcuda.so.1 -> /usr/local/nvidia/lib64/libcuda.so.1 ro",
+            "/usr/lib/x86_64-linux-gnu/libcudadebugger.so.1 -> /usr/local/nvidia/lib64/libcudadebugger.so.1 ro",
+            "/usr/lib/x86_64-linux-gnu/libnvidia-nvvm.so.4 -> /usr/local/nvidia/lib64/libnvidia-nvvm.so.4 ro",
+            "/usr/bin/nvidia-smi -> /usr/bin/nvidia-smi ro" });
+    CHECK(config["hooks"] == nlohmann::json::parse(R"({"createContainer":[{"path":"/usr/bin/nvidia-cdi-hook",
+          "args":["nvidia-cdi-hook","update-ldcache"]}]})"));
+    CHECK(config["process"]["env"] == nlohmann::json { "PATH=/usr/bin", "NVIDIA_VISIBLE_DEVICES=void" });
+
+    std::vector<std::string> args = verify::bwrap_arguments(spec, "rootfs");
+    auto after = [&](const std::string& flag, const std::string& source) {
+        for (std::size_t i = 0; i + 2 < args.size(); ++i)
+            if (args[i] == flag && args[i + 1] == source)
+                return args[i + 2];
+        return std::string("(none)");
+    };
+    CHECK(after("--dev-bind", dev + "/nvidiactl") == "/dev/nvidiactl");
+    CHECK(after("--dev-bind", dev + "/nvidia-uvm") == "/dev/nvidia-uvm");
+    CHECK(after("--dev-bind", dev + "/nvidia0") == "/dev/nvidia0");
+    CHECK(after("--ro-bind", "/usr/lib/x86_64-linux-gnu/libcuda.so.1") == "/usr/local/nvidia/lib64/libcuda.so.1");
+    CHECK(after("--ro-bind", "/usr/bin/nvidia-smi") == "/usr/bin/nvidia-smi");
+    CHECK(after("--setenv", "NVIDIA_VISIBLE_DEVICES") == "void");
 }
