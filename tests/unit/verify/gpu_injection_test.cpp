@@ -1,5 +1,6 @@
 #include "core/error.h"
 #include "core/file.h"
+#include "support/device_numbers.h"
 #include "support/scratch.h"
 #include "verify/cdi.h"
 #include "verify/driver_libraries.h"
@@ -11,20 +12,6 @@
 using namespace dlenv;
 
 namespace {
-
-// Device numbers as the NVIDIA driver gives them, for fixture files that are no devices.
-std::optional<verify::DeviceNode> fake_probe(const std::string& host_path)
-{
-    if (!std::filesystem::exists(host_path))
-        return std::nullopt;
-    std::string name = std::filesystem::path(host_path).filename().string();
-    std::uint32_t minor = name == "nvidiactl" ? 255u
-        : name == "nvidia-uvm"                ? 0u
-        : name.starts_with("nvidia-uvm")      ? 1u
-                                              : static_cast<std::uint32_t>(std::stoul(name.substr(6)));
-    std::uint32_t major = name.starts_with("nvidia-uvm") ? 510 : 195;
-    return verify::DeviceNode { host_path, host_path, 'c', major, minor, 0666 };
-}
 
 const char* k_ldconfig
     = "1290 libs found in cache `/etc/ld.so.cache'\n"
@@ -64,7 +51,7 @@ TEST_CASE("without a CDI spec the plan binds the device nodes, the driver librar
     scratch.sh("mkdir -p dev cdi && touch dev/nvidiactl dev/nvidia-uvm dev/nvidia10 dev/nvidia2 dev/nvidia0 "
                "dev/nvidia-modeset dev/null && echo '{\"kind\": \"amd.com/gpu\", \"devices\": []}' > cdi/amd.json");
     verify::GpuHost host { { scratch / "cdi" }, scratch / "dev", [] { return std::string(k_ldconfig); },
-        "/usr/bin/nvidia-smi", fake_probe };
+        "/usr/bin/nvidia-smi", test::nvidia_device_numbers };
     verify::GpuInjection plan = verify::plan_gpu_injection(host);
     CHECK(plan.source == "ldconfig -p and " + (scratch / "dev").string());
     std::vector<std::string> devices;
@@ -85,7 +72,7 @@ TEST_CASE("a host without NVIDIA device nodes or CDI spec gets a plan refusal th
     Scratch scratch;
     scratch.sh("mkdir -p dev && touch dev/null");
     verify::GpuHost host { { scratch / "cdi" }, scratch / "dev", [] { return std::string(); }, std::nullopt,
-        fake_probe };
+        test::nvidia_device_numbers };
     try {
         verify::plan_gpu_injection(host);
         FAIL("planned GPU injection without a GPU");
@@ -153,7 +140,7 @@ TEST_CASE("injected GPUs reach runc's config and bwrap's arguments: nodes allowe
     Scratch scratch;
     scratch.sh("mkdir -p dev && touch dev/nvidiactl dev/nvidia-uvm dev/nvidia0");
     verify::GpuHost host { { scratch / "cdi" }, scratch / "dev", [] { return std::string(k_ldconfig); },
-        "/usr/bin/nvidia-smi", fake_probe };
+        "/usr/bin/nvidia-smi", test::nvidia_device_numbers };
     verify::GpuInjection plan = verify::plan_gpu_injection(host);
     plan.hooks = { { "createContainer", "/usr/bin/nvidia-cdi-hook", { "nvidia-cdi-hook", "update-ldcache" }, {} } };
     plan.env = { "NVIDIA_VISIBLE_DEVICES=void" };

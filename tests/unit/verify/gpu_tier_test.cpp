@@ -1,4 +1,5 @@
 #include "core/file.h"
+#include "support/device_numbers.h"
 #include "support/shell_rootfs.h"
 #include "verify/gpu_tier.h"
 
@@ -8,14 +9,6 @@ using namespace dlenv;
 
 namespace {
 
-std::optional<verify::DeviceNode> fake_probe(const std::string& host_path)
-{
-    if (!std::filesystem::exists(host_path))
-        return std::nullopt;
-    std::string name = std::filesystem::path(host_path).filename().string();
-    return verify::DeviceNode { host_path, host_path, 'c', 195, name == "nvidiactl" ? 255u : 0u, 0666 };
-}
-
 verify::ContainerContext context_for(const Scratch& scratch, std::vector<std::string> env)
 {
     return { { "runc", "/nonexistent/runc" }, scratch / "rootfs", scratch / "runs", { {}, std::move(env), "/", "" },
@@ -24,7 +17,8 @@ verify::ContainerContext context_for(const Scratch& scratch, std::vector<std::st
 
 verify::GpuHost gpu_host(const Scratch& scratch)
 {
-    return { { scratch / "cdi" }, scratch / "dev", [] { return std::string(); }, std::nullopt, fake_probe };
+    return { { scratch / "cdi" }, scratch / "dev", [] { return std::string(); }, std::nullopt,
+        test::nvidia_device_numbers };
 }
 
 const verify::HostFacts k_h100_host { "6.1.0", "535.104.05", { "NVIDIA H100 80GB HBM3" } };
@@ -112,7 +106,7 @@ TEST_CASE("the kit runs in the container with the planned GPUs, and its output b
           "rootfs/opt/dlenv/kit/gpu_tier.py");
     std::string ldconfig
         = "1 libs found\n\tlibcuda.so.1 (libc6,x86-64) => " + (scratch / "host-lib").string() + "/libcuda.so.1\n";
-    verify::GpuHost host { {}, scratch / "dev", [&] { return ldconfig; }, std::nullopt, fake_probe };
+    verify::GpuHost host { {}, scratch / "dev", [&] { return ldconfig; }, std::nullopt, test::nvidia_device_numbers };
     verify::ContainerContext context { { "bwrap", *bwrap }, scratch / "rootfs", scratch / "runs",
         { {}, { "PATH=/usr/bin:/bin" }, "/", "" }, 60 };
     verify::GpuTierResult result = verify::run_gpu_tier("gpu", context, k_h100_host, {}, host);
