@@ -47,20 +47,20 @@ void hold_to_spec(const Spec& spec, const KitDevice& device, const KitFigure& fi
     std::string gpu_text = "GPU " + std::to_string(device.index) + " (" + device.name + ")";
     std::string measured = number_text(figure.value) + " " + figure.unit;
     const matrix::Gpu* gpu = matrix.find_gpu(device.name);
-    std::optional<double> peak = gpu ? spec.peak(*gpu) : std::nullopt;
+    double peak = gpu ? spec.peak(*gpu).value_or(0) : 0; // 0: the matrix has none
     std::string why = figure.unit != spec.unit ? "the matrix's spec is in " + spec.unit
         : !gpu                                 ? "the matrix does not know this model"
-        : !peak || *peak <= 0                  ? "the matrix has no " + spec.missing + " for this model"
+        : peak <= 0                            ? "the matrix has no " + spec.missing + " for this model"
                                                : "";
     if (!why.empty()) {
         tier.findings.push_back({ spec.code, Outcome::skip,
             gpu_text + ": " + spec.what + " " + measured + " is reported as a figure only: " + why });
         return;
     }
-    double fraction = figure.value / *peak;
+    double fraction = figure.value / peak;
     std::string name = "gpu" + std::to_string(device.index) + "_" + spec.fraction;
     tier.figures.push_back({ name, fraction, "fraction", threshold });
-    std::string facts = spec.what + " " + measured + " is " + number_text(fraction, 3) + " of the " + number_text(*peak)
+    std::string facts = spec.what + " " + measured + " is " + number_text(fraction, 3) + " of the " + number_text(peak)
         + " " + figure.unit + " spec";
     if (fraction < threshold)
         tier.findings.push_back(
