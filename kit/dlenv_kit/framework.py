@@ -63,3 +63,29 @@ def check_sums(values, world, what):
 def need_several(count):
     if count < 2:
         raise Skipped("%d GPU visible: there is nothing to all-reduce across" % count)
+
+
+def run_checks(report, stack, codes, names, sees_gpu, version_checks, gpu_checks):
+    """A framework's five findings `codes`, in order. codes[0] imports the module
+    names[0] and asks `sees_gpu(module)`; codes[1:3] run `version_checks` on the module
+    whenever it imports; codes[3:] run `gpu_checks` on it only where it sees a GPU.
+    names[1] is how messages spell the framework. Each check function takes the module."""
+    module_name, shown = names
+    state = {}
+
+    def first():
+        state["module"] = import_framework(module_name, stack)
+        return sees_gpu(state["module"])
+
+    sees = report.check(codes[0], first, 180)
+    module = state.get("module")
+    if module is None:
+        report.skip_all(codes[1:], "not run: %s cannot be imported" % module_name)
+        return
+    for code, check in zip(codes[1:3], version_checks):
+        report.check(code, lambda check=check: check(module), 30)
+    if not sees:
+        report.skip_all(codes[3:], "not run: %s sees no GPU" % shown)
+        return
+    for code, (check, limit_s) in zip(codes[3:], gpu_checks):
+        report.check(code, lambda check=check: check(module), limit_s)

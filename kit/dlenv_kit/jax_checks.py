@@ -63,23 +63,7 @@ def check_allreduce(jax):
 
 
 def run(stack, report):
-    state = {}
-
-    def gpu():
-        state["jax"] = framework.import_framework("jax", stack)
-        return check_gpu(state["jax"])
-
-    ok = report.check("jax-gpu", gpu, 180)
-    jax = state.get("jax")
-    if jax is None:
-        report.skip_all(CODES[1:], "not run: jax cannot be imported")
-        return
-    report.check("jax-cuda-version", lambda: framework.compare_version(
-        "CUDA", runtime_version("CUDA"), stack.cuda[:2], "jaxlib"), 30)
-    report.check("jax-cudnn-version", lambda: framework.compare_version(
-        "cuDNN", runtime_version("cuDNN"), stack.cudnn, "jaxlib"), 30)
-    if not ok:
-        report.skip_all(CODES[3:], "not run: JAX sees no GPU")
-        return
-    report.check("jax-amp-step", lambda: check_amp_step(jax), 120)
-    report.check("jax-nccl-allreduce", lambda: check_allreduce(jax), 300)
+    framework.run_checks(report, stack, CODES, ("jax", "JAX"), check_gpu, [
+        lambda jax: framework.compare_version("CUDA", runtime_version("CUDA"), stack.cuda[:2], "jaxlib"),
+        lambda jax: framework.compare_version("cuDNN", runtime_version("cuDNN"), stack.cudnn, "jaxlib"),
+    ], [(check_amp_step, 120), (check_allreduce, 300)])

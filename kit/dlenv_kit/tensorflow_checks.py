@@ -72,23 +72,8 @@ def check_allreduce(tf):
 
 
 def run(stack, report):
-    state = {}
-
-    def gpu():
-        state["tf"] = framework.import_framework("tensorflow", stack)
-        return check_gpu(state["tf"])
-
-    ok = report.check("tensorflow-gpu", gpu, 180)
-    tf = state.get("tf")
-    if tf is None:
-        report.skip_all(CODES[1:], "not run: tensorflow cannot be imported")
-        return
-    report.check("tensorflow-cuda-version", lambda: framework.compare_version(
-        "CUDA", build_version(tf, "cuda_version"), stack.cuda[:2], "tf.sysconfig.get_build_info()"), 30)
-    report.check("tensorflow-cudnn-version", lambda: framework.compare_version(
-        "cuDNN", build_version(tf, "cudnn_version"), stack.cudnn, "tf.sysconfig.get_build_info()"), 30)
-    if not ok:
-        report.skip_all(CODES[3:], "not run: TensorFlow sees no GPU")
-        return
-    report.check("tensorflow-amp-step", lambda: check_amp_step(tf), 120)
-    report.check("tensorflow-nccl-allreduce", lambda: check_allreduce(tf), 300)
+    source = "tf.sysconfig.get_build_info()"
+    framework.run_checks(report, stack, CODES, ("tensorflow", "TensorFlow"), check_gpu, [
+        lambda tf: framework.compare_version("CUDA", build_version(tf, "cuda_version"), stack.cuda[:2], source),
+        lambda tf: framework.compare_version("cuDNN", build_version(tf, "cudnn_version"), stack.cudnn, source),
+    ], [(check_amp_step, 120), (check_allreduce, 300)])

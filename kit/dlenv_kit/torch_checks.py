@@ -124,21 +124,7 @@ def check_allreduce(torch, limit_s):
 
 
 def run(stack, report):
-    state = {}
-
-    def available():
-        state["torch"] = framework.import_framework("torch", stack)
-        return check_available(state["torch"])
-
-    report.check("torch-cuda-available", available, 180)
-    torch = state.get("torch")
-    if torch is None:
-        report.skip_all(CODES[1:], "not run: torch cannot be imported")
-        return
-    report.check("torch-cuda-version", lambda: check_cuda_version(torch, stack), 30)
-    report.check("torch-cudnn-version", lambda: check_cudnn_version(torch, stack), 30)
-    if not torch.cuda.is_available():
-        report.skip_all(CODES[3:], "not run: torch sees no GPU")
-        return
-    report.check("torch-amp-step", lambda: check_amp_step(torch), 120)
-    report.check("torch-nccl-allreduce", lambda: check_allreduce(torch, 240), 300)
+    framework.run_checks(report, stack, CODES, ("torch", "torch"), check_available, [
+        lambda torch: check_cuda_version(torch, stack),
+        lambda torch: check_cudnn_version(torch, stack),
+    ], [(check_amp_step, 120), (lambda torch: check_allreduce(torch, 240), 300)])
