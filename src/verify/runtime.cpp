@@ -5,7 +5,7 @@
 #include "core/file.h"
 #include "core/subprocess.h"
 #include "verify/engine.h"
-#include "verify/rootfs_path.h"
+#include "verify/mount_point.h"
 #include "verify/runtime_config.h"
 
 #include <unistd.h>
@@ -23,26 +23,34 @@ const std::vector<std::string> k_runtimes = { "runc", "crun", "bwrap" }; // in t
 const std::vector<std::string> k_engines = { "docker", "podman" };
 constexpr int k_timeout_exit = 124; // timeout(1)'s status when the limit was reached
 
-// Creates what a mount needs to land on: a directory, or an empty file for a file bind.
-void make_mount_point(const std::filesystem::path& rootfs, const std::string& destination, bool directory)
+// The directories every runtime mounts afresh (proc, tmpfs, sysfs): what the image holds
+// under them is hidden, so mounts below them need no mount point on disk.
+constexpr std::string_view k_runtime_mounts[] = { "/proc", "/dev", "/sys", "/tmp" };
+
+bool under_runtime_mount(std::string_view destination)
 {
-    if (find_in_rootfs(rootfs, destination))
-        return;
-    std::filesystem::path target = rootfs / std::filesystem::path(destination).relative_path();
-    std::error_code ec;
-    std::filesystem::create_directories(directory ? target : target.parent_path(), ec);
-    if (!directory && !ec)
-        write_file_atomic(target, "");
-    if (ec)
-        throw Error(ErrorCode::io, "create mount point " + target.string() + ": " + ec.message());
+    for (std::string_view mounted : k_runtime_mounts)
+        if (destination.starts_with(mounted) && destination.size() > mounted.size()
+            && destination[mounted.size()] == '/')
+            return true;
+    return false;
 }
 
-void prepare_rootfs(const std::filesystem::path& rootfs, const ContainerSpec& spec)
+// Gives every mount a place in the rootfs that no link of the image leads out of, and
+// returns the spec with each bind's destination as resolved inside the image.
+ContainerSpec place_mounts(const std::filesystem::path& rootfs, ContainerSpec spec)
 {
-    for (const char* dir : { "/proc", "/dev", "/sys", "/tmp" })
-        make_mount_point(rootfs, dir, true);
-    for (const auto& bind : spec.binds)
-        make_mount_point(rootfs, bind.destination, std::filesystem::is_directory(bind.source));
+    for (std::string_view mounted : k_runtime_mounts)
+        if (std::string placed = make_mount_point(rootfs, mounted, MountPointKind::directory); placed != mounted)
+            throw Error(ErrorCode::invalid_input,
+                "the image's " + std::string(mounted) + " is a symbolic link to " + placed
+                    + ", where a container needs a directory",
+                "fix the image: make " + std::string(mounted) + " a directory");
+    for (auto& bind : spec.binds)
+        if (!under_runtime_mount(bind.destination))
+            bind.destination = make_mount_point(rootfs, bind.destination,
+                std::filesystem::is_directory(bind.source) ? MountPointKind::directory : MountPointKind::file);
+    return spec;
 }
 
 std::string container_id()
@@ -114,13 +122,13 @@ ContainerRun run_container(const Runtime& runtime, const ContainerSpec& spec, co
         argv = engine_run_arguments(runtime, spec, runtime.image, id);
         cleanup = { runtime.program, "rm", "--force", id };
     } else {
-        prepare_rootfs(rootfs, spec);
+        ContainerSpec placed = place_mounts(rootfs, spec);
         std::string root = std::filesystem::absolute(rootfs).string();
         if (runtime.name == "bwrap") {
-            argv = bwrap_arguments(spec, root);
+            argv = bwrap_arguments(placed, root);
             argv.insert(argv.begin(), runtime.program);
         } else {
-            write_file_atomic(work_dir / "config.json", to_canonical_json(runtime_config(spec, root)));
+            write_file_atomic(work_dir / "config.json", to_canonical_json(runtime_config(placed, root)));
             std::string state = (work_dir / "state").string();
             argv = { runtime.program, "--root", state, "run", "--bundle", work_dir.string(), id };
             cleanup = { runtime.program, "--root", state, "delete", "--force", id };

@@ -42,7 +42,10 @@ struct ContainerRun {
 // waits at most `timeout_seconds` (then the process is killed and `timed_out` set).
 // `work_dir` receives the bundle (config.json) and the runtime's state and must be
 // private to this run. Mount points the image lacks (/proc, /dev, /sys, /tmp, bind
-// targets) are created in `rootfs` first. With `separate_errors`, standard error (the
+// targets) are created in `rootfs` first, each resolved inside it (make_mount_point), and
+// binds land where the image's links lead inside `rootfs`, never outside it;
+// Error(invalid_input) when /proc, /dev, /sys or /tmp is a link or no directory. With
+// `separate_errors`, standard error (the
 // runtime's and the process's) goes to `errors` instead of being merged into `output`,
 // for a process whose standard output is data. Error(environment) when the runtime
 // cannot be started or cannot honour the
