@@ -19,21 +19,19 @@ std::string normalized(std::string name)
     return name;
 }
 
-// The site directories Python installs of Debian, Ubuntu, RHEL and conda use.
-std::vector<std::filesystem::path> site_dirs(const std::filesystem::path& rootfs)
+// The site directories Python installs of Debian, Ubuntu, RHEL and conda use, as image
+// paths: every file under them is looked up again inside the rootfs, since any of them
+// may be a link that leads out of it.
+std::vector<std::string> site_dirs(const std::filesystem::path& rootfs)
 {
-    std::vector<std::filesystem::path> out;
-    for (const char* base : { "/usr/lib", "/usr/local/lib", "/usr/lib64", "/usr/local/lib64", "/opt/conda/lib" }) {
-        auto dir = find_in_rootfs(rootfs, base);
-        std::error_code ec;
-        if (!dir || !std::filesystem::is_directory(*dir, ec))
-            continue;
-        for (const auto& entry : std::filesystem::directory_iterator(*dir, ec))
-            if (entry.path().filename().string().starts_with("python"))
-                for (const char* site : { "site-packages", "dist-packages" })
-                    if (std::filesystem::is_directory(entry.path() / site, ec))
-                        out.push_back(entry.path() / site);
-    }
+    std::vector<std::string> out;
+    for (std::string base : { "/usr/lib", "/usr/local/lib", "/usr/lib64", "/usr/local/lib64", "/opt/conda/lib" })
+        for (const auto& name : names_in_rootfs(rootfs, base))
+            if (name.starts_with("python"))
+                for (const char* site : { "/site-packages", "/dist-packages" })
+                    if (auto dir = find_in_rootfs(rootfs, base + "/" + name + site);
+                        dir && std::filesystem::is_directory(*dir))
+                        out.push_back(base + "/" + name + site);
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -52,18 +50,16 @@ std::optional<std::string> metadata_version(const std::filesystem::path& metadat
 void check_packages(
     const std::filesystem::path& rootfs, const std::vector<PromisedPackage>& packages, std::vector<Finding>& findings)
 {
-    std::vector<std::filesystem::path> sites = site_dirs(rootfs);
+    std::vector<std::string> sites = site_dirs(rootfs);
     for (const auto& package : packages) {
         std::optional<std::string> found;
-        std::error_code ec;
         for (const auto& site : sites)
-            for (const auto& entry : std::filesystem::directory_iterator(site, ec)) {
-                std::string name = entry.path().filename().string();
+            for (const auto& name : names_in_rootfs(rootfs, site))
                 if (!found && name.ends_with(".dist-info")
-                    && normalized(name.substr(0, name.find('-'))) == normalized(package.name)
-                    && std::filesystem::is_regular_file(entry.path() / "METADATA", ec))
-                    found = metadata_version(entry.path() / "METADATA");
-            }
+                    && normalized(name.substr(0, name.find('-'))) == normalized(package.name))
+                    if (auto metadata = find_in_rootfs(rootfs, site + "/" + name + "/METADATA");
+                        metadata && std::filesystem::is_regular_file(*metadata))
+                        found = metadata_version(*metadata);
         if (!found)
             findings.push_back({ "package-version", Outcome::fail,
                 package.name + " " + package.version + " is not installed in the image" });

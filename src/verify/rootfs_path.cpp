@@ -1,5 +1,6 @@
 #include "verify/rootfs_path.h"
 
+#include <algorithm>
 #include <deque>
 #include <string>
 #include <system_error>
@@ -68,6 +69,19 @@ std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path&
     for (const auto& component : resolved)
         out /= component;
     return out;
+}
+
+std::vector<std::string> names_in_rootfs(const std::filesystem::path& root, std::string_view path)
+{
+    std::vector<std::string> names;
+    auto dir = find_in_rootfs(root, path);
+    std::error_code ec;
+    if (!dir || !std::filesystem::is_directory(*dir, ec))
+        return names;
+    for (const auto& entry : std::filesystem::directory_iterator(*dir, ec))
+        names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 } // namespace dlenv::verify

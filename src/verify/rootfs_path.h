@@ -2,7 +2,9 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlenv::verify {
 
@@ -12,5 +14,9 @@ namespace dlenv::verify {
 // the host path of what the path names, or nullopt when it does not exist or a chain of
 // links is longer than 40 (a loop).
 std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path& root, std::string_view path);
+
+// The names in the image's directory `path`, looked up with find_in_rootfs, sorted; empty
+// when it is no directory. A name may itself be a link: look each up again before use.
+std::vector<std::string> names_in_rootfs(const std::filesystem::path& root, std::string_view path);
 
 } // namespace dlenv::verify
