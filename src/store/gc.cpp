@@ -2,8 +2,9 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "store/layer_cache.h"
 #include "store/artifacts.h"
+#include "store/checked_layers.h"
+#include "store/layer_cache.h"
 #include "store/reachability.h"
 #include "store/staging.h"
 
@@ -26,8 +27,8 @@ std::vector<oci::Descriptor> roots(const Store& store, std::size_t keep_history)
 }
 
 // What interrupted writers left besides blobs: artifacts half downloaded (their temporary
-// names start with ".") and staging directories. The writer lock held here means no
-// writer is using them.
+// names start with "."), which the writer lock held here means no writer is using, and
+// the staging directories whose owner is gone.
 void remove_leftovers(const Store& store)
 {
     std::error_code ec;
@@ -35,7 +36,7 @@ void remove_leftovers(const Store& store)
          !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
         if (it->path().filename().string().starts_with("."))
             std::filesystem::remove(it->path(), ec);
-    remove_tree(staging_root(store));
+    remove_abandoned_staging(store);
 }
 
 } // namespace
@@ -66,6 +67,7 @@ GcReport collect_garbage(const Store& store, std::size_t keep_history)
     }
     fsync_directory(layout.blob_dir());
     report.forgotten_layers = forget_missing_layers(store);
+    forget_missing_checks(store);
     remove_leftovers(store);
     return report;
 }

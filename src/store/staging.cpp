@@ -5,6 +5,8 @@
 namespace dlenv::store {
 namespace {
 
+constexpr const char* k_owner_file = ".owner";
+
 const std::filesystem::path& created(const std::filesystem::path& dir)
 {
     std::error_code ec;
@@ -21,6 +23,26 @@ std::filesystem::path staging_root(const Store& store)
     return store.records_dir() / "staging";
 }
 
-StagingDir::StagingDir(const Store& store) : m_directory(created(staging_root(store)), "layer-") {}
+StagingDir::StagingDir(const Store& store, std::string_view prefix)
+    : m_directory(created(staging_root(store)), prefix)
+    , m_owner(m_directory.path() / k_owner_file, FileLock::Mode::exclusive)
+{
+}
+
+void remove_abandoned_staging(const Store& store)
+{
+    std::filesystem::path root = staging_root(store);
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator(root, ec); !ec && it != std::filesystem::directory_iterator();
+         it.increment(ec)) {
+        try {
+            if (auto owner = FileLock::try_exclusive(it->path() / k_owner_file))
+                remove_tree(it->path());
+        } catch (const Error&) {
+            // Unreadable: left for fsck to report rather than removed blind.
+        }
+    }
+    std::filesystem::remove(root, ec); // only when empty
+}
 
 } // namespace dlenv::store

@@ -1,12 +1,12 @@
 #include "verify/promotion.h"
 
 #include "core/error.h"
+#include "store/staging.h"
 #include "store/tags.h"
 #include "store/verifications.h"
 #include "verify/image.h"
 #include "verify/static_checks.h"
 #include "verify/unpack.h"
-#include "core/temp_directory.h"
 
 namespace dlenv::verify {
 namespace {
@@ -17,7 +17,7 @@ lock::Lockfile lock_of(const store::Store& store, const StoredImage& image)
 {
     if (image.manifest.layers.empty())
         throw Error(ErrorCode::verification_failed, "image " + image.descriptor.digest.short_text() + " has no layers");
-    TempDirectory work(std::filesystem::temp_directory_path(), "dlenv-verify-");
+    store::StagingDir work(store, "promote-");
     StoredImage kit = image;
     kit.manifest.layers = { image.manifest.layers.back() };
     unpack_image(store.layout(), kit, work.path() / "kit");

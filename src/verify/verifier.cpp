@@ -1,9 +1,9 @@
 #include "verify/verifier.h"
 
 #include "core/error.h"
-#include "core/temp_directory.h"
 #include "core/time_text.h"
 #include "host/gpu_probe.h"
+#include "store/staging.h"
 #include "store/store.h"
 #include "store/verifications.h"
 #include "verify/engine.h"
@@ -88,22 +88,26 @@ Report verify_image(const VerifyRequest& request)
     Runtime runtime = select_runtime(request.runtime);
     report.runtime = runtime.name;
 
-    TempDirectory work(std::filesystem::temp_directory_path(), "dlenv-verify-");
+    // In the store's staging, so that what a killed verify leaves is found and removed.
+    std::optional<store::StagingDir> work;
     UnpackFigures unpacked;
     std::optional<EngineImage> in_engine; // the file checks still read the unpacked rootfs
     StoredImage image = [&] {
         store::Store store = store::Store::open(request.store_dir);
+        store::remove_abandoned_staging(store);
         StoredImage read = read_image(store.layout(), find_image(store, request));
-        unpacked = unpack_image(store.layout(), read, work.path() / "rootfs");
+        work.emplace(store, "verify-");
+        unpacked = unpack_image(store.layout(), read, work->path() / "rootfs");
         if (runtime.is_engine()) {
-            in_engine.emplace(runtime, store.layout(), read.descriptor, read.manifest.config.digest.text(), work.path());
+            in_engine.emplace(
+                runtime, store.layout(), read.descriptor, read.manifest.config.digest.text(), work->path());
             runtime.image = in_engine->id();
         }
         return read;
     }(); // the shared lock is released here: checks and runs need no store
     report.digest = image.descriptor.digest.text();
 
-    ContainerContext context { runtime, work.path() / "rootfs", work.path() / "runs", image.process,
+    ContainerContext context { runtime, work->path() / "rootfs", work->path() / "runs", image.process,
         request.timeout_seconds };
     std::optional<lock::Lockfile> lock;
     if (gpu_only) {
