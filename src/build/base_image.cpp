@@ -5,6 +5,7 @@
 #include "oci/layout_copy.h"
 #include "oci/media_types.h"
 #include "registry/pull.h"
+#include "store/checked_layers.h"
 #include "store/reachability.h"
 #include "store/tags.h"
 
@@ -94,6 +95,14 @@ oci::Descriptor from_registry(const BaseSource& base, const store::Store& store,
     return registry::pull_image(*session, reference, store.layout(), {}).image.manifest.descriptor();
 }
 
+// A base from outside the store: its layers are checked once before anything builds on
+// them, so that an image that would escape its root is refused at build, not at verify.
+oci::Descriptor checked(const store::Store& store, oci::Descriptor manifest)
+{
+    store::check_layers_once(store, manifest);
+    return manifest;
+}
+
 } // namespace
 
 bool is_registry_reference(const std::string& reference)
@@ -117,11 +126,12 @@ std::optional<oci::Descriptor> import_base(const BaseSource& base, const store::
         switch (base.kind) {
         case BaseSource::Kind::scratch: return std::nullopt;
         case BaseSource::Kind::store: return from_store(base, store);
-        case BaseSource::Kind::registry: return from_registry(base, store, insecure);
-        case BaseSource::Kind::archive: return oci::import_docker_archive(base.path, base.ref, store.layout());
+        case BaseSource::Kind::registry: return checked(store, from_registry(base, store, insecure));
+        case BaseSource::Kind::archive:
+            return checked(store, oci::import_docker_archive(base.path, base.ref, store.layout()));
         case BaseSource::Kind::layout: {
             oci::ImageLayout layout = oci::ImageLayout::open(base.path);
-            return oci::copy_image(layout, oci::find_image(layout, base.ref), store.layout());
+            return checked(store, oci::copy_image(layout, oci::find_image(layout, base.ref), store.layout()));
         }
         }
         return std::nullopt;

@@ -35,7 +35,9 @@ bool is_registry_reference(const std::string& reference);
 BaseSource locate_base(const std::string& reference, const std::optional<std::string>& pinned_manifest,
                        const std::filesystem::path& store_dir);
 
-// Brings the base into the store, verifying every blob, and returns its manifest;
+// Brings the base into the store, verifying every blob, checks once that the layers of a
+// base from outside the store may be unpacked (store::check_layers_once), and returns its
+// manifest;
 // nullopt for scratch. A pinned registry image the store lacks is pulled by digest
 // (`insecure` as `dlenv pull --insecure`); one it holds is used without the network.
 std::optional<oci::Descriptor> import_base(const BaseSource& base, const store::Store& store, bool insecure);

@@ -8,6 +8,7 @@
 #include "core/time_text.h"
 #include "registry/platform.h"
 #include "registry/pull.h"
+#include "store/checked_layers.h"
 #include "store/store.h"
 #include "store/tags.h"
 
@@ -40,6 +41,7 @@ int run_pull(const PullArgs& args, const Options& options)
 
     store::Store store = store::Store::open_for_writing(store_dir(options));
     registry::PullResult pulled = registry::pull_image(*session, reference, store.layout(), pull_options);
+    store::check_layers_once(store, pulled.image.manifest.descriptor());
     store::Records records = store.records();
     std::string name = reference.familiar_name();
     std::string tag = store_tag(reference);
