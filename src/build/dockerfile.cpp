@@ -6,6 +6,7 @@
 #include "core/embedded_file.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/output_file.h"
 #include "core/image_target.h"
 #include "lock/requirements_file.h"
 
@@ -136,7 +137,10 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
 void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
                           const matrix::Matrix& matrix)
 {
-    std::filesystem::path context = dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
+    OutputFile out(dockerfile);
+    // A Dockerfile sent to a stream (`-`, for `docker build -f - .`) has its context here.
+    std::filesystem::path context
+        = out.is_stream() || dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
     std::filesystem::path lock_dir = std::filesystem::path(lock.file()).parent_path();
     for (const auto& file : lock.image().files)
         copy_file_atomic(lock_dir / file.source, context / "files" / file.target.substr(1));
@@ -145,7 +149,8 @@ void write_docker_context(const lock::Lockfile& lock, const std::filesystem::pat
         write_file_atomic(context / "kit" / std::string(file.name), file.contents);
     if (auto locked = lock.packages(); locked && !locked->empty())
         write_file_atomic(context / "requirements.lock.txt", lock::requirements_file(lock));
-    write_file_atomic(dockerfile, render_dockerfile(lock, matrix));
+    out.write(render_dockerfile(lock, matrix));
+    out.commit();
 }
 
 } // namespace dlenv::build

@@ -44,20 +44,23 @@ nlohmann::json result_json(const build::BuildResult& result)
             {"moved", moves_json(result.history)}};
 }
 
-void print_result(const build::BuildResult& result)
+void print_result(const build::BuildResult& result, std::ostream& out)
 {
     std::size_t reused = 0;
     for (const auto& layer : result.layers)
         reused += layer.reused ? 1 : 0;
-    std::cout << "built " << result.name << ":latest " << result.manifest.digest.text() << "\n"
+    out << "built " << result.name << ":latest " << result.manifest.digest.text() << "\n"
               << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
     if (!result.fetched.empty())
-        std::cout << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
-    std::cout << "  tags: " << describe_moves(result.history) << "\n";
+        out << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
+    out << "  tags: " << describe_moves(result.history) << "\n";
 }
 
 int run_build(const BuildArgs& args, const Options& options)
 {
+    if (args.archive == "-" && args.dockerfile == "-")
+        throw Error(ErrorCode::invalid_input, "--archive - and --dockerfile - both name standard output",
+            "send one of them to a file");
     std::filesystem::path dir = store_dir(options);
     std::string lockfile = lockfile_argument(args.lockfile, "build");
     build::BuildRequest request =
@@ -79,10 +82,11 @@ int run_build(const BuildArgs& args, const Options& options)
     }
     if (!args.dockerfile.empty())
         build::write_docker_context(request.lock, args.dockerfile, matrix);
+    std::ostream& out = report_stream({ args.archive, args.dockerfile });
     if (options.json)
-        print_json(result_json(result));
+        print_json(result_json(result), out);
     else
-        print_result(result);
+        print_result(result, out);
     return 0;
 }
 
@@ -99,11 +103,11 @@ void register_build(CLI::App& app, Options& options, int& exit_code)
                     "NAME[:TAG] in the store");
     cmd->add_option("--compression", args->compression, "Layer compression: gzip (default) or zstd")
         ->check(CLI::IsMember({"gzip", "zstd"}));
-    cmd->add_option("--archive", args->archive, "Also write the image as a tarball that `docker load` reads")
+    cmd->add_option("--archive", args->archive, "Also write the image as a tarball that `docker load` reads (- for standard output)")
         ->type_name("FILE.tar");
     cmd->add_option("--dockerfile", args->dockerfile,
                     "Also write a Dockerfile, with its build context beside it, that builds the same "
-                    "stack with `docker build`")
+                    "stack with `docker build` (- for standard output, the context in the working directory)")
         ->type_name("FILE");
     add_registry_options(cmd, args->registry);
     add_store_options(cmd, options);

@@ -2,6 +2,7 @@
 
 #include "cli/lockfile_argument.h"
 #include "core/file.h"
+#include "core/output_file.h"
 #include "lock/lockfile.h"
 #include "lock/requirements_file.h"
 
@@ -21,10 +22,10 @@ int run_export_requirements(const ExportArgs& args)
     std::string path = lockfile_argument(args.lockfile, "export requirements");
     lock::Lockfile lock = lock::Lockfile::parse(path, read_file(path));
     std::string text = lock::requirements_file(lock);
-    if (args.output.empty() || args.output == "-")
+    if (args.output.empty())
         std::cout << text;
     else
-        write_file_atomic(args.output, text);
+        write_output_file(args.output, text);
     return 0;
 }
 

@@ -167,23 +167,24 @@ int run_lock(const LockArgs& args, const Options& options)
     if (!args.offline || !args.wheelhouse.empty())
         lockfile.set_packages(lock_python_packages(profile, *resolution.stack, sources, options));
     lockfile.write(path);
+    std::ostream& out = report_stream({ path });
     if (options.json) {
-        nlohmann::json out = resolution.report.to_json();
-        out["lockfile"] = path;
-        out["digest"] = lockfile.digest();
+        nlohmann::json report = resolution.report.to_json();
+        report["lockfile"] = path;
+        report["digest"] = lockfile.digest();
         auto packages = lockfile.packages();
-        out["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
-        print_json(out);
+        report["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
+        print_json(report, out);
     } else {
         if (resolution.report.verdict() == resolve::Severity::warning)
-            print_report(resolution.report, subject);
-        std::cout << "locked " << profile.name << " -> " << path << "\n  " << summary(*resolution.stack) << "\n";
+            print_report(resolution.report, subject, out);
+        out << "locked " << profile.name << " -> " << path << "\n  " << summary(*resolution.stack) << "\n";
         if (std::optional<std::string> manifest = lockfile.base_manifest())
-            std::cout << "  base " << lockfile.base_reference() << " pinned to " << *manifest << "\n";
+            out << "  base " << lockfile.base_reference() << " pinned to " << *manifest << "\n";
         if (auto packages = lockfile.packages())
-            std::cout << "  " << packages_summary(*packages) << "\n";
+            out << "  " << packages_summary(*packages) << "\n";
         else
-            std::cout << "  Python packages not locked: --offline without --wheelhouse\n";
+            out << "  Python packages not locked: --offline without --wheelhouse\n";
     }
     return 0;
 }
@@ -197,7 +198,7 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("profile", args->profile, "A shipped profile's name (see `dlenv profiles`) or a profile file")
         ->required()
         ->type_name("PROFILE");
-    cmd->add_option("-o,--output", args->output, "Where to write the lock (default: lockfiles/NAME.lock.json)")
+    cmd->add_option("-o,--output", args->output, "Where to write the lock (default: lockfiles/NAME.lock.json; - for standard output)")
         ->type_name("FILE");
     cmd->add_option("--driver", args->driver, "Check against this host driver instead of the profile's fleet floor")
         ->type_name("X.Y[.Z]");

@@ -20,7 +20,7 @@ void print_error(const Error& error, bool json)
         std::cerr << "  hint: " << error.hint() << "\n";
 }
 
-void print_report(const resolve::Report& report, const std::string& subject)
+void print_report(const resolve::Report& report, const std::string& subject, std::ostream& out)
 {
     using resolve::Severity;
     std::size_t errors = 0, warnings = 0;
@@ -29,30 +29,38 @@ void print_report(const resolve::Report& report, const std::string& subject)
         warnings += f.severity == Severity::warning;
     }
     switch (report.verdict()) {
-    case Severity::info: std::cout << "ok: " << subject << " works\n"; break;
+    case Severity::info: out << "ok: " << subject << " works\n"; break;
     case Severity::warning:
-        std::cout << "warning: " << subject << " works, with " << warnings << (warnings == 1 ? " warning\n" : " warnings\n");
+        out << "warning: " << subject << " works, with " << warnings << (warnings == 1 ? " warning\n" : " warnings\n");
         break;
     case Severity::error:
-        std::cout << "error: " << subject << " does not work (" << errors << (errors == 1 ? " error)\n" : " errors)\n");
+        out << "error: " << subject << " does not work (" << errors << (errors == 1 ? " error)\n" : " errors)\n");
         break;
     }
     for (const auto& f : report.findings) {
         std::string label = f.severity == Severity::info ? "ok" : std::string(to_string(f.severity));
-        std::cout << "  " << label << std::string(9 - label.size(), ' ') << f.code << ": " << f.message << "\n";
+        out << "  " << label << std::string(9 - label.size(), ' ') << f.code << ": " << f.message << "\n";
         if (!f.source.empty())
-            std::cout << "           source: " << f.source << "\n";
+            out << "           source: " << f.source << "\n";
     }
     if (!report.suggestions.empty()) {
-        std::cout << "suggestions:\n";
+        out << "suggestions:\n";
         for (const auto& s : report.suggestions)
-            std::cout << "  - " << s << "\n";
+            out << "  - " << s << "\n";
     }
 }
 
-void print_json(const nlohmann::json& value)
+void print_json(const nlohmann::json& value, std::ostream& out)
 {
-    std::cout << to_canonical_json(value);
+    out << to_canonical_json(value);
+}
+
+std::ostream& report_stream(std::initializer_list<std::string_view> outputs)
+{
+    for (std::string_view output : outputs)
+        if (output == "-")
+            return std::cerr;
+    return std::cout;
 }
 
 } // namespace dlenv::cli

@@ -3,6 +3,7 @@
 #include "core/canonical_json.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/output_file.h"
 #include "core/image_target.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
@@ -110,7 +111,7 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
                               const resolve::Report& report, const PackageSources& sources,
                               const std::filesystem::path& lock_path)
 {
-    std::filesystem::path lock_dir = lock_path.parent_path();
+    std::filesystem::path lock_dir = std::filesystem::absolute(lock_path).parent_path();
     nlohmann::json json = {
         {"format", k_format},
         {"profile", {{"name", profile.name}, {"sha256", profile.sha256}}},
@@ -250,7 +251,7 @@ std::string Lockfile::text() const
 
 void Lockfile::write(const std::filesystem::path& path) const
 {
-    write_file_atomic(path, text());
+    write_output_file(path, text());
 }
 
 } // namespace dlenv::lock

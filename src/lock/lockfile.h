@@ -68,7 +68,7 @@ public:
     std::string digest() const { return m_json.at("digest").get<std::string>(); }
     std::string text() const; // the canonical bytes
 
-    void write(const std::filesystem::path& path) const; // atomically
+    void write(const std::filesystem::path& path) const; // as an OutputFile: "-", a device or FIFO, or atomically
 
     // Pins the base image: `digest` is what its tag named when locked (an index or a
     // manifest), `manifest` the image manifest for the lock's platform. Recomputes the

@@ -24,7 +24,7 @@ Descriptor import_docker_archive(const std::filesystem::path& archive, const std
 // Writes a tarball that `docker load` accepts: manifest.json with `repo_tags`, the config
 // and layers under blobs/sha256/, and the image as an OCI layout beside them. Entries are
 // sorted and dated to `source_date_epoch`, so equal images give equal archives. Written
-// to a temporary file and renamed into place.
+// as an OutputFile: "-" and devices or FIFOs are streamed to, a file is replaced atomically.
 void export_docker_archive(const ImageLayout& layout, const Descriptor& manifest,
                            const std::vector<std::string>& repo_tags, std::int64_t source_date_epoch,
                            const std::filesystem::path& archive);

@@ -1,6 +1,7 @@
 #include "oci/docker_archive.h"
 
 #include "core/file.h"
+#include "core/output_file.h"
 #include "oci/media_types.h"
 #include "oci/tar_writer.h"
 
@@ -60,7 +61,7 @@ void export_docker_archive(const ImageLayout& layout, const Descriptor& manifest
     entries.push_back(small_file("oci-layout", to_blob_json({{"imageLayoutVersion", "1.0.0"}})));
     std::sort(entries.begin(), entries.end(), [](const LayerEntry& a, const LayerEntry& b) { return a.path < b.path; });
 
-    AtomicFile file(archive);
+    OutputFile file(archive);
     TarWriter tar([&file](std::string_view bytes) { file.write(bytes); }, source_date_epoch);
     for (const auto& entry : entries)
         tar.add(entry);

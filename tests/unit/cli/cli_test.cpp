@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace dlenv;
@@ -111,4 +113,37 @@ TEST_CASE("a matrix directory given with --matrix is read, and a broken one is b
     CHECK(nlohmann::json::parse(r.out).at("error").at("message") ==
           broken.string() + "/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got "
                             "'gaming'");
+}
+
+TEST_CASE("lock -o onto a character device writes through it and leaves it a device", "[cli]")
+{
+    auto device = scratch("private-null");
+    std::filesystem::remove(device);
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+        return; // mknod needs root; the core test says so
+    auto r = run_dlenv({ "lock", std::string(DLENV_SOURCE_DIR) + "/examples/quickstart/quickstart.json", "-o",
+        device.string(), "--offline" });
+    CHECK(r.exit_code == 0);
+    struct stat st { };
+    REQUIRE(::lstat(device.c_str(), &st) == 0);
+    CHECK(S_ISCHR(st.st_mode));
+    CHECK(st.st_rdev == makedev(1, 3));
+}
+
+TEST_CASE("lock -o - prints the lock alone on standard output; a relative -o lands in the working directory",
+    "[cli]")
+{
+    std::string profile = std::string(DLENV_SOURCE_DIR) + "/examples/quickstart/quickstart.json";
+    auto dir = scratch("relative");
+    std::filesystem::create_directories(dir);
+    auto in_dir = [&](const std::string& output) {
+        auto r = run_process({ "sh", "-c", "cd \"$1\" && exec \"$2\" lock \"$3\" -o \"$4\" --offline 2>/dev/null",
+            "sh", dir.string(), DLENV_BINARY, profile, output });
+        REQUIRE(r);
+        CHECK(r->exit_code == 0);
+        return r->out;
+    };
+    std::string printed = in_dir("-");
+    CHECK_THAT(in_dir("quickstart.lock.json"), Catch::StartsWith("locked quickstart -> quickstart.lock.json\n"));
+    CHECK(printed == read_file(dir / "quickstart.lock.json"));
 }
