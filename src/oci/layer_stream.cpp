@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/sha256.h"
+#include "oci/gzip_members.h"
 #include "oci/tar_reader.h"
 
 #include <libdeflate.h>
@@ -177,8 +178,23 @@ struct LayerStream::State {
         }
     }
 
-    // The rest of the blob through libarchive's streaming decoders (zlib, libzstd, or
-    // none), copied into pieces.
+    // Gzip members too large for a piece (one member for a whole layer, as `docker push`
+    // and NVIDIA's images write them), inflated by igzip straight from the mapping.
+    void inflate_stream()
+    {
+        std::size_t start = hashed;
+        GzipMembers members(rest());
+        for (bool more = true; more;) {
+            Piece piece = take_piece();
+            piece.size = members.read(piece.bytes.get(), k_piece_size);
+            more = piece.size == k_piece_size;
+            hash_through(start + members.consumed());
+            hand_out(std::move(piece));
+        }
+    }
+
+    // The rest of the blob through libarchive's streaming decoders (libzstd, or none),
+    // copied into pieces.
     void stream_rest()
     {
         auto source = [&] {
@@ -216,7 +232,9 @@ struct LayerStream::State {
             inflate_members();
         // Bytes after the last whole member that start no other one are ignored, as
         // libarchive's gzip reader ignores them.
-        if (!rest().empty() && (!gzip || gzip_member_at(rest())))
+        if (gzip_member_at(rest()))
+            inflate_stream();
+        else if (!gzip && !rest().empty())
             stream_rest();
     }
 
