@@ -1,6 +1,7 @@
 #include "core/json_reader.h"
 
 #include "core/closest.h"
+#include "core/text_position.h"
 
 #include <algorithm>
 
@@ -29,17 +30,12 @@ nlohmann::json JsonReader::parse_document(const std::string& file, const std::st
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is the offset of the failure; turn it into line:column.
-        std::size_t line = 1, column = 1;
-        for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i, ++column)
-            if (text[i] == '\n')
-                line++, column = 0;
         std::string what = e.what();
         std::size_t colon = what.rfind(": ");
         throw Error(ErrorCode::invalid_input,
-                    file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                        ": not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)),
-                    "fix the syntax at that position");
+            file + ":" + text_position(text, e.byte)
+                + ": not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)),
+            "fix the syntax at that position");
     }
 }
 

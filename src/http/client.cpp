@@ -1,13 +1,16 @@
 #include "http/client.h"
 
 #include "core/error.h"
+#include "http/connection_refused.h"
 #include "http/url.h"
 
 #include <curl/curl.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <system_error>
 
 namespace dlenv::http {
 namespace {
@@ -124,6 +127,18 @@ bool is_tls_failure(CURLcode code)
     }
 }
 
+// Why no connection could be made, from the errno of the last attempt: "connection
+// refused" when a host answered with RST, which is what to tell the user.
+std::string connect_failure(CURL* curl)
+{
+    long os_error = 0;
+    curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_error);
+    if (os_error == ECONNREFUSED)
+        return "connection refused";
+    return os_error ? "could not connect: " + std::generic_category().message(static_cast<int>(os_error))
+                    : "could not connect";
+}
+
 bool is_redirect(long status)
 {
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
@@ -213,6 +228,8 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
     char reason[CURL_ERROR_SIZE] = {};
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, reason);
     CURLcode code = curl_easy_perform(curl);
+    if (code == CURLE_COULDNT_CONNECT)
+        throw ConnectionRefused(ErrorCode::network, request.method + " " + url + ": " + connect_failure(curl));
     if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.body_refused))
         throw Error(is_tls_failure(code) ? ErrorCode::environment : ErrorCode::network,
                     request.method + " " + url + ": " + (reason[0] ? reason : curl_easy_strerror(code)));

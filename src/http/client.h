@@ -53,9 +53,10 @@ struct ClientOptions {
 
 // Sends requests over libcurl. GET and HEAD follow up to 10 redirects; other methods
 // return the redirect to the caller. Transport failures (DNS, refused or dropped
-// connections) throw Error(network) naming the method and URL, never credentials; TLS
-// failures (a certificate that does not verify, a server without TLS) Error(environment),
-// which retrying cannot mend.
+// connections) throw Error(network) naming the method and URL, never credentials; one
+// that made no connection at all is a ConnectionRefused. TLS failures (a certificate
+// that does not verify, a server without TLS) throw Error(environment), which retrying
+// cannot mend.
 // Safe to use from several threads at once.
 class Client {
 public:

@@ -10,6 +10,12 @@ bool is_transient_status(long status)
     return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
 }
 
+bool is_retried(const RetryPolicy& policy, const Error& error)
+{
+    return error.code() == ErrorCode::network
+        && (policy.retry_refused || dynamic_cast<const ConnectionRefused*>(&error) == nullptr);
+}
+
 std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int retry, const Response* response)
 {
     if (response) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "http/connection_refused.h"
 #include "http/response.h"
 
 #include <chrono>
@@ -14,17 +15,25 @@ struct RetryPolicy {
     int attempts = 5;
     std::chrono::milliseconds first_delay{500};
     std::chrono::milliseconds max_delay{15000};
+    // Whether a refused connection is tried again: yes for a server that has answered
+    // before and may be restarting; no for a first contact, where it means that nothing
+    // listens there and waiting would only delay the error.
+    bool retry_refused = true;
 };
 
 // 408, 429, 500, 502, 503 and 504: the server may answer differently in a moment.
 bool is_transient_status(long status);
+
+// Whether `error`, thrown by an attempt, is one that `policy` tries again.
+bool is_retried(const RetryPolicy& policy, const Error& error);
 
 // The wait before retry number `retry` (1 for the first): the server's Retry-After in
 // seconds when it gave one, else first_delay doubled each time; never above max_delay.
 std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int retry, const Response* response);
 
 // Runs `attempt` (returning a Response) until it gives a non-transient answer or the
-// attempts run out; then returns the last answer or rethrows the last Error(network).
+// attempts run out; then returns the last answer or rethrows the last Error(network)
+// (at once when it is a ConnectionRefused the policy does not retry).
 // Only for requests that are safe to repeat.
 template <typename Attempt>
 Response with_retries(const RetryPolicy& policy, Attempt&& attempt)
@@ -37,7 +46,7 @@ Response with_retries(const RetryPolicy& policy, Attempt&& attempt)
                 return response;
             std::this_thread::sleep_for(retry_delay(policy, retry, &response));
         } catch (const Error& e) {
-            if (last || e.code() != ErrorCode::network)
+            if (last || !is_retried(policy, e))
                 throw;
             std::this_thread::sleep_for(retry_delay(policy, retry, nullptr));
         }

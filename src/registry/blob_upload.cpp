@@ -36,8 +36,10 @@ std::string with_query(const std::string& url, const std::string& parameter)
     return url + (url.find('?') == std::string::npos ? "?" : "&") + parameter;
 }
 
-// The offset after the last byte a "Range: 0-N" header says the registry holds.
-std::int64_t offset_after(const http::Response& response)
+// The offset after the last byte a "Range: 0-N" header says the registry holds; nullopt
+// for "0-0", which the reference registry sends for an upload that holds nothing as well
+// as for one that holds a byte, so that the two cannot be told apart.
+std::optional<std::int64_t> offset_after(const http::Response& response)
 {
     std::optional<std::string> range = response.header("Range");
     if (!range)
@@ -47,6 +49,8 @@ std::int64_t offset_after(const http::Response& response)
     if (dash == std::string::npos ||
         std::from_chars(range->data() + dash + 1, range->data() + range->size(), last).ec != std::errc())
         return 0;
+    if (last == 0)
+        return std::nullopt;
     return last + 1;
 }
 
@@ -197,17 +201,18 @@ private:
     }
 
     // Where to go on after a failed chunk: what the registry holds of the upload, or a
-    // fresh upload from byte 0 when it no longer knows this one.
+    // fresh upload from byte 0 when it no longer knows this one or cannot say.
     std::int64_t resume_offset()
     {
         http::Response status = send([&] { return http::Request{.url = m_location}; }, true);
         if (status.status == 204) {
             if (std::optional<std::string> location = status.header("Location"))
                 m_location = http::resolve_url(status.url, *location);
-            return offset_after(status);
-        }
-        if (status.status != 404)
+            if (std::optional<std::int64_t> held = offset_after(status))
+                return *held;
+        } else if (status.status != 404) {
             throw registry_error(status, m_what);
+        }
         start("");
         return 0;
     }

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace dlenv::registry {
 
@@ -20,8 +21,12 @@ struct Credentials {
 //   host, with or without a scheme ("https://index.docker.io/v1/" for docker.io), holding
 //   "auth" (base64 of USER:PASSWORD) or "username" and "password".
 // nullopt when neither has any: the registry is then used anonymously. Error(invalid_input)
-// for a malformed variable or config entry, naming it without its secret.
+// for a malformed variable or config file, naming it (and the field, or the line and
+// column) without its secret.
 std::optional<Credentials> find_credentials(const std::string& registry);
+
+// "USER:PASSWORD" split at its first colon; nullopt without a colon or a user name.
+std::optional<Credentials> split_credentials(std::string_view pair, const std::string& source);
 
 // The same lookup with the variable's value and the config file given, for tests.
 std::optional<Credentials> find_credentials(const std::string& registry, const char* variable,

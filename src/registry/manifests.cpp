@@ -1,5 +1,6 @@
 #include "registry/manifests.h"
 
+#include "core/error.h"
 #include "oci/media_types.h"
 #include "registry/platform.h"
 
@@ -14,6 +15,32 @@ constexpr std::size_t k_max_manifest_bytes = 8 << 20;
 const std::string k_accept = std::string(oci::media_type::k_index) + ", " + std::string(oci::media_type::k_manifest) +
                              ", " + std::string(oci::media_type::k_docker_manifest_list) + ", " +
                              std::string(oci::media_type::k_docker_manifest);
+
+const std::string k_changed = "the registry or something between it and here changed the manifest; do not use "
+                              "this image";
+
+bool is_digest(const std::string& text)
+{
+    try {
+        oci::Digest::parse(text);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+// A tag names no digest to check the bytes against, but the registry names the digest
+// of what it sends; a registry that sends none leaves nothing to check.
+void check_content_digest(const http::Response& response, const oci::Digest& received, const std::string& what)
+{
+    std::optional<std::string> named = response.header("Docker-Content-Digest");
+    if (!named || *named == received.text())
+        return;
+    throw Error(ErrorCode::verification_failed,
+        what + ": the registry sent bytes whose digest is " + received.text() + ", but its Docker-Content-Digest "
+            + (is_digest(*named) ? "says " + *named : "is not a sha256 digest"),
+        k_changed);
+}
 
 std::string media_type_of(const http::Response& response)
 {
@@ -53,10 +80,11 @@ FetchedManifest get_manifest(Session& session, const std::string& repository, co
         throw Error(ErrorCode::network, what + " is " + std::to_string(response.body.size()) + " bytes, too large for a manifest");
     FetchedManifest manifest{media_type_of(response), std::move(response.body), oci::Digest::of("")};
     manifest.digest = oci::Digest::of(manifest.bytes);
-    if (reference.starts_with("sha256:") && oci::Digest::parse(reference) != manifest.digest)
+    if (!reference.starts_with("sha256:"))
+        check_content_digest(response, manifest.digest, what);
+    else if (oci::Digest::parse(reference) != manifest.digest)
         throw Error(ErrorCode::verification_failed,
-                    what + ": the registry sent bytes whose digest is " + manifest.digest.text(),
-                    "the registry or something between it and here changed the manifest; do not use this image");
+            what + ": the registry sent bytes whose digest is " + manifest.digest.text(), k_changed);
     return manifest;
 }
 

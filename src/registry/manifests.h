@@ -19,7 +19,8 @@ struct FetchedManifest {
 };
 
 // GETs manifests/<tag or digest>, accepting OCI and Docker schema 2 manifests and
-// indexes. A digest reference must match the bytes (Error(verification_failed)).
+// indexes. The bytes must match a digest reference, or for a tag the registry's
+// Docker-Content-Digest when it sends one (Error(verification_failed) otherwise).
 FetchedManifest get_manifest(Session& session, const std::string& repository, const std::string& reference);
 
 // PUTs `bytes` as manifests/<tag or digest>; Error(verification_failed) when the registry

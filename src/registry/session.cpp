@@ -88,19 +88,31 @@ std::string Session::url(const std::string& path_or_url)
 }
 
 // The scheme is found once, by the API version check every client starts with (GET
-// /v2/); its 401 tells how to authenticate before anything else is sent.
+// /v2/); its 401 tells how to authenticate before anything else is sent. A check that
+// fails is not repeated: the requests after it, from other threads too, fail the same way.
 std::string Session::base_url()
 {
     std::lock_guard lock(m_mutex);
-    if (!m_base_url.empty())
-        return m_base_url;
-    auto ping = [this](const std::string& base) {
-        return http::with_retries(m_options.retry, [&] { return m_client.send({.url = base + "/v2/"}); });
-    };
+    if (m_base_url.empty() && !m_unreachable) {
+        try {
+            m_base_url = find_base_url();
+        } catch (const Error&) {
+            m_unreachable = std::current_exception();
+        }
+    }
+    if (m_unreachable)
+        std::rethrow_exception(m_unreachable);
+    return m_base_url;
+}
+
+std::string Session::find_base_url()
+{
     std::string base = "https://" + m_api_host;
     http::Response response;
     try {
         response = ping(base);
+    } catch (const http::ConnectionRefused&) {
+        throw;
     } catch (const Error& e) {
         if (!m_options.insecure)
             throw Error(e.code(), e.message(),
@@ -114,8 +126,23 @@ std::string Session::base_url()
             m_challenge = parse_challenge(*header);
     if (response.status != 200 && response.status != 401)
         throw registry_error(response, m_registry + " does not answer as an OCI registry at " + base + "/v2/");
-    m_base_url = base;
-    return m_base_url;
+    return base;
+}
+
+// The first contact: a refused connection means that nothing listens there, which no
+// retry mends, while 5xx and 429 answers and dropped connections are retried as ever.
+http::Response Session::ping(const std::string& base)
+{
+    http::RetryPolicy policy = m_options.retry;
+    policy.retry_refused = false;
+    try {
+        return http::with_retries(policy, [&] { return m_client.send({ .url = base + "/v2/" }); });
+    } catch (const http::ConnectionRefused& e) {
+        throw http::ConnectionRefused(ErrorCode::network, "reach registry " + m_registry + ": " + e.message(),
+            "nothing accepts connections at " + m_api_host
+                + ": check that the registry is running and that the image reference "
+                  "names its host and port");
+    }
 }
 
 Session::Token Session::fetch_token(const Challenge& challenge, const Scope& scope)

@@ -7,6 +7,7 @@
 #include "registry/reference.h"
 
 #include <chrono>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -34,7 +35,9 @@ std::string push_scope(const std::string& repository);
 // Talks to one registry: picks https (or http for an insecure registry that has no TLS),
 // authenticates as the registry asks (anonymous; Basic; Bearer tokens from the
 // WWW-Authenticate realm, fetched per scope and fetched again when they expire or no
-// longer suffice), and retries transient failures. Safe to share between threads.
+// longer suffice), and retries transient failures. A registry that refuses the first
+// connection is given up at once (http::ConnectionRefused, naming it); one that refuses
+// later, after it answered, may be restarting and is retried. Safe to share between threads.
 class Session {
 public:
     Session(std::string registry, std::string api_host, RegistryOptions options,
@@ -59,6 +62,8 @@ private:
     };
 
     std::string base_url();
+    std::string find_base_url();
+    http::Response ping(const std::string& base);
     std::string authorization(const Scope& scope, bool renew);
     Token fetch_token(const Challenge& challenge, const Scope& scope);
     http::Response attempt(const std::function<http::Request()>& make, const Scope& scope, bool renew);
@@ -71,6 +76,7 @@ private:
 
     std::mutex m_mutex; // guards what follows
     std::string m_base_url;
+    std::exception_ptr m_unreachable; // why the version check failed
     std::optional<Challenge> m_challenge;
     std::map<Scope, Token> m_tokens;
 };

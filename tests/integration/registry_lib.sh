@@ -8,6 +8,9 @@
 #   start_token_server DIR USER:PASSWORD   tests/integration/token_server.py on a free port,
 #                                     signing with DIR/token-key.pem and token-cert.pem;
 #                                     token_port, token_log, token_settings (see the script)
+#   start_fault_proxy DIR             tests/integration/fault_proxy.py in front of the registry,
+#                                     on a free port; proxy_port, proxy_log, and
+#   inject_faults JSON                the faults it injects from now on (see the script)
 
 registry_port=
 registry_pid=
@@ -17,6 +20,10 @@ token_port=
 token_pid=
 token_log=
 token_settings=
+proxy_port=
+proxy_pid=
+proxy_log=
+proxy_faults=
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -97,7 +104,37 @@ stop_token_server() {
   token_pid=
 }
 
-trap 'stop_token_server; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+start_fault_proxy() { # start_fault_proxy DIR
+  local dir=$1
+  mkdir -p "$dir"
+  proxy_log=$dir/proxy.log
+  proxy_faults=$dir/faults.json
+  echo '[]' >"$proxy_faults"
+  : >"$proxy_log"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/fault_proxy.py" --upstream "$registry_port" --faults "$proxy_faults" \
+    --log "$proxy_log" --port-file "$dir/proxy.port" 2>>"$dir/proxy.err" &
+  proxy_pid=$!
+  for _ in $(seq 100); do
+    [[ -s "$dir/proxy.port" ]] && proxy_port=$(cat "$dir/proxy.port") && return 0
+    sleep 0.1
+  done
+  cat "$dir/proxy.err" >&2
+  fail "the fault proxy did not start"
+}
+
+inject_faults() { # inject_faults JSON
+  printf '%s\n' "$1" >"$proxy_faults.tmp"
+  mv "$proxy_faults.tmp" "$proxy_faults"
+}
+
+stop_fault_proxy() {
+  [[ -n "$proxy_pid" ]] || return 0
+  kill "$proxy_pid" 2>/dev/null || true
+  wait "$proxy_pid" 2>/dev/null || true
+  proxy_pid=
+}
+
+trap 'stop_fault_proxy; stop_token_server; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 # How many requests of METHOD for PATH-PREFIX the registry has logged.
 count_requests() { # count_requests METHOD PATH_PREFIX

@@ -1,6 +1,9 @@
 #include "core/error.h"
+#include "http/client.h"
+#include "http/connection_refused.h"
 #include "http/retry.h"
 #include "http/url.h"
+#include "support/closed_port.h"
 
 #include <catch2/catch.hpp>
 
@@ -79,4 +82,41 @@ TEST_CASE("with_retries repeats transient failures and stops at the attempts", "
     calls = 0;
     CHECK(with_retries(policy, [&] { ++calls; return Response{404, "", {}, ""}; }).status == 404);
     CHECK(calls == 1);
+}
+
+TEST_CASE("a connection to a port nothing listens on is a ConnectionRefused naming the request", "[http]")
+{
+    Request request;
+    request.url = "http://127.0.0.1:" + std::to_string(dlenv::testing::closed_port()) + "/v2/";
+    Client client;
+    CHECK_THROWS_AS(client.send(request), ConnectionRefused);
+    CHECK_THROWS_WITH(client.send(request), "GET " + request.url + ": connection refused");
+}
+
+TEST_CASE("a refused connection is retried only where the policy says the server may be restarting", "[http]")
+{
+    auto refuse = [](int& calls) {
+        return [&calls]() -> Response {
+            ++calls;
+            throw ConnectionRefused(dlenv::ErrorCode::network, "GET http://h/v2/: connection refused");
+        };
+    };
+    RetryPolicy first_contact { 3, milliseconds(0), milliseconds(0), false };
+    int calls = 0;
+    CHECK_THROWS_AS(with_retries(first_contact, refuse(calls)), ConnectionRefused);
+    CHECK(calls == 1);
+
+    calls = 0;
+    CHECK_THROWS_WITH(with_retries(first_contact,
+                          [&]() -> Response {
+                              ++calls;
+                              throw dlenv::Error(dlenv::ErrorCode::network, "connection dropped");
+                          }),
+        "connection dropped");
+    CHECK(calls == 3);
+
+    calls = 0;
+    CHECK_THROWS_AS(
+        with_retries(RetryPolicy { 3, milliseconds(0), milliseconds(0) }, refuse(calls)), ConnectionRefused);
+    CHECK(calls == 3);
 }

@@ -73,5 +73,5 @@ TEST_CASE("docker's config.json gives credentials by host, with Docker Hub's leg
     CHECK(team->username == "team");
     CHECK_FALSE(find_credentials("ghcr.io", nullptr, scratch / "config.json"));
     CHECK_THROWS_WITH(find_credentials("broken.example.com", nullptr, scratch / "config.json"),
-                      Catch::Contains("auths.broken.example.com.auth: is not base64 of USER:PASSWORD"));
+        Catch::Contains(R"(auths."broken.example.com".auth: is not base64 of USER:PASSWORD)"));
 }
