@@ -6,7 +6,7 @@
 #   examples/quickstart/run.sh STORE      (DLENV=path/to/dlenv, default build/src/dlenv)
 set -euo pipefail
 
-store=${1:?usage: $0 STORE}
+store=$(realpath -m "${1:?usage: $0 STORE}") # the archive is written from another directory
 here=$(cd "$(dirname "$0")" && pwd)
 dlenv=${DLENV:-$here/../../build/src/dlenv}
 work=$(mktemp -d)
