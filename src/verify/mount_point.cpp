@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "oci/image_path.h"
 
 #include <cerrno>
 #include <climits>
@@ -18,23 +19,13 @@ constexpr int k_max_links = 40; // as Linux's MAXSYMLINKS
 
 void push_front_components(std::deque<std::string>& pending, std::string_view path)
 {
-    std::vector<std::string> parts;
-    for (std::size_t start = 0; start <= path.size();) {
-        std::size_t slash = std::min(path.find('/', start), path.size());
-        std::string_view part = path.substr(start, slash - start);
-        if (!part.empty() && part != ".")
-            parts.emplace_back(part);
-        start = slash + 1;
-    }
+    std::vector<std::string> parts = oci::split_path(path);
     pending.insert(pending.begin(), parts.begin(), parts.end());
 }
 
 std::string joined(const std::vector<std::string>& components)
 {
-    std::string out;
-    for (const auto& component : components)
-        out += "/" + component;
-    return out.empty() ? "/" : out;
+    return "/" + oci::join_path(components);
 }
 
 Error not_mountable(std::string_view path, const std::string& why)

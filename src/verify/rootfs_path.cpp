@@ -1,5 +1,7 @@
 #include "verify/rootfs_path.h"
 
+#include "oci/image_path.h"
+
 #include <algorithm>
 #include <deque>
 #include <string>
@@ -13,18 +15,7 @@ constexpr int k_max_links = 40; // as Linux's MAXSYMLINKS
 
 void push_components(std::deque<std::string>& queue, std::string_view path)
 {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (start <= path.size()) {
-        std::size_t slash = path.find('/', start);
-        std::string_view part
-            = path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
-        if (!part.empty() && part != ".")
-            parts.emplace_back(part);
-        if (slash == std::string_view::npos)
-            break;
-        start = slash + 1;
-    }
+    std::vector<std::string> parts = oci::split_path(path);
     queue.insert(queue.begin(), parts.begin(), parts.end());
 }
 

@@ -52,6 +52,15 @@ print(layers[-1]["digest"])
 PY
 }
 
+# Builds the quickstart lock on BASE; sets rc and the first line of stderr in `refusal_of`.
+build_on() { # build_on BASE
+  set +e
+  message=$("$dlenv" build "$lock" --store "$store" --base "$1" 2>&1 >/dev/null)
+  rc=$?
+  set -e
+  refusal_of=$(grep -m1 '^dlenv:' <<<"$message" || true)
+}
+
 # Each attack: the layers' snippets, then what the refusal says of the last layer's entry.
 attacks=(
   "f('/abs', b'x')|/abs: absolute path"
@@ -67,12 +76,9 @@ for attack in "${attacks[@]}"; do
   refusal=${attack#*|}
   layout=$scratch/evil-$n
   layer=$(hostile_layout "$layout" evil "${snippets[@]}")
-  set +e
-  message=$("$dlenv" build "$lock" --store "$store" --base "oci:$layout:evil" 2>&1 >/dev/null)
-  rc=$?
-  set -e
+  build_on "oci:$layout:evil"
   expect_eq "attack $n: build exits 2" "$rc" 2
-  expect_eq "attack $n: the refusal names the layer and the entry" "$(head -1 <<<"$message")" \
+  expect_eq "attack $n: the refusal names the layer and the entry" "$refusal_of" \
     "dlenv: base image oci:$layout:evil: layer ${#snippets[@]} ${layer:0:19}: apply layer $layer: $refusal"
 done
 expect_eq "nothing was written outside" "$(ls -A "$outside" | wc -l)" 0
@@ -81,23 +87,17 @@ expect_eq "no check directory is left" "$(ls -A "$store/dlenv/staging" 2>/dev/nu
 # Across layers: the first makes a link out, the second writes through it.
 layout=$scratch/evil-layers
 layer=$(hostile_layout "$layout" evil "s('usr', '$outside')" "f('usr/pwned', b'x')")
-set +e
-message=$("$dlenv" build "$lock" --store "$store" --base "oci:$layout:evil" 2>&1 >/dev/null)
-rc=$?
-set -e
+build_on "oci:$layout:evil"
 expect_eq "a link made by a lower layer: build exits 2" "$rc" 2
-expect_eq "a link made by a lower layer: the refusal" "$(head -1 <<<"$message")" \
+expect_eq "a link made by a lower layer: the refusal" "$refusal_of" \
   "dlenv: base image oci:$layout:evil: layer 2 ${layer:0:19}: apply layer $layer: usr/pwned: goes through the symbolic link usr -> $outside, which leads out of the root"
 
 # The same refusal from a `docker save` archive.
 skopeo copy --quiet "oci:$scratch/evil-3:evil" "docker-archive:$scratch/evil.tar:evil:latest" >/dev/null
-set +e
-message=$("$dlenv" build "$lock" --store "$store" --base "docker-archive:$scratch/evil.tar" 2>&1 >/dev/null)
-rc=$?
-set -e
+build_on "docker-archive:$scratch/evil.tar"
 expect_eq "a hostile docker archive: build exits 2" "$rc" 2
 expect_eq "a hostile docker archive: the refusal names the entry" \
-  "$(head -1 <<<"$message" | sed 's/.*: apply layer sha256:[0-9a-f]*: //')" \
+  "$(sed 's/.*: apply layer sha256:[0-9a-f]*: //' <<<"$refusal_of")" \
   "link/pwned: goes through the symbolic link link -> $outside, which leads out of the root"
 expect_eq "no image was tagged" "$("$dlenv" images --store "$store" --json | python3 -c 'import json,sys; print(sorted({i["name"] for i in json.load(sys.stdin)}))')" "['quickstart']"
 
