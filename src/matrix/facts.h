@@ -146,6 +146,7 @@ struct TensorPeak {
 struct Gpu {
     std::string name;
     std::vector<std::string> aliases;
+    std::string family; // the product family of a model sold in variants ("A100"), else ""
     ComputeCapability compute_capability;
     std::string architecture;
     GpuSegment segment;

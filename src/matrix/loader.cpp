@@ -226,12 +226,13 @@ private:
 
     Gpu read_gpu(const JsonReader& row) const
     {
-        row.allow_only({"name", "aliases", "compute_capability", "architecture", "segment", "memory_gb", "memory_type",
-                        "bandwidth_gb_s", "tensor_tflops", "note", "source", "confidence"});
+        row.allow_only({"name", "aliases", "family", "compute_capability", "architecture", "segment", "memory_gb",
+                        "memory_type", "bandwidth_gb_s", "tensor_tflops", "note", "source", "confidence"});
         auto memory = row.find("memory_gb");
         auto bandwidth = row.find("bandwidth_gb_s");
         return {row.at("name").string(),
                 row.at("aliases").strings(),
+                row.optional_string("family").value_or(""),
                 row.at("compute_capability").as<ComputeCapability>(),
                 row.at("architecture").string(),
                 read_segment(row.at("segment")),
@@ -282,6 +283,24 @@ private:
                                 "keep the alias on one row only");
             }
         }
+        for (const auto& gpu : m.m_gpus)
+            if (!gpu.family.empty())
+                check_family(m, gpu);
+    }
+
+    // A family stands for its variants in every check of a stack, so it must not also name
+    // one model, and its variants must agree on what those checks read.
+    void check_family(const Matrix& m, const Gpu& gpu) const
+    {
+        std::string where = m_origin + "/gpus.json: family '" + gpu.family + "' of " + gpu.name;
+        if (const Gpu* named = m.find_gpu(gpu.family))
+            throw Error(ErrorCode::invalid_input, where + " is also the name of " + named->name,
+                        "a family name may not name one model");
+        const Gpu& first = *m.gpu_family(gpu.family).front();
+        if (first.compute_capability != gpu.compute_capability || first.segment != gpu.segment)
+            throw Error(ErrorCode::invalid_input,
+                        where + " differs from " + first.name + " in compute capability or segment",
+                        "a family's variants share both; give the model its own family or none");
     }
 
     std::string m_origin;

@@ -48,6 +48,8 @@ std::vector<GpuVerdict> gpu_verdicts(const matrix::Matrix& matrix, const Query& 
         GpuTarget target = resolve_gpu(matrix, text);
         if (target.model)
             note_unconfirmed(target.model->provenance, target.label, stack);
+        for (const auto* variant : target.variants)
+            note_unconfirmed(variant->provenance, variant->name, stack);
         GpuVerdict verdict{target.label, target.compute_capability, Severity::info, {}};
         for (const auto& finding : report.findings)
             if (finding.gpu == target.label) {

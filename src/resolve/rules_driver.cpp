@@ -15,7 +15,7 @@ std::string join_sources(const matrix::Provenance& a, const matrix::Provenance& 
 bool segment_supports_forward_compat(const matrix::Matrix& matrix, const GpuTarget& gpu)
 {
     const auto& segments = matrix.forward_compatibility().segments;
-    return gpu.model && std::find(segments.begin(), segments.end(), gpu.model->segment) != segments.end();
+    return gpu.segment && std::find(segments.begin(), segments.end(), *gpu.segment) != segments.end();
 }
 
 std::string upgrade_suggestion(const DriverVersion& toolkit_driver, const matrix::MinorVersionFloor* floor)

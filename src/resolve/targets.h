@@ -3,21 +3,31 @@
 #include "core/version.h"
 #include "matrix/matrix.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace dlenv::resolve {
 
-// A GPU to check against: a known model, or a bare compute capability.
+// A GPU to check against: a known model, a family of models (every "A100"), or a bare
+// compute capability.
 struct GpuTarget {
-    std::string label;              // "NVIDIA GeForce RTX 4090" or "sm_89"
+    std::string label;              // "NVIDIA GeForce RTX 4090", "A100" or "sm_89"
     ComputeCapability compute_capability;
-    const matrix::Gpu* model = nullptr; // null for a bare compute capability
+    const matrix::Gpu* model = nullptr; // null for a family or a bare compute capability
+    std::vector<const matrix::Gpu*> variants; // a family's models, all of this compute capability and segment
+    // The model's or family's segment; for a bare compute capability, the one every model
+    // of it shares (sm_80 and sm_90 exist only on data-center parts), else none.
+    std::optional<matrix::GpuSegment> segment;
 };
 
-// Reads "RTX 4090", "sm_89" or "8.9". A compute capability the matrix has no architecture
-// for, or an unknown model, throws Error(invalid_input) naming the closest known ones.
+// Reads "RTX 4090", "A100", "sm_89" or "8.9". A product family (gpus.json `family`)
+// stands for its variants when they share their compute capability and segment, which is
+// all that checks of a stack depend on; a check that needs memory or bandwidth asks for
+// the variant. An unknown model, a family whose variants differ, or a compute capability
+// the matrix has no architecture for throws Error(invalid_input) naming the closest known
+// ones.
 GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text);
 
 } // namespace dlenv::resolve

@@ -189,6 +189,17 @@ TEST_CASE("a GPU is found by name or alias, whatever the case", "[matrix]")
     CHECK(m.find_gpu(name) == gpu);
 }
 
+TEST_CASE("a product family lists its variants, whatever the case", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    std::vector<std::string> names;
+    for (const auto* gpu : m.gpu_family("h100"))
+        names.push_back(gpu->name);
+    CHECK(names == std::vector<std::string>{"NVIDIA H100 80GB HBM3", "NVIDIA H100 NVL", "NVIDIA H100 PCIe"});
+    CHECK(m.gpu_family("A100").size() == 4);
+    CHECK(m.gpu_family("A10").empty()); // a model of its own, not a family
+}
+
 TEST_CASE("an unknown GPU is not found, and near names are offered for suggestions", "[matrix]")
 {
     const Matrix& m = Matrix::embedded();
@@ -251,6 +262,22 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
          "m/cuda.json: toolkits[0].confidence: expected confirmed, secondary or unconfirmed, got 'likely'", ""},
         {"unknown segment", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["segment"] = "gaming"; },
          "m/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got 'gaming'", ""},
+        {"a family whose variants differ", "gpus.json",
+         [](nlohmann::json& d) {
+             for (auto& g : d["gpus"])
+                 if (g["name"] == "NVIDIA L40")
+                     g["family"] = "A100";
+         },
+         "m/gpus.json: family 'A100' of NVIDIA A100 80GB PCIe differs from NVIDIA L40 in compute capability or segment",
+         "a family's variants share both; give the model its own family or none"},
+        {"a family that names a model", "gpus.json",
+         [](nlohmann::json& d) {
+             for (auto& g : d["gpus"])
+                 if (g["name"] == "NVIDIA H200 NVL")
+                     g["family"] = "H200 SXM";
+         },
+         "m/gpus.json: family 'H200 SXM' of NVIDIA H200 NVL is also the name of NVIDIA H200",
+         "a family name may not name one model"},
         {"unknown top-level field", "tensorflow.json", [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
          "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?"},
     }));

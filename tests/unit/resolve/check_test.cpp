@@ -342,6 +342,45 @@ TEST_CASE("forward compatibility on a data-center GPU runs a newer CUDA major on
     CHECK(problems(r) == Codes{"driver-forward-compat"});
 }
 
+TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 check as every variant does",
+          "[resolve]")
+{
+    auto [family, variant, sm] = GENERATE(table<std::string, std::string, std::string>({
+        {"A100", "A100 80GB SXM4", "sm_80"},
+        {"H100", "H100 SXM5", "sm_90"},
+        {"H200", "H200 SXM", "sm_90"},
+        {"V100", "V100 SXM2 32GB", "sm_70"},
+    }));
+    CAPTURE(family);
+    Report by_family = check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .driver = "535.104.05", .gpus = {family}});
+    Report by_variant = check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .driver = "535.104.05", .gpus = {variant}});
+    SHOW(by_family);
+    CHECK(by_family.verdict() == Severity::info);
+    CHECK(by_family.verdict() == by_variant.verdict());
+    const Finding* cubin = finding(by_family, "gpu-cubin");
+    REQUIRE(cubin);
+    CHECK(cubin->gpu == family);
+    CHECK(cubin->message == "torch 2.1 cu118 carries " + sm + " kernels for " + family);
+    Report forward = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {family}, .forward_compat = true});
+    CHECK(problems(forward) == Codes{"driver-forward-compat"});
+    std::string lower = family;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    CHECK(finding(check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .gpus = {lower}}), "gpu-cubin")->gpu == family);
+}
+
+TEST_CASE("a bare data-center compute capability may use forward compatibility; a shared one may not", "[resolve]")
+{
+    for (std::string sm : {"sm_80", "sm_90"}) {
+        CAPTURE(sm);
+        Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {sm}, .forward_compat = true});
+        SHOW(r);
+        CHECK(problems(r) == Codes{"driver-forward-compat"});
+    }
+    // sm_86 is the A10's and the RTX 3090's: forward compatibility cannot be promised.
+    Report shared = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {"sm_86"}, .forward_compat = true});
+    CHECK(problems(shared) == Codes{"forward-compat-unsupported-gpu"});
+}
+
 TEST_CASE("without forward compatibility, a data-center GPU on an old driver is told about cuda-compat", "[resolve]")
 {
     Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {"A100 80GB SXM4"}});
