@@ -4,6 +4,7 @@
 #include "core/sha256.h"
 #include "oci/media_types.h"
 #include "store/artifacts.h"
+#include "store/leftovers.h"
 #include "store/reachability.h"
 
 #include <set>
@@ -24,18 +25,6 @@ std::vector<std::pair<std::string, oci::Descriptor>> named_roots(const Store& st
                          descriptor);
     }
     return out;
-}
-
-// Temporary files start with "." (AtomicFile's names): leftovers of interrupted writes.
-std::size_t temporary_files(const std::filesystem::path& dir)
-{
-    std::size_t count = 0;
-    std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-         it.increment(ec))
-        if (it->path().filename().string().starts_with("."))
-            ++count;
-    return count;
 }
 
 void check_artifacts(const Store& store, FsckReport& report)
@@ -68,10 +57,12 @@ void note_leftovers(const Store& store, FsckReport& report)
     if (!store.index_matches_records())
         report.notes.push_back("index.json lags the records (a write was interrupted); the next build, rollback "
                                "or gc rewrites it");
-    std::size_t temporary = temporary_files(store.layout().blob_dir()) + temporary_files(artifact_dir(store));
-    if (temporary)
-        report.notes.push_back(std::to_string(temporary) +
-                               " temporary file(s) from interrupted writes; `dlenv gc` removes them");
+    Leftovers leftovers = find_leftovers(store);
+    if (!leftovers.empty())
+        report.notes.push_back(std::to_string(leftovers.temporary_files.size()) + " temporary file(s) and "
+            + std::to_string(leftovers.staging_dirs.size())
+            + " staging directory(ies) from interrupted writes; the next build, promote, rollback or gc removes "
+              "them");
 }
 
 } // namespace

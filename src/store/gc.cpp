@@ -3,9 +3,8 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "store/layer_cache.h"
-#include "store/artifacts.h"
+#include "store/leftovers.h"
 #include "store/reachability.h"
-#include "store/staging.h"
 
 #include <set>
 
@@ -23,19 +22,6 @@ std::vector<oci::Descriptor> roots(const Store& store, std::size_t keep_history)
             out.push_back(record.history[i].image);
     }
     return out;
-}
-
-// What interrupted writers left besides blobs: artifacts half downloaded (their temporary
-// names start with ".") and staging directories. The writer lock held here means no
-// writer is using them.
-void remove_leftovers(const Store& store)
-{
-    std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator(artifact_dir(store), ec);
-         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-        if (it->path().filename().string().starts_with("."))
-            std::filesystem::remove(it->path(), ec);
-    remove_tree(staging_root(store));
 }
 
 } // namespace

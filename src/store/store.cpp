@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "oci/media_types.h"
+#include "store/leftovers.h"
 
 #include <cstdlib>
 
@@ -55,6 +56,7 @@ Store Store::open_for_writing(const std::filesystem::path& dir)
     Store store(layout, Records::read(records_file(dir)), std::move(lock), true);
     if (!store.index_matches_records())
         store.write_index();
+    remove_leftovers(store);
     return store;
 }
 

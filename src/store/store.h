@@ -25,7 +25,9 @@ public:
     // no writer changes the store while it is read.
     static Store open(const std::filesystem::path& dir);
     // For writing: creates the store when missing and holds the writer lock (waiting for
-    // another writer to finish) until the Store is destroyed.
+    // another writer to finish) until the Store is destroyed. Repairs an index.json that
+    // lags the records, and removes what killed writers left (leftovers.h): holding the
+    // lock, it knows them all dead.
     static Store open_for_writing(const std::filesystem::path& dir);
 
     const oci::ImageLayout& layout() const { return m_layout; }
