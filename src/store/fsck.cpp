@@ -1,5 +1,6 @@
 #include "store/fsck.h"
 
+#include "core/closest.h"
 #include "core/error.h"
 #include "core/sha256.h"
 #include "oci/media_types.h"
@@ -52,6 +53,18 @@ void check_artifacts(const Store& store, FsckReport& report)
     }
 }
 
+// The tags taken back from index.json are in the records read, but not yet in refs.json.
+void report_recovery(const Store& store, FsckReport& report)
+{
+    const Recovery& recovery = store.recovery();
+    if (recovery.refs.empty())
+        return;
+    report.problems.push_back(std::string(recovery.records_missing ? "dlenv/refs.json is missing (its history is lost)"
+                                                                   : "dlenv/refs.json lacks tags index.json lists")
+        + ": took " + join_alternatives(recovery.refs, ", ")
+        + " back from index.json; the next build, promote, rollback or gc records them");
+}
+
 void note_leftovers(const Store& store, FsckReport& report)
 {
     if (!store.index_matches_records())
@@ -70,6 +83,7 @@ void note_leftovers(const Store& store, FsckReport& report)
 FsckReport check_store(const Store& store)
 {
     FsckReport report;
+    report_recovery(store, report);
     std::set<std::string> checked;
     for (const auto& [name, root] : named_roots(store)) {
         try {
