@@ -5,10 +5,8 @@
 #include "core/sha256.h"
 #include "oci/media_types.h"
 #include "store/artifacts.h"
+#include "store/blob_check.h"
 #include "store/leftovers.h"
-#include "store/reachability.h"
-
-#include <set>
 
 namespace dlenv::store {
 namespace {
@@ -84,26 +82,12 @@ FsckReport check_store(const Store& store)
 {
     FsckReport report;
     report_recovery(store, report);
-    std::set<std::string> checked;
-    for (const auto& [name, root] : named_roots(store)) {
-        try {
-            walk_image(store.layout(), root, [&](const oci::Descriptor& blob, const std::string& referrer) {
-                if (!checked.insert(blob.digest.hex()).second)
-                    return false;
-                try {
-                    store.layout().verify_blob(blob);
-                } catch (const Error& e) {
-                    report.problems.push_back(name + ": " + referrer + " -> " + blob.digest.text() + ": " + e.message());
-                    return false;
-                }
-                ++report.checked_blobs;
-                report.checked_bytes += blob.size;
-                return true;
-            });
-        } catch (const Error& e) {
-            report.problems.push_back(name + ": " + e.message());
-        }
-    }
+    BlobTally tally;
+    for (const auto& [name, root] : named_roots(store))
+        for (const auto& damage : damaged_blobs(store.layout(), root, tally))
+            report.problems.push_back(name + ": " + damage);
+    report.checked_blobs = tally.blobs;
+    report.checked_bytes = tally.bytes;
     check_artifacts(store, report);
     note_leftovers(store, report);
     return report;
