@@ -1,5 +1,6 @@
 #include "core/file.h"
 
+#include "core/atomic_temporary.h"
 #include "core/error.h"
 
 #include <cerrno>
@@ -82,7 +83,7 @@ AtomicFile::AtomicFile(const std::filesystem::path& path, unsigned mode, Durabil
     std::filesystem::create_directories(dir, ec);
     if (ec)
         throw Error(ErrorCode::io, "create directory " + dir.string() + ": " + ec.message());
-    m_temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    m_temp = atomic_temporary_template(path);
     m_fd = UniqueFd(::mkstemp(m_temp.data()));
     if (m_fd.get() < 0)
         throw io_error("create temporary file", m_temp);

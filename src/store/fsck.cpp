@@ -1,12 +1,12 @@
 #include "store/fsck.h"
 
+#include "core/closest.h"
 #include "core/error.h"
 #include "core/sha256.h"
 #include "oci/media_types.h"
 #include "store/artifacts.h"
-#include "store/reachability.h"
-
-#include <set>
+#include "store/blob_check.h"
+#include "store/leftovers.h"
 
 namespace dlenv::store {
 namespace {
@@ -24,18 +24,6 @@ std::vector<std::pair<std::string, oci::Descriptor>> named_roots(const Store& st
                          descriptor);
     }
     return out;
-}
-
-// Temporary files start with "." (AtomicFile's names): leftovers of interrupted writes.
-std::size_t temporary_files(const std::filesystem::path& dir)
-{
-    std::size_t count = 0;
-    std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-         it.increment(ec))
-        if (it->path().filename().string().starts_with("."))
-            ++count;
-    return count;
 }
 
 void check_artifacts(const Store& store, FsckReport& report)
@@ -63,15 +51,29 @@ void check_artifacts(const Store& store, FsckReport& report)
     }
 }
 
+// The tags taken back from index.json are in the records read, but not yet in refs.json.
+void report_recovery(const Store& store, FsckReport& report)
+{
+    const Recovery& recovery = store.recovery();
+    if (recovery.refs.empty())
+        return;
+    report.problems.push_back(std::string(recovery.records_missing ? "dlenv/refs.json is missing (its history is lost)"
+                                                                   : "dlenv/refs.json lacks tags index.json lists")
+        + ": took " + join_alternatives(recovery.refs, ", ")
+        + " back from index.json; the next build, promote, rollback or gc records them");
+}
+
 void note_leftovers(const Store& store, FsckReport& report)
 {
     if (!store.index_matches_records())
         report.notes.push_back("index.json lags the records (a write was interrupted); the next build, rollback "
                                "or gc rewrites it");
-    std::size_t temporary = temporary_files(store.layout().blob_dir()) + temporary_files(artifact_dir(store));
-    if (temporary)
-        report.notes.push_back(std::to_string(temporary) +
-                               " temporary file(s) from interrupted writes; `dlenv gc` removes them");
+    Leftovers leftovers = find_leftovers(store);
+    if (!leftovers.empty())
+        report.notes.push_back(std::to_string(leftovers.temporary_files.size()) + " temporary file(s) and "
+            + std::to_string(leftovers.staging_dirs.size())
+            + " staging directory(ies) from interrupted writes; the next build, promote, rollback or gc removes "
+              "them");
 }
 
 } // namespace
@@ -79,26 +81,13 @@ void note_leftovers(const Store& store, FsckReport& report)
 FsckReport check_store(const Store& store)
 {
     FsckReport report;
-    std::set<std::string> checked;
-    for (const auto& [name, root] : named_roots(store)) {
-        try {
-            walk_image(store.layout(), root, [&](const oci::Descriptor& blob, const std::string& referrer) {
-                if (!checked.insert(blob.digest.hex()).second)
-                    return false;
-                try {
-                    store.layout().verify_blob(blob);
-                } catch (const Error& e) {
-                    report.problems.push_back(name + ": " + referrer + " -> " + blob.digest.text() + ": " + e.message());
-                    return false;
-                }
-                ++report.checked_blobs;
-                report.checked_bytes += blob.size;
-                return true;
-            });
-        } catch (const Error& e) {
-            report.problems.push_back(name + ": " + e.message());
-        }
-    }
+    report_recovery(store, report);
+    BlobTally tally;
+    for (const auto& [name, root] : named_roots(store))
+        for (const auto& damage : damaged_blobs(store.layout(), root, tally))
+            report.problems.push_back(name + ": " + damage);
+    report.checked_blobs = tally.blobs;
+    report.checked_bytes = tally.bytes;
     check_artifacts(store, report);
     note_leftovers(store, report);
     return report;

@@ -19,8 +19,11 @@ struct FsckReport {
 };
 
 // Checks that every blob a tag or an index.json entry references is present and matches
-// its digest and size, reading each once, and that every artifact's bytes hash to its
-// name ("artifact <hex> has sha256 <actual>: ..."). Read-only.
+// its digest and size, reading each once (blob_check.h), and that every artifact's bytes
+// hash to its name ("artifact <hex> has sha256 <actual>: ..."). Tags the records lost and
+// took back from index.json are a problem (store.h: the next writer records them); an
+// index.json that lags the records and what killed writers left (leftovers.h) are notes.
+// Read-only.
 FsckReport check_store(const Store& store);
 
 } // namespace dlenv::store

@@ -2,11 +2,10 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "store/artifacts.h"
 #include "store/checked_layers.h"
 #include "store/layer_cache.h"
+#include "store/leftovers.h"
 #include "store/reachability.h"
-#include "store/staging.h"
 
 #include <set>
 
@@ -24,19 +23,6 @@ std::vector<oci::Descriptor> roots(const Store& store, std::size_t keep_history)
             out.push_back(record.history[i].image);
     }
     return out;
-}
-
-// What interrupted writers left besides blobs: artifacts half downloaded (their temporary
-// names start with "."), which the writer lock held here means no writer is using, and
-// the staging directories whose owner is gone.
-void remove_leftovers(const Store& store)
-{
-    std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator(artifact_dir(store), ec);
-         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-        if (it->path().filename().string().starts_with("."))
-            std::filesystem::remove(it->path(), ec);
-    remove_abandoned_staging(store);
 }
 
 } // namespace

@@ -15,9 +15,8 @@ struct GcReport {
 };
 
 // Removes every blob that no tag, no index.json entry and none of the last
-// `keep_history` history entries of each image references, and what interrupted writers
-// left (temporary artifacts, staging directories). Artifacts are kept: see artifacts.h.
-// Writers only.
+// `keep_history` history entries of each image references, and what killed writers left
+// (leftovers.h). Artifacts are kept: see artifacts.h. Writers only.
 GcReport collect_garbage(const Store& store, std::size_t keep_history);
 
 } // namespace dlenv::store

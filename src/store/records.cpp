@@ -47,6 +47,23 @@ HistoryEntry history_entry(const nlohmann::json& json, const std::string& where)
     return entry;
 }
 
+Error damaged(const std::string& message)
+{
+    return Error(ErrorCode::invalid_input, message,
+        "the store's records are damaged: repair dlenv/refs.json, or move it aside and dlenv takes the tags back "
+        "from index.json (without their history)");
+}
+
+// The object `key` of `json`, which a field of another type would let pass as empty.
+const nlohmann::json& member(
+    const nlohmann::json& json, const char* key, const std::filesystem::path& file, const std::string& field)
+{
+    const nlohmann::json& value = json.at(key);
+    if (!value.is_object())
+        throw damaged(file.string() + ": " + field + " must be an object");
+    return value;
+}
+
 } // namespace
 
 Records Records::read(const std::filesystem::path& file)
@@ -60,16 +77,16 @@ Records Records::read(const std::filesystem::path& file)
             throw Error(ErrorCode::invalid_input,
                         file.string() + ": format must be \"" + std::string(k_format) + "\"",
                         "this store was written by another dlenv version; use that version or a new store");
-        for (const auto& [name, image] : json.at("images").items()) {
+        for (const auto& [name, image] : member(json, "images", file, "images").items()) {
             ImageRecord& record = records.images[name];
-            for (const auto& [tag, descriptor] : image.at("tags").items())
+            std::string field = "images." + name;
+            for (const auto& [tag, descriptor] : member(image, "tags", file, field + ".tags").items())
                 record.tags.emplace(tag, oci::Descriptor::from_json(descriptor, file.string() + " " + name + ":" + tag));
             for (const auto& entry : image.at("history"))
                 record.history.push_back(history_entry(entry, file.string() + " history of " + name));
         }
     } catch (const nlohmann::json::exception& e) {
-        throw Error(ErrorCode::invalid_input, file.string() + ": " + e.what(),
-                    "the store's records are damaged; `dlenv fsck` says what is still intact");
+        throw damaged(file.string() + ": " + e.what());
     }
     return records;
 }

@@ -29,20 +29,28 @@ StagingDir::StagingDir(const Store& store, std::string_view prefix)
 {
 }
 
-void remove_abandoned_staging(const Store& store)
+std::vector<std::filesystem::path> abandoned_staging(const Store& store)
 {
-    std::filesystem::path root = staging_root(store);
+    std::vector<std::filesystem::path> out;
     std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator(root, ec); !ec && it != std::filesystem::directory_iterator();
-         it.increment(ec)) {
+    for (auto it = std::filesystem::directory_iterator(staging_root(store), ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
         try {
-            if (auto owner = FileLock::try_exclusive(it->path() / k_owner_file))
-                remove_tree(it->path());
+            if (FileLock::try_exclusive(it->path() / k_owner_file))
+                out.push_back(it->path());
         } catch (const Error&) {
             // Unreadable: left for fsck to report rather than removed blind.
         }
     }
-    std::filesystem::remove(root, ec); // only when empty
+    return out;
+}
+
+void remove_abandoned_staging(const Store& store)
+{
+    for (const auto& dir : abandoned_staging(store))
+        remove_tree(dir);
+    std::error_code ec;
+    std::filesystem::remove(staging_root(store), ec); // only when empty
 }
 
 } // namespace dlenv::store

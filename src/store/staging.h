@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 namespace dlenv::store {
 
@@ -30,9 +31,12 @@ private:
 // Where StagingDirs are made.
 std::filesystem::path staging_root(const Store& store);
 
-// Removes the staging directories no live owner holds (what killed writers and verifiers
-// left), and the staging root once it is empty; those in use stay. Call with the store's
-// lock held, shared or exclusive. Never throws for what cannot be removed.
+// The staging directories no live owner holds: what killed writers and verifiers left.
+// Call with the store's lock held, shared or exclusive, so that none is being made.
+std::vector<std::filesystem::path> abandoned_staging(const Store& store);
+
+// Removes the abandoned staging directories, and the staging root once it is empty; those
+// in use stay. Call with the store's lock held. Never throws for what cannot be removed.
 void remove_abandoned_staging(const Store& store);
 
 } // namespace dlenv::store

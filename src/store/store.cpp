@@ -1,7 +1,9 @@
 #include "store/store.h"
 
 #include "core/error.h"
+#include "core/time_text.h"
 #include "oci/media_types.h"
+#include "store/leftovers.h"
 
 #include <cstdlib>
 
@@ -11,6 +13,21 @@ namespace {
 std::filesystem::path records_file(const std::filesystem::path& dir)
 {
     return dir / "dlenv" / "refs.json";
+}
+
+// index.json's entries. A damaged index.json is only a view the records rebuild; without
+// records it is all that says which images the store holds, and nothing may replace it.
+std::vector<oci::Descriptor> index_entries(const oci::ImageLayout& layout, bool records_missing)
+{
+    try {
+        return layout.read_index().manifests;
+    } catch (const Error& e) {
+        if (!records_missing || e.code() == ErrorCode::not_found)
+            return {};
+        throw Error(ErrorCode::invalid_input, e.message(),
+            "dlenv/refs.json is missing too, so nothing else says which images the store holds: restore "
+            "index.json or dlenv/refs.json from a backup");
+    }
 }
 
 } // namespace
@@ -29,9 +46,15 @@ std::filesystem::path Store::locate(const std::string& flag)
     return ".dlenv";
 }
 
-Store::Store(oci::ImageLayout layout, Records records, FileLock lock, bool writable)
-    : m_layout(std::move(layout)), m_records(std::move(records)), m_lock(std::move(lock)), m_writable(writable)
+Store::Store(oci::ImageLayout layout, FileLock lock, bool writable)
+    : m_layout(std::move(layout))
+    , m_lock(std::move(lock))
+    , m_writable(writable)
 {
+    std::filesystem::path file = records_file(m_layout.dir());
+    bool missing = !std::filesystem::exists(file);
+    m_records = Records::read(file);
+    m_recovery = recover_tags(m_records, index_entries(m_layout, missing), missing, now_seconds());
 }
 
 Store Store::open(const std::filesystem::path& dir)
@@ -40,8 +63,7 @@ Store Store::open(const std::filesystem::path& dir)
         throw Error(ErrorCode::not_found, "no dlenv store at " + dir.string(),
                     "build an image first (`dlenv build`), or point --store or DLENV_STORE at the store");
     FileLock lock(dir / "dlenv" / "lock", FileLock::Mode::shared);
-    oci::ImageLayout layout = oci::ImageLayout::open(dir);
-    return Store(layout, Records::read(records_file(dir)), std::move(lock), false);
+    return Store(oci::ImageLayout::open(dir), std::move(lock), false);
 }
 
 Store Store::open_for_writing(const std::filesystem::path& dir)
@@ -51,10 +73,14 @@ Store Store::open_for_writing(const std::filesystem::path& dir)
     if (ec)
         throw Error(ErrorCode::io, "create store " + dir.string() + ": " + ec.message());
     FileLock lock(dir / "dlenv" / "lock", FileLock::Mode::exclusive);
-    oci::ImageLayout layout = oci::ImageLayout::open_or_create(dir);
-    Store store(layout, Records::read(records_file(dir)), std::move(lock), true);
-    if (!store.index_matches_records())
+    Store store(oci::ImageLayout::open_or_create(dir), std::move(lock), true);
+    if (!store.m_recovery.refs.empty()) {
+        store.commit(store.m_records);
+        store.m_recovery = {};
+    } else if (!store.index_matches_records()) {
         store.write_index();
+    }
+    remove_leftovers(store);
     return store;
 }
 

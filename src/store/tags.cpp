@@ -76,6 +76,18 @@ const HistoryEntry& step_back(Records& records, const std::string& name, std::in
     return record.history.back();
 }
 
+// `tag` of `name` moves to `image` for `action`, which names where the image came from.
+const HistoryEntry& record_tag(Records& records, const std::string& name, const std::string& tag,
+    const oci::Descriptor& image, std::int64_t time, std::string_view action)
+{
+    check_image_name(name);
+    ImageRecord& record = records.images[name];
+    HistoryEntry entry { rfc3339_utc(time), std::string(action), "", image, {} };
+    move_tag(record, entry, tag, image);
+    record.history.push_back(std::move(entry));
+    return record.history.back();
+}
+
 } // namespace
 
 const HistoryEntry& record_build(Records& records, const std::string& name, const oci::Descriptor& image,
@@ -120,12 +132,13 @@ const HistoryEntry& record_promotion(
 const HistoryEntry& record_pull(Records& records, const std::string& name, const std::string& tag,
                                 const oci::Descriptor& image, std::int64_t time)
 {
-    check_image_name(name);
-    ImageRecord& record = records.images[name];
-    HistoryEntry entry{rfc3339_utc(time), "pull", "", image, {}};
-    move_tag(record, entry, tag, image);
-    record.history.push_back(std::move(entry));
-    return record.history.back();
+    return record_tag(records, name, tag, image, time, "pull");
+}
+
+const HistoryEntry& record_recovery(
+    Records& records, const std::string& name, const std::string& tag, const oci::Descriptor& image, std::int64_t time)
+{
+    return record_tag(records, name, tag, image, time, "recover");
 }
 
 const HistoryEntry& roll_back_production(Records& records, const std::string& name, std::int64_t time,

@@ -45,4 +45,9 @@ const HistoryEntry& roll_back_production(Records& records, const std::string& na
 const HistoryEntry& record_pull(Records& records, const std::string& name, const std::string& tag,
                                 const oci::Descriptor& image, std::int64_t time);
 
+// A tag the records had lost, taken back from index.json (recovery.h): `tag` of `name`
+// moves to `image`. Returns the history entry ("recover").
+const HistoryEntry& record_recovery(
+    Records& records, const std::string& name, const std::string& tag, const oci::Descriptor& image, std::int64_t time);
+
 } // namespace dlenv::store

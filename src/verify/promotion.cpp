@@ -1,6 +1,7 @@
 #include "verify/promotion.h"
 
 #include "core/error.h"
+#include "store/blob_check.h"
 #include "store/staging.h"
 #include "store/tags.h"
 #include "store/verifications.h"
@@ -31,6 +32,22 @@ lock::Lockfile lock_of(const store::Store& store, const StoredImage& image)
     return *lock;
 }
 
+// A pass on record says nothing about blobs that went missing or bad since: production
+// must never point at an image that cannot be pulled or unpacked whole.
+void check_blobs(const store::Store& store, const std::string& name, const oci::Descriptor& image)
+{
+    store::BlobTally tally;
+    std::vector<std::string> damaged = store::damaged_blobs(store.layout(), image, tally);
+    if (damaged.empty())
+        return;
+    std::string message = name + ":latest cannot be promoted: " + damaged.front();
+    for (std::size_t i = 1; i < damaged.size(); ++i)
+        message += "; " + damaged[i];
+    throw Error(ErrorCode::verification_failed, message,
+        "build or pull the image again (the same digest keeps its verifications), then promote it; `dlenv fsck` "
+        "lists every damaged blob");
+}
+
 std::string hint_for(const std::string& name, const std::string& tier)
 {
     return "run `dlenv verify " + name + " --tier " + tier + "`" + (tier == "static" ? "" : " on a GPU machine");
@@ -44,6 +61,7 @@ PromotionCheck check_promotion(const store::Store& store, const std::string& nam
     store.records().at(name); // an unknown name: Error(not_found) with the closest names
     if (!latest)
         throw Error(ErrorCode::not_found, name + " has no latest image", "build it with `dlenv build`");
+    check_blobs(store, name, *latest);
     PromotionCheck check { *latest, {}, {} };
     StoredImage image = read_image(store.layout(), *latest);
     lock::Lockfile lock = lock_of(store, image);

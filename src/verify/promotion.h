@@ -18,7 +18,9 @@ struct PromotionCheck {
 };
 
 // Error(not_found) for an unknown name or one without `latest`; Error(verification_failed)
-// when the image carries no lock or another lock than its manifest names.
+// naming each blob of the image (manifest, config, layers) that is missing or does not
+// match its size and sha256, or when the image carries no lock or another lock than its
+// manifest names.
 PromotionCheck check_promotion(const store::Store& store, const std::string& name);
 
 } // namespace dlenv::verify

@@ -112,7 +112,8 @@ TEST_CASE("fsck names an artifact whose bytes changed, and gc keeps artifacts bu
         == std::vector<std::string> { "artifact " + bad + " has sha256 " + sha256_hex("evil")
             + ": remove it, and `dlenv fetch` downloads it again" });
     CHECK(report.notes
-        == std::vector<std::string> { "1 temporary file(s) from interrupted writes; `dlenv gc` removes them" });
+        == std::vector<std::string> { "1 temporary file(s) and 1 staging directory(ies) from interrupted writes; "
+                                      "the next build, promote, rollback or gc removes them" });
     CHECK(report.checked_artifacts == 1);
 
     store::collect_garbage(store, 10);

@@ -15,26 +15,11 @@ using namespace dlenv;
 
 namespace {
 
-oci::Descriptor build(store::Store& store, const std::string& name, const std::string& content, std::int64_t time)
-{
-    oci::Descriptor image = add_image(store, content);
-    store::Records records = store.records();
-    store::record_build(records, name, image, "sha256:lock-" + content, time);
-    store.commit(records);
-    return image;
-}
-
 void roll_back(store::Store& store, const std::string& name)
 {
     store::Records records = store.records();
     store::roll_back(records, name, 1700000100, [&](const oci::Digest& d) { return store.layout().has_blob(d); });
     store.commit(records);
-}
-
-std::string tag_of(const store::Store& store, const std::string& name, const std::string& tag)
-{
-    auto found = store.find(name, tag);
-    return found ? found->digest.text() : "(none)";
 }
 
 } // namespace
@@ -43,13 +28,13 @@ TEST_CASE("a build moves latest to the new image and the previous latest to roll
 {
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
-    oci::Descriptor first = build(store, "team/pytorch", "one", 1700000000);
-    CHECK(tag_of(store, "team/pytorch", "latest") == first.digest.text());
-    CHECK(tag_of(store, "team/pytorch", "rollback") == "(none)");
+    oci::Descriptor first = add_build(store, "team/pytorch", "one", 1700000000);
+    CHECK(tag_digest(store, "team/pytorch", "latest") == first.digest.text());
+    CHECK(tag_digest(store, "team/pytorch", "rollback") == "(none)");
 
-    oci::Descriptor second = build(store, "team/pytorch", "two", 1700000060);
-    CHECK(tag_of(store, "team/pytorch", "latest") == second.digest.text());
-    CHECK(tag_of(store, "team/pytorch", "rollback") == first.digest.text());
+    oci::Descriptor second = add_build(store, "team/pytorch", "two", 1700000060);
+    CHECK(tag_digest(store, "team/pytorch", "latest") == second.digest.text());
+    CHECK(tag_digest(store, "team/pytorch", "rollback") == first.digest.text());
 
     const auto& history = store.records().at("team/pytorch").history;
     REQUIRE(history.size() == 2);
@@ -66,10 +51,10 @@ TEST_CASE("rebuilding the image latest already is moves no tag and keeps the rol
 {
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
-    oci::Descriptor first = build(store, "app", "one", 1);
-    build(store, "app", "two", 2);
-    build(store, "app", "two", 3);
-    CHECK(tag_of(store, "app", "rollback") == first.digest.text());
+    oci::Descriptor first = add_build(store, "app", "one", 1);
+    add_build(store, "app", "two", 2);
+    add_build(store, "app", "two", 3);
+    CHECK(tag_digest(store, "app", "rollback") == first.digest.text());
     CHECK(store.records().at("app").history.back().moved.empty());
 }
 
@@ -77,16 +62,16 @@ TEST_CASE("each rollback steps one image further back until there is none", "[st
 {
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
-    oci::Descriptor a = build(store, "app", "a", 1);
-    oci::Descriptor b = build(store, "app", "b", 2);
-    oci::Descriptor c = build(store, "app", "c", 3);
+    oci::Descriptor a = add_build(store, "app", "a", 1);
+    oci::Descriptor b = add_build(store, "app", "b", 2);
+    oci::Descriptor c = add_build(store, "app", "c", 3);
 
     roll_back(store, "app");
-    CHECK(tag_of(store, "app", "latest") == b.digest.text());
-    CHECK(tag_of(store, "app", "rollback") == a.digest.text());
+    CHECK(tag_digest(store, "app", "latest") == b.digest.text());
+    CHECK(tag_digest(store, "app", "rollback") == a.digest.text());
     roll_back(store, "app");
-    CHECK(tag_of(store, "app", "latest") == a.digest.text());
-    CHECK(tag_of(store, "app", "rollback") == "(none)");
+    CHECK(tag_digest(store, "app", "latest") == a.digest.text());
+    CHECK(tag_digest(store, "app", "rollback") == "(none)");
     try {
         roll_back(store, "app");
         FAIL("a third rollback succeeded");
@@ -101,13 +86,13 @@ TEST_CASE("a rollback after rebuilding an image that was rolled back still steps
 {
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
-    oci::Descriptor a = build(store, "app", "a", 1);
-    oci::Descriptor b = build(store, "app", "b", 2);
+    oci::Descriptor a = add_build(store, "app", "a", 1);
+    oci::Descriptor b = add_build(store, "app", "b", 2);
     roll_back(store, "app");
-    build(store, "app", "b", 3);
+    add_build(store, "app", "b", 3);
     roll_back(store, "app");
-    CHECK(tag_of(store, "app", "latest") == a.digest.text());
-    CHECK(tag_of(store, "app", "rollback") == "(none)");
+    CHECK(tag_digest(store, "app", "latest") == a.digest.text());
+    CHECK(tag_digest(store, "app", "rollback") == "(none)");
     (void)b;
 }
 
@@ -115,7 +100,7 @@ TEST_CASE("rolling back an unknown name suggests the known ones", "[store]")
 {
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
-    build(store, "pytorch", "a", 1);
+    add_build(store, "pytorch", "a", 1);
     try {
         roll_back(store, "pytorc");
         FAIL("rollback of an unknown name succeeded");
@@ -133,8 +118,8 @@ TEST_CASE("index.json shows every tag as NAME:TAG and keeps what other tools put
     oci::Descriptor foreign = add_image(store, "foreign");
     foreign.annotations["org.opencontainers.image.ref.name"] = "copied-by-skopeo";
     store.layout().write_index(oci::Index{{foreign}, {}});
-    build(store, "app", "a", 1);
-    build(store, "app", "b", 2);
+    add_build(store, "app", "a", 1);
+    add_build(store, "app", "b", 2);
 
     std::vector<std::string> refs;
     for (const auto& d : store.layout().read_index().manifests)
@@ -148,7 +133,7 @@ TEST_CASE("a writer repairs an index.json that lags the records", "[store]")
     Scratch dir;
     {
         store::Store store = store::Store::open_for_writing(dir.dir());
-        build(store, "app", "a", 1);
+        add_build(store, "app", "a", 1);
         store.layout().write_index(oci::Index{}); // as if killed between the two writes
         CHECK_FALSE(store.index_matches_records());
         CHECK(store::check_store(store).notes.size() == 1);
@@ -174,9 +159,9 @@ TEST_CASE("gc keeps what tags and the last N history entries reference and remov
 {
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
-    oci::Descriptor a = build(store, "app", "a", 1);
-    oci::Descriptor b = build(store, "app", "b", 2);
-    oci::Descriptor c = build(store, "app", "c", 3);
+    oci::Descriptor a = add_build(store, "app", "a", 1);
+    oci::Descriptor b = add_build(store, "app", "b", 2);
+    oci::Descriptor c = add_build(store, "app", "c", 3);
     store.layout().write_blob("stray", "application/octet-stream");
 
     store::GcReport report = store::collect_garbage(store, 1);
@@ -193,7 +178,7 @@ TEST_CASE("fsck names a missing and a damaged blob, and passes on a sound store"
 {
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
-    build(store, "app", "good", 1);
+    add_build(store, "app", "good", 1);
     CHECK(store::check_store(store).ok());
     CHECK(store::check_store(store).checked_blobs == 3);
 
