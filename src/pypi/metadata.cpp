@@ -60,7 +60,10 @@ Metadata Metadata::parse(std::string_view text, const std::string& source)
             throw e.with_context(source + ": field " + field);
         }
     };
-    for (const auto& [key, value] : header_fields(text)) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
+    for (const auto& header : header_fields(text)) {
+        const std::string& key = header.first;
+        const std::string& value = header.second;
         std::string field = lower(key);
         if (field == "name")
             m.name = value;

@@ -80,7 +80,10 @@ FsckReport check_store(const Store& store)
 {
     FsckReport report;
     std::set<std::string> checked;
-    for (const auto& [name, root] : named_roots(store)) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    for (const auto& named_root : named_roots(store)) {
+        const auto& name = named_root.first;
+        const auto& root = named_root.second;
         try {
             walk_image(store.layout(), root, [&](const oci::Descriptor& blob, const std::string& referrer) {
                 if (!checked.insert(blob.digest.hex()).second)
