@@ -2,7 +2,8 @@
 # Installs what dlenv needs on Debian 12 (as root), builds it, and then either runs the
 # quickstart or the whole test suite:
 #   scripts/setup.sh quickstart   build the `quickstart` image into build/quickstart/.dlenv, offline
-#   scripts/setup.sh test         run every test through ctest
+#   scripts/setup.sh test         run every test through ctest, then the unit tests and the
+#                                 fuzz targets again in build-sanitize/ (clang, ASan, UBSan)
 set -euo pipefail
 
 mode=${1:-}
@@ -16,10 +17,11 @@ build="$root/build"
 packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd-dev libisal-dev libssl-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev catch2 python3)
 # The tests check dlenv's images with tools no one here wrote, against the reference registry
-# (over TLS with openssl's certificates, behind htpasswd or a token service).
+# (over TLS with openssl's certificates, behind htpasswd or a token service). clang and its
+# runtime (ASan, UBSan, libFuzzer) build the sanitized tests and the fuzz targets.
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
-             python3-pip-whl python3-setuptools-whl python3-wheel-whl)
+             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev)
 fi
 
 missing=()
@@ -44,5 +46,9 @@ case "$mode" in
     ;;
   test)
     ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"
+    # One more build, with clang: the unit tests under ASan and UBSan, and each fuzz target
+    # over its seed corpus and for a few seconds.
+    bash "$root/scripts/fuzz.sh" build
+    ctest --test-dir "$root/build-sanitize" --output-on-failure --parallel "$(nproc)" -L '^(unit|fuzz)$'
     ;;
 esac

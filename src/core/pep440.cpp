@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <limits>
 
 namespace dlenv {
 namespace {
@@ -14,6 +16,9 @@ public:
     explicit Scanner(std::string_view text) : m_text(text) {}
 
     bool done() const { return m_pos == m_text.size(); }
+    // A number too large for 64 bits was taken: the text is refused rather than read
+    // as the wrapped value, which would equal some other version.
+    bool overflowed() const { return m_overflowed; }
     char peek() const { return done() ? '\0' : m_text[m_pos]; }
 
     bool take(std::string_view word)
@@ -36,7 +41,10 @@ public:
         std::size_t start = m_pos;
         std::uint64_t value = 0;
         while (!done() && std::isdigit(static_cast<unsigned char>(peek()))) {
-            value = value * 10 + static_cast<std::uint64_t>(peek() - '0');
+            auto digit = static_cast<std::uint64_t>(peek() - '0');
+            if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+                m_overflowed = true;
+            value = value * 10 + digit;
             ++m_pos;
         }
         if (m_pos == start)
@@ -50,6 +58,7 @@ public:
 private:
     std::string_view m_text;
     std::size_t m_pos = 0;
+    bool m_overflowed = false;
 };
 
 std::optional<Pep440Version::PreKind> take_pre_kind(Scanner& s)
@@ -176,9 +185,13 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
             std::string piece = label.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
             if (piece.empty() || !std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isalnum(c); }))
                 return std::nullopt;
-            if (std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isdigit(c); }))
-                v.m_local.emplace_back(static_cast<std::uint64_t>(std::stoull(piece)));
-            else
+            if (std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isdigit(c); })) {
+                std::uint64_t number = 0;
+                auto [last, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), number);
+                if (ec != std::errc())
+                    return std::nullopt;
+                v.m_local.emplace_back(number);
+            } else
                 v.m_local.emplace_back(piece);
             if (end == std::string::npos)
                 break;
@@ -186,7 +199,7 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
         }
         s.rewind(s.position() + label.size());
     }
-    if (!s.done())
+    if (!s.done() || s.overflowed())
         return std::nullopt;
     return v;
 }

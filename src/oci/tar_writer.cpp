@@ -38,20 +38,24 @@ struct TarWriter::State {
     // An exception thrown by the sink, kept while libarchive unwinds its C frames.
     std::exception_ptr sink_error;
     std::vector<char> buffer;
+    bool abandoned = false; // being destroyed: nothing more reaches the sink
 
     ~State()
     {
         archive_entry_free(entry);
-        // Freeing closes a stream, which would write the end-of-archive blocks of an
-        // abandoned one into stages that may already be gone; marked failed, it is not.
-        if (archive)
-            archive_write_fail(archive);
+        // Freeing closes a stream, which writes the end-of-archive blocks of an abandoned
+        // one; they are dropped rather than handed to stages that may already be gone.
+        // (Marking the archive failed would skip the close, and libarchive then leaks the
+        // buffer of its output.)
+        abandoned = true;
         archive_write_free(archive);
     }
 
     static la_ssize_t on_write(struct archive*, void* self, const void* data, size_t size)
     {
         auto* state = static_cast<State*>(self);
+        if (state->abandoned)
+            return static_cast<la_ssize_t>(size);
         try {
             state->sink(std::string_view(static_cast<const char*>(data), size));
             return static_cast<la_ssize_t>(size);

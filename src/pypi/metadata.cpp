@@ -26,7 +26,9 @@ std::vector<std::pair<std::string, std::string>> header_fields(std::string_view 
         if (line.empty())
             break; // the body (the description) follows
         if ((line.front() == ' ' || line.front() == '\t') && !fields.empty()) {
-            fields.back().second += "\n" + std::string(line.substr(line.find_first_not_of(" \t")));
+            // A continuation line of blanks only continues the field with an empty line.
+            std::size_t first = line.find_first_not_of(" \t");
+            fields.back().second += "\n" + std::string(first == std::string_view::npos ? "" : line.substr(first));
             continue;
         }
         std::size_t colon = line.find(':');
@@ -60,7 +62,10 @@ Metadata Metadata::parse(std::string_view text, const std::string& source)
             throw e.with_context(source + ": field " + field);
         }
     };
-    for (const auto& [key, value] : header_fields(text)) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
+    for (const auto& header : header_fields(text)) {
+        const std::string& key = header.first;
+        const std::string& value = header.second;
         std::string field = lower(key);
         if (field == "name")
             m.name = value;

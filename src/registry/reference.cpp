@@ -60,7 +60,8 @@ Reference Reference::parse(std::string_view text)
     if (!std::regex_match(ref.repository, repository_rule))
         throw invalid(text, "\"" + ref.repository + "\" is not a repository name",
                       "use lowercase letters, digits and . _ - between them, with / between path components");
-    if (!ref.tag.empty() && !std::regex_match(ref.tag, tag_rule))
+    // "ubuntu:" names an empty tag, which no registry serves: refused, not read as latest.
+    if (ref.explicit_tag && !std::regex_match(ref.tag, tag_rule))
         throw invalid(text, "\"" + ref.tag + "\" is not a tag",
                       "a tag is up to 128 letters, digits, _ . and -, not starting with . or -");
     return ref;

@@ -31,7 +31,11 @@ DeviceNode device_node(const nlohmann::json& node, const DeviceProbe& probe)
         probed->host_path = out.host_path;
         return *probed;
     }
-    out.type = node.value("type", std::string("c")).at(0);
+    std::string type = node.value("type", std::string("c"));
+    if (type != "c" && type != "b" && type != "u" && type != "p")
+        throw Error(ErrorCode::invalid_input, "device node " + out.path + ": type \"" + type + "\" is not c, b, u or p",
+            "regenerate the spec: `nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json`");
+    out.type = type.front();
     out.major = node.at("major").get<std::uint32_t>();
     out.minor = node.value("minor", 0u);
     out.file_mode = node.value("fileMode", 0666u);
@@ -72,6 +76,8 @@ GpuInjection plan_from_cdi_spec(const nlohmann::json& spec, const std::string& w
     } catch (const nlohmann::json::exception& e) {
         throw Error(ErrorCode::invalid_input, where + ": not a CDI spec: " + e.what(),
             "regenerate it: `nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json`");
+    } catch (const Error& e) {
+        throw e.with_context(where);
     }
     return out;
 }

@@ -441,3 +441,22 @@ TEST_CASE("text that is not a PEP 440 version is rejected with examples", "[core
     CHECK(e.message() == "'" + text + "' is not a PEP 440 version");
     CHECK(e.hint() == "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1");
 }
+
+TEST_CASE("PEP 440 numbers beyond 64 bits are rejected, not wrapped or thrown out of the parser", "[core]")
+{
+    auto text
+        = GENERATE(as<std::string> {}, "18446744073709551616", "1.18446744073709551616", "1.0rc18446744073709551616",
+            "1.0.post99999999999999999999", "2.1.2+c-210010000150015101090", "2.1.2+18446744073709551616");
+    CAPTURE(text);
+    CHECK_FALSE(Pep440Version::try_parse(text).has_value());
+    Error e = error_of([&] { Pep440Version::parse(text); });
+    CHECK(e.message() == "'" + text + "' is not a PEP 440 version");
+}
+
+TEST_CASE("PEP 440 numbers up to 2^64 - 1 are read exactly", "[core]")
+{
+    auto v = Pep440Version::parse("18446744073709551615!1.18446744073709551615+18446744073709551615");
+    CHECK(v.epoch() == 18446744073709551615u);
+    CHECK(v.release() == std::vector<std::uint64_t> { 1, 18446744073709551615u });
+    CHECK(v.local_str() == "18446744073709551615");
+}

@@ -107,7 +107,7 @@ TEST_CASE("a lock whose image files leave the image root or the lock's directory
     nlohmann::json json = lock_shipped("pytorch-2.1-cu118").json();
     nlohmann::json file = {{"source", "app.py"}, {"target", "/app/app.py"}, {"mode", "0644"},
                            {"sha256", std::string(64, 'a')}, {"size", 3}};
-    json["image"]["files"] = {file};
+    json["image"]["files"] = nlohmann::json::array({file}); // `= {file}` is `= file` under clang
     CHECK(signed_lock(json).image().files.at(0).target == "/app/app.py");
 
     const std::vector<std::tuple<std::string, std::string, std::string>> bad = {

@@ -67,4 +67,7 @@ TEST_CASE("malformed references name the part that is wrong", "[registry]")
     CHECK(message("Ubuntu:22.04") == "image reference \"Ubuntu:22.04\": \"library/Ubuntu\" is not a repository name");
     CHECK(message("ubuntu:-x") == "image reference \"ubuntu:-x\": \"-x\" is not a tag");
     CHECK(message("team//app") == "image reference \"team//app\": \"team//app\" is not a repository name");
+    CHECK(message("ubuntu:") == "image reference \"ubuntu:\": \"\" is not a tag");
+    CHECK(message("localhost:5000/app:@sha256:" + std::string(64, 'a'))
+        == "image reference \"localhost:5000/app:@sha256:" + std::string(64, 'a') + "\": \"\" is not a tag");
 }

@@ -135,6 +135,26 @@ TEST_CASE("a CDI spec that breaks the schema is refused naming the file", "[veri
     }
 }
 
+TEST_CASE("a CDI device node of no known type is refused naming the file and the node", "[verify]")
+{
+    auto type = GENERATE(as<std::string> {}, "", "char", "x");
+    CAPTURE(type);
+    nlohmann::json spec = { { "kind", "nvidia.com/gpu" },
+        { "devices",
+            { { { "name", "all" },
+                { "containerEdits",
+                    { { "deviceNodes",
+                        { { { "path", "/dev/nvidia0" }, { "type", type }, { "major", 195 } } } } } } } } } };
+    try {
+        verify::plan_from_cdi_spec(spec, "/etc/cdi/bad.json", verify::probe_device);
+        FAIL("accepted a device node of type '" + type + "'");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(std::string(e.what())
+            == "/etc/cdi/bad.json: device node /dev/nvidia0: type \"" + type + "\" is not c, b, u or p");
+    }
+}
+
 TEST_CASE("injected GPUs reach runc's config and bwrap's arguments: nodes allowed, binds read-only, hooks", "[verify]")
 {
     Scratch scratch;

@@ -1,0 +1,26 @@
+// An image reference (dlenv pull REF, a lock's base image). A reference that parses
+// must read back from its full text as the same image.
+#include "fuzz_input.h"
+#include "registry/reference.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    using namespace dlenv;
+    fuzz::expect_only_error([&] {
+        registry::Reference reference = registry::Reference::parse(fuzz::text_of(data, size));
+        std::string text = reference.text();
+        registry::Reference again;
+        try {
+            again = registry::Reference::parse(text);
+        } catch (const Error& e) {
+            fuzz::finding("reference written as '" + text + "' does not read back: " + e.what());
+        }
+        bool same_tag = reference.digest || again.tag == reference.tag;
+        if (again.registry != reference.registry || again.repository != reference.repository
+            || again.digest != reference.digest || !same_tag || again.text() != text)
+            fuzz::finding("reference written as '" + text + "' reads back as '" + again.text() + "'");
+        reference.api_host();
+        reference.familiar_name();
+    });
+    return 0;
+}
