@@ -4,6 +4,7 @@
 #include "store/staging.h"
 
 namespace dlenv::store {
+
 Leftovers find_leftovers(const Store& store)
 {
     Leftovers out { {}, abandoned_staging(store) };
