@@ -7,12 +7,60 @@
 namespace dlenv {
 namespace {
 
+// A short excerpt and the type, never a whole value: dumping a large or deep value would
+// flood the message or exhaust the stack.
 std::string describe(const nlohmann::json& value)
 {
-    std::string text = value.dump();
+    if (value.is_array())
+        return "an array (" + std::to_string(value.size()) + " items)";
+    if (value.is_object())
+        return "an object (" + std::to_string(value.size()) + " fields)";
+    // Cut before quoting, so a long string costs nothing; a cut inside a UTF-8 sequence
+    // becomes U+FFFD.
+    nlohmann::json excerpt
+        = value.is_string() ? nlohmann::json(value.get_ref<const std::string&>().substr(0, 40)) : value;
+    std::string text = excerpt.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (text.size() > 40)
         text = text.substr(0, 37) + "...";
     return text + " (" + value.type_name() + ")";
+}
+
+struct TooDeep { };
+
+nlohmann::json parse_bounded(std::string_view text)
+{
+    auto bound = [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+        bool opens = event == nlohmann::json::parse_event_t::object_start
+            || event == nlohmann::json::parse_event_t::array_start;
+        if (opens && depth >= JsonReader::k_max_depth)
+            throw TooDeep {};
+        return true;
+    };
+    return nlohmann::json::parse(text, bound);
+}
+
+// "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." ->
+// "syntax error ...", cut short: the token it quotes may be long, or a secret.
+std::string reason(const nlohmann::json::exception& e)
+{
+    std::string what = e.what();
+    std::size_t start = what.find("] ");
+    start = start == std::string::npos ? 0 : start + 2;
+    if (what.compare(start, 11, "parse error") == 0)
+        if (std::size_t colon = what.find(": ", start); colon != std::string::npos)
+            start = colon + 2;
+    what = what.substr(start);
+    return what.size() > 160 ? what.substr(0, 157) + "..." : what;
+}
+
+// e.byte is the offset of the failure; turn it into "line:column".
+std::string position(std::string_view text, std::size_t byte)
+{
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i, ++column)
+        if (text[i] == '\n')
+            line++, column = 0;
+    return std::to_string(line) + ":" + std::to_string(column);
 }
 
 } // namespace
@@ -24,23 +72,33 @@ JsonReader::JsonReader(std::string file, const nlohmann::json& value, std::strin
 {
 }
 
-nlohmann::json JsonReader::parse_document(const std::string& file, const std::string& text)
+nlohmann::json JsonReader::parse_document(const std::string& file, std::string_view text)
 {
     try {
-        return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is the offset of the failure; turn it into line:column.
-        std::size_t line = 1, column = 1;
-        for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i, ++column)
-            if (text[i] == '\n')
-                line++, column = 0;
-        std::string what = e.what();
-        std::size_t colon = what.rfind(": ");
+        return parse_bounded(text);
+    } catch (const TooDeep&) {
         throw Error(ErrorCode::invalid_input,
-                    file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                        ": not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)),
-                    "fix the syntax at that position");
+            file + ": arrays and objects nest deeper than " + std::to_string(k_max_depth) + " levels",
+            "dlenv reads JSON nested at most " + std::to_string(k_max_depth)
+                + " levels deep; this is not a file it wrote or expects");
+    } catch (const nlohmann::json::parse_error& e) {
+        throw Error(ErrorCode::invalid_input, file + ":" + position(text, e.byte) + ": not valid JSON: " + reason(e),
+            "fix the syntax at that position");
+    } catch (const nlohmann::json::exception& e) {
+        // A number too large for a double ("1e400") is out_of_range, with no position.
+        throw Error(ErrorCode::invalid_input, file + ": not valid JSON: " + reason(e),
+            "dlenv reads numbers that fit in a double");
     }
+}
+
+nlohmann::json JsonReader::parse_document_or_null(std::string_view text)
+{
+    try {
+        return parse_bounded(text);
+    } catch (const TooDeep&) {
+    } catch (const nlohmann::json::exception&) {
+    }
+    return nullptr;
 }
 
 JsonReader JsonReader::at(std::string_view key) const

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 #include "core/sha256.h"
 #include "oci/media_types.h"
 
@@ -77,13 +78,8 @@ ImageLayout ImageLayout::open(const std::filesystem::path& dir)
     std::filesystem::path marker = dir / "oci-layout";
     if (!std::filesystem::exists(marker))
         throw Error(ErrorCode::not_found, dir.string() + " is not an OCI image layout (no oci-layout file)");
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(read_file(marker));
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(ErrorCode::invalid_input, marker.string() + ": not JSON: " + e.what());
-    }
-    if (json.value("imageLayoutVersion", std::string()) != k_layout_version)
+    nlohmann::json json = JsonReader::parse_document(marker.string(), read_file(marker));
+    if (JsonReader(marker.string(), json).optional_string("imageLayoutVersion") != k_layout_version)
         throw Error(ErrorCode::invalid_input,
                     marker.string() + ": imageLayoutVersion must be \"" + std::string(k_layout_version) + "\"");
     return ImageLayout(dir);

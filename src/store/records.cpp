@@ -4,6 +4,7 @@
 #include "core/closest.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 
 #include <regex>
 #include <utility>
@@ -55,7 +56,7 @@ Records Records::read(const std::filesystem::path& file)
     if (!std::filesystem::exists(file))
         return records;
     try {
-        nlohmann::json json = nlohmann::json::parse(read_file(file));
+        nlohmann::json json = JsonReader::parse_document(file.string(), read_file(file));
         if (json.value("format", std::string()) != k_format)
             throw Error(ErrorCode::invalid_input,
                         file.string() + ": format must be \"" + std::string(k_format) + "\"",

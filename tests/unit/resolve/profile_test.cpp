@@ -71,6 +71,10 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
                                                                   "sha256": "ABC"}},)",
              "team.json: packages.python_runtime.sha256: expected 64 lowercase hexadecimal digits",
              "copy it from the release's SHA256SUMS"},
+        Case{R"("python": "3.10",)",
+             R"("python": "3.10", "description": )" + std::string(65, '[') + std::string(65, ']') + ",",
+             "team.json: arrays and objects nest deeper than 64 levels",
+             "dlenv reads JSON nested at most 64 levels deep; this is not a file it wrote or expects"},
         Case{R"("python": "3.10",)", R"("python": "3.10")", "team.json:6:14: not valid JSON: syntax error while "
                                                            "parsing object - unexpected string literal; expected '}'",
              "fix the syntax at that position"});
