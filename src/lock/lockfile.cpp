@@ -99,6 +99,13 @@ nlohmann::json warnings_json(const resolve::Report& report)
 
 } // namespace
 
+Lockfile::Lockfile(nlohmann::json json, std::string file)
+    : m_json(std::move(json))
+    , m_file(std::move(file))
+    , m_stack(read_locked_stack(JsonReader(m_file, m_json).at("stack")))
+{
+}
+
 std::string Lockfile::compute_digest(nlohmann::json json)
 {
     json.erase("digest");
@@ -227,6 +234,11 @@ std::optional<std::vector<LockedPackage>> Lockfile::packages() const
 PackageSources Lockfile::package_sources() const
 {
     return read_package_sources(JsonReader(m_file, m_json).at("package_sources"));
+}
+
+std::vector<std::string> Lockfile::validation_tiers() const
+{
+    return JsonReader(m_file, m_json).at("validation").at("tiers").strings();
 }
 
 PythonEnvironment Lockfile::python_environment() const

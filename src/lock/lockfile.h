@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lock/locked_stack.h"
 #include "lock/packages.h"
 #include "resolve/profile.h"
 #include "resolve/stack.h"
@@ -46,12 +47,13 @@ public:
                                const resolve::Report& report, const PackageSources& sources,
                                const std::filesystem::path& lock_path);
 
-    // Reads and verifies a lockfile: format version, digest. Errors name the file and
-    // field; a digest mismatch says to lock again.
+    // Reads and verifies a lockfile: format version, digest, the stack's fields. Errors
+    // name the file and field; a digest mismatch says to lock again.
     static Lockfile parse(const std::string& file, const std::string& text);
 
     const nlohmann::json& json() const { return m_json; }
     const std::string& file() const { return m_file; } // where it was read from, for messages
+    const LockedStack& stack() const { return m_stack; } // checked when the lock is read
     // The "image" section, checked: sources relative, targets absolute without ".", ".."
     // or control characters, octal modes, sha256 digests. Errors name the file and field.
     ImageSection image() const;
@@ -64,6 +66,7 @@ public:
     // without a wheelhouse). Errors name the file and field.
     std::optional<std::vector<LockedPackage>> packages() const;
     PackageSources package_sources() const;
+    std::vector<std::string> validation_tiers() const; // validation.tiers
     PythonEnvironment python_environment() const;
     std::string digest() const { return m_json.at("digest").get<std::string>(); }
     std::string text() const; // the canonical bytes
@@ -78,11 +81,12 @@ public:
     void set_packages(const std::vector<LockedPackage>& packages);
 
 private:
-    Lockfile(nlohmann::json json, std::string file) : m_json(std::move(json)), m_file(std::move(file)) {}
+    Lockfile(nlohmann::json json, std::string file);
     static std::string compute_digest(nlohmann::json json);
 
     nlohmann::json m_json;
     std::string m_file;
+    LockedStack m_stack;
 };
 
 } // namespace dlenv::lock

@@ -2,6 +2,7 @@
 // bad input (exit 2) with a message that names the file, the field and the fix, and
 // never crashes, hangs or reads outside what it should.
 #include "core/file.h"
+#include "support/resigned_lock.h"
 #include "support/run_dlenv.h"
 #include "support/scratch.h"
 
@@ -10,9 +11,38 @@
 
 using namespace dlenv;
 using dlenv::testing::error_of;
+using dlenv::testing::resigned_lock;
 using dlenv::testing::run_dlenv;
 
 namespace {
+
+// The shipped pytorch-2.1-cu118 profile over scratch, with `edit` applied, written to
+// DIR/profile.json; returns its path.
+std::string write_profile(const Scratch& scratch, const std::string& dir, const nlohmann::json& edit)
+{
+    nlohmann::json profile
+        = nlohmann::json::parse(read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
+    profile["base_image"] = "scratch";
+    profile.merge_patch(edit);
+    std::string path = (scratch / (dir + "/profile.json")).string();
+    write_file_atomic(path, profile.dump());
+    return path;
+}
+
+// A lock of that profile with one pinned file, DIR/train.py, then `edit` applied and the
+// lock signed again, so only the checks after its digest stand. Returns its path.
+std::string write_lock(const Scratch& scratch, const nlohmann::json& edit)
+{
+    write_file_atomic(scratch / "app/train.py", "print('train')\n");
+    std::string profile = write_profile(
+        scratch, "app", { { "files", { { { "source", "train.py" }, { "target", "/app/train.py" } } } } });
+    std::string lock = (scratch / "app/app.lock.json").string();
+    REQUIRE(run_dlenv({ "lock", profile, "-o", lock, "--offline" }).exit_code == 0);
+    nlohmann::json json = nlohmann::json::parse(read_file(lock));
+    json.merge_patch(edit);
+    write_file_atomic(lock, resigned_lock(json));
+    return lock;
+}
 
 struct Refusal {
     int exit_code;
@@ -47,4 +77,31 @@ TEST_CASE("JSON nested 100,000 deep is refused by every command that reads it, n
     CHECK(refusal_of({ "--matrix", (scratch / "matrix").string(), "check", "--framework", "torch==2.1" }).error
         == (scratch / "matrix/cuda.json").string() + ": arrays and objects nest deeper than 64 levels | " + hint);
     CHECK(refusal_of({ "build", deep, "--store", store }).exit_code == 2);
+}
+
+TEST_CASE("a lock that parses but breaks its schema is bad input, exit 2, naming the file and the field", "[cli]")
+{
+    Scratch scratch;
+    std::string store = (scratch / "store").string();
+    auto build = [&](const nlohmann::json& edit) {
+        return refusal_of({ "build", write_lock(scratch, edit), "--store", store });
+    };
+    std::string lock = (scratch / "app/app.lock.json").string();
+
+    Refusal missing = build({ { "stack", nullptr } });
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.error == lock + ": stack: missing | add the field \"stack\"");
+
+    Refusal number = build({ { "stack", { { "cuda", 11.8 } } } });
+    CHECK(number.exit_code == 2);
+    CHECK(number.error == lock + ": stack.cuda: expected a string, got 11.8 (number) | ");
+
+    std::string text = read_file(lock);
+    text.replace(text.find("\"size\": 15"), 10, "\"size\": 1e400");
+    write_file_atomic(lock, text);
+    Refusal overflow = refusal_of({ "build", lock, "--store", store });
+    CHECK(overflow.exit_code == 2);
+    CHECK(overflow.error
+        == lock + ": not valid JSON: number overflow parsing '1e400' | dlenv reads numbers that fit in a double");
+    CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 }
