@@ -82,7 +82,12 @@ ImageLayout ImageLayout::open(const std::filesystem::path& dir)
     if (JsonReader(marker.string(), json).optional_string("imageLayoutVersion") != k_layout_version)
         throw Error(ErrorCode::invalid_input,
                     marker.string() + ": imageLayoutVersion must be \"" + std::string(k_layout_version) + "\"");
-    return ImageLayout(dir);
+    ImageLayout layout(dir);
+    std::error_code ec;
+    if (std::filesystem::exists(layout.blob_dir(), ec) && !std::filesystem::is_directory(layout.blob_dir(), ec))
+        throw Error(ErrorCode::invalid_input, layout.blob_dir().string() + ": not a directory",
+            "the layout is damaged: blobs/sha256 holds the blobs, one file each; move the file away");
+    return layout;
 }
 
 ImageLayout ImageLayout::open_or_create(const std::filesystem::path& dir)

@@ -105,3 +105,17 @@ TEST_CASE("a lock that parses but breaks its schema is bad input, exit 2, naming
         == lock + ": not valid JSON: number overflow parsing '1e400' | dlenv reads numbers that fit in a double");
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 }
+
+TEST_CASE("gc refuses a store whose blobs/sha256 is not a directory as bad input, exit 2", "[cli]")
+{
+    Scratch scratch;
+    std::string store = (scratch / "store").string();
+    scratch.sh("mkdir -p store/blobs && printf '{\"imageLayoutVersion\": \"1.0.0\"}' > store/oci-layout && "
+               "printf '{\"schemaVersion\": 2, \"manifests\": []}' > store/index.json && touch store/blobs/sha256");
+    Refusal gc = refusal_of({ "gc", "--store", store });
+    CHECK(gc.exit_code == 2);
+    CHECK(gc.error
+        == store
+            + "/blobs/sha256: not a directory | the layout is damaged: blobs/sha256 holds the blobs, one file each; "
+              "move the file away");
+}
