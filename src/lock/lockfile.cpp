@@ -175,6 +175,8 @@ ImageSection Lockfile::image() const
                         item.at("sha256").string(), item.at("size").non_negative_integer()};
         if (file.source.empty() || file.source.front() == '/')
             item.at("source").fail("expected a path relative to the lockfile's directory", "run `dlenv lock` again");
+        if (std::string problem = path_length_problem(file.source); !problem.empty())
+            item.at("source").fail(problem, "run `dlenv lock` again");
         if (std::string problem = image_target_problem(file.target); !problem.empty())
             item.at("target").fail(problem, "fix the profile's files and run `dlenv lock` again");
         auto mode = parse_file_mode(item.at("mode").string());

@@ -55,7 +55,8 @@ public:
     const std::string& file() const { return m_file; } // where it was read from, for messages
     const LockedStack& stack() const { return m_stack; } // checked when the lock is read
     // The "image" section, checked: sources relative, targets absolute without ".", ".."
-    // or control characters, octal modes, sha256 digests. Errors name the file and field.
+    // or control characters and outside /opt/dlenv, no path too long for Linux, octal
+    // modes, sha256 digests. Errors name the file and field.
     ImageSection image() const;
     std::string profile_name() const;
     std::string base_reference() const;            // base_image.reference

@@ -41,6 +41,8 @@ ProfileFile profile_file(const JsonReader& item)
     ProfileFile file{item.at("source").string(), item.at("target").string(), 0644};
     if (file.source.empty() || file.source.front() == '/')
         item.at("source").fail("expected a path relative to the profile's directory");
+    if (std::string problem = path_length_problem(file.source); !problem.empty())
+        item.at("source").fail(problem);
     if (std::string problem = image_target_problem(file.target); !problem.empty())
         item.at("target").fail(problem);
     if (auto mode = item.find("mode"))

@@ -106,6 +106,25 @@ TEST_CASE("a lock that parses but breaks its schema is bad input, exit 2, naming
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 }
 
+TEST_CASE("lock refuses a profile whose image dlenv could not build right, naming the field", "[cli]")
+{
+    Scratch scratch;
+    write_file_atomic(scratch / "team/train.py", "print('train')\n");
+    std::string lock = (scratch / "team.lock.json").string();
+    std::string field = (scratch / "team/profile.json").string() + ": ";
+    const std::vector<std::pair<nlohmann::json, std::string>> cases = {
+        { { { "files", { { { "source", "train.py" }, { "target", "/opt/dlenv/dlenv.lock.json" } } } } },
+            "files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the file elsewhere "
+            "| " },
+    };
+    for (const auto& [edit, message] : cases) {
+        Refusal r = refusal_of({ "lock", write_profile(scratch, "team", edit), "-o", lock, "--offline" });
+        CHECK(r.exit_code == 2);
+        CHECK(r.error == field + message);
+    }
+    CHECK_FALSE(std::filesystem::exists(lock));
+}
+
 TEST_CASE("gc refuses a store whose blobs/sha256 is not a directory as bad input, exit 2", "[cli]")
 {
     Scratch scratch;

@@ -115,6 +115,13 @@ TEST_CASE("a lock whose image files leave the image root or the lock's directory
         {"target", "/app/a\nRUN rm -rf /", "x.lock.json: image.files[0].target: control characters are not allowed in a path"},
         {"source", "/etc/shadow", "x.lock.json: image.files[0].source: expected a path relative to the lockfile's directory"},
         {"mode", "rwx", "x.lock.json: image.files[0].mode: expected an octal mode like \"0644\""},
+        {"target", "/opt/dlenv/dlenv.lock.json",
+         "x.lock.json: image.files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the "
+         "file elsewhere"},
+        {"target", "/app/" + std::string(5000, 'a'),
+         "x.lock.json: image.files[0].target: a component of the path is 5000 bytes long; Linux allows 255"},
+        {"source", std::string(300, 'a'),
+         "x.lock.json: image.files[0].source: a component of the path is 300 bytes long; Linux allows 255"},
     };
     for (const auto& [field, value, message] : bad) {
         nlohmann::json edited = json;
