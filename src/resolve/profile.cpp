@@ -3,6 +3,7 @@
 #include "core/closest.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/image_name.h"
 #include "core/image_target.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
@@ -124,6 +125,11 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     p.file = file;
     p.sha256 = sha256_hex(text);
     p.name = doc.at("name").string();
+    try {
+        check_image_name(p.name);
+    } catch (const Error& e) {
+        doc.at("name").fail(e.message(), e.hint());
+    }
     p.description = doc.optional_string("description").value_or("");
 
     auto framework = doc.at("framework");

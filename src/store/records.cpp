@@ -6,7 +6,6 @@
 #include "core/file.h"
 #include "core/json_reader.h"
 
-#include <regex>
 #include <utility>
 
 namespace dlenv::store {
@@ -108,16 +107,6 @@ const ImageRecord& Records::at(const std::string& name) const
 ImageRecord& Records::at(const std::string& name)
 {
     return const_cast<ImageRecord&>(std::as_const(*this).at(name));
-}
-
-void check_image_name(const std::string& name)
-{
-    // An optional registry host with a port ("localhost:5000/"), then the path.
-    static const std::regex valid(
-        R"(([a-z0-9]+([.-][a-z0-9]+)*:[0-9]+/)?[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*)");
-    if (!std::regex_match(name, valid))
-        throw Error(ErrorCode::invalid_input, "invalid image name \"" + name + "\"",
-                    "use lowercase letters, digits and . _ - between them, with / between path components");
 }
 
 ImageTag ImageTag::parse(const std::string& text)

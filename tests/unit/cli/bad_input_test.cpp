@@ -116,6 +116,9 @@ TEST_CASE("lock refuses a profile whose image dlenv could not build right, namin
         { { { "files", { { { "source", "train.py" }, { "target", "/opt/dlenv/dlenv.lock.json" } } } } },
             "files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the file elsewhere "
             "| " },
+        { { { "name", "Team App" } },
+            "name: invalid image name \"Team App\" | use lowercase letters, digits and . _ - between them, with / "
+            "between path components" },
     };
     for (const auto& [edit, message] : cases) {
         Refusal r = refusal_of({ "lock", write_profile(scratch, "team", edit), "-o", lock, "--offline" });

@@ -71,6 +71,11 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
                                                                   "sha256": "ABC"}},)",
              "team.json: packages.python_runtime.sha256: expected 64 lowercase hexadecimal digits",
              "copy it from the release's SHA256SUMS"},
+        Case{R"("name": "team")", R"("name": "Team App")", "team.json: name: invalid image name \"Team App\"",
+             "use lowercase letters, digits and . _ - between them, with / between path components"},
+        Case{R"("name": "team")", R"("name": "../../etc/cron.d/team")",
+             "team.json: name: invalid image name \"../../etc/cron.d/team\"",
+             "use lowercase letters, digits and . _ - between them, with / between path components"},
         Case{R"("python": "3.10",)",
              R"("python": "3.10", "files": [{"source": "a.py", "target": "/opt/dlenv/dlenv.lock.json"}],)",
              "team.json: files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the "
