@@ -117,6 +117,7 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
                               const resolve::Report& report, const PackageSources& sources,
                               const std::filesystem::path& lock_path)
 {
+    profile_requirements(profile); // refuses a malformed one now, not only once the closure is locked
     std::filesystem::path lock_dir = lock_path.parent_path();
     nlohmann::json json = {
         {"format", k_format},

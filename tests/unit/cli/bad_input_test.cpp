@@ -119,6 +119,9 @@ TEST_CASE("lock refuses a profile whose image dlenv could not build right, namin
         { { { "name", "Team App" } },
             "name: invalid image name \"Team App\" | use lowercase letters, digits and . _ - between them, with / "
             "between path components" },
+        { { { "requirements", { "numpy", "torch>>=;;" } } },
+            "requirements[1]: requirement 'torch>>=;;': '>>=' is not a PEP 440 version specifier: '>=' is not a PEP "
+            "440 version | write it as PEP 508 does: torch==2.1.2, requests[socks]>=2.31; python_version >= \"3.8\"" },
     };
     for (const auto& [edit, message] : cases) {
         Refusal r = refusal_of({ "lock", write_profile(scratch, "team", edit), "-o", lock, "--offline" });
