@@ -41,11 +41,15 @@ public:
     // Builds the lock of a resolved profile, to be written to `lock_path`: the profile's
     // files are pinned by sha256 and size, with paths relative to the lock's directory;
     // the packages come from `sources` and are not locked yet (set_packages does that).
-    // Equal inputs give equal bytes.
+    // Each file must be a regular file that resolves, symlinks followed, inside
+    // `files_root` (by default the profile's directory), so a profile cannot put the
+    // machine's other files into the image; Error(invalid_input) names the profile, the
+    // field and the way out. Equal inputs give equal bytes.
     static Lockfile from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                                const resolve::HostFacts& host, const resolve::Stack& stack,
                                const resolve::Report& report, const PackageSources& sources,
-                               const std::filesystem::path& lock_path);
+                               const std::filesystem::path& lock_path,
+                               const std::optional<std::filesystem::path>& files_root = std::nullopt);
 
     // Reads and verifies a lockfile: format version, digest, the stack's fields. Errors
     // name the file and field; a digest mismatch says to lock again.

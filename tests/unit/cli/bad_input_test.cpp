@@ -106,6 +106,75 @@ TEST_CASE("a lock that parses but breaks its schema is bad input, exit 2, naming
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 }
 
+TEST_CASE("a lock's file must be a regular file: a device, a directory or a FIFO is refused before it is read", "[cli]")
+{
+    Scratch scratch;
+    std::filesystem::create_directories(scratch / "app/dir");
+    scratch.sh("mkfifo app/fifo");
+    std::string store = (scratch / "store").string();
+    const std::string hint = "the path is relative to the lockfile's directory and names a regular file; restore the "
+                             "file or run `dlenv lock` again";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        { "../../../../../../../../dev/zero", "a character device" },
+        { "dir", "a directory" },
+        { "fifo", "a FIFO" },
+    };
+    for (const auto& [source, kind] : cases) {
+        INFO(source);
+        nlohmann::json files = { { { "source", source }, { "target", "/app/x" }, { "mode", "0644" },
+            { "sha256", std::string(64, 'a') }, { "size", 1 } } };
+        std::string lock = write_lock(scratch, { { "image", { { "files", files } } } });
+        Refusal r = refusal_of({ "build", lock, "--store", store });
+        CHECK(r.exit_code == 2);
+        CHECK(r.error
+            == lock + ": image.files[0].source: " + (scratch / "app" / source).string() + " is " + kind
+                + ", not a regular file | " + hint);
+        Refusal dockerfile
+            = refusal_of({ "build", lock, "--store", store, "--dockerfile", (scratch / "docker/Dockerfile").string() });
+        CHECK(dockerfile.error == r.error);
+    }
+}
+
+TEST_CASE("a profile's files must resolve inside its directory unless --files-root allows another", "[cli]")
+{
+    Scratch scratch;
+    write_file_atomic(scratch / "outside/secret.txt", "secret\n");
+    write_file_atomic(scratch / "team/train.py", "print('train')\n");
+    std::filesystem::create_directories(scratch / "team/dir");
+    std::filesystem::create_symlink("../outside/secret.txt", scratch / "team/link.txt");
+    std::string lock = (scratch / "team.lock.json").string();
+    std::string outside = (scratch / "outside/secret.txt").string();
+    std::string root = (scratch / "team").string();
+    const std::string hint = "keep the image's files inside the profile's directory, or pass `dlenv lock --files-root "
+                             "DIR` to allow the files inside DIR";
+    auto lock_with = [&](const std::string& source, std::vector<std::string> extra = {}) {
+        std::string profile
+            = write_profile(scratch, "team", { { "files", { { { "source", source }, { "target", "/app/x" } } } } });
+        std::vector<std::string> args = { "lock", profile, "-o", lock, "--offline" };
+        args.insert(args.end(), extra.begin(), extra.end());
+        return refusal_of(args);
+    };
+    std::string field = (scratch / "team/profile.json").string() + ": files[0].source: ";
+
+    CHECK(lock_with("train.py").exit_code == 0);
+    CHECK(lock_with("../outside/secret.txt").error
+        == field + "../outside/secret.txt resolves to " + outside + ", outside the profile's directory " + root + " | "
+            + hint);
+    CHECK(lock_with("link.txt").error
+        == field + "link.txt resolves to " + outside + ", outside the profile's directory " + root + " | " + hint);
+    CHECK(lock_with("../../../../../../../../../../etc/passwd").error
+        == field + "../../../../../../../../../../etc/passwd resolves to /etc/passwd, outside the profile's directory "
+            + root + " | " + hint);
+    CHECK(lock_with("dir").error
+        == field + (scratch / "team/dir").string()
+            + " is a directory, not a regular file | the path is relative to the profile's "
+              "directory");
+    CHECK(lock_with("link.txt", { "--files-root", scratch.dir().string() }).exit_code == 0);
+    CHECK(lock_with("../../../../../../../../../../etc/passwd", { "--files-root", scratch.dir().string() }).error
+        == field + "../../../../../../../../../../etc/passwd resolves to /etc/passwd, outside the --files-root "
+            + scratch.dir().string() + " | " + hint);
+}
+
 TEST_CASE("lock refuses a profile whose image dlenv could not build right, naming the field", "[cli]")
 {
     Scratch scratch;
