@@ -213,3 +213,16 @@ TEST_CASE("gc refuses a store whose blobs/sha256 is not a directory as bad input
             + "/blobs/sha256: not a directory | the layout is damaged: blobs/sha256 holds the blobs, one file each; "
               "move the file away");
 }
+
+TEST_CASE("gc refuses a negative --keep as a usage error, exit 2, instead of keeping everything", "[cli]")
+{
+    Scratch scratch;
+    std::string command
+        = std::string(DLENV_BINARY) + " gc --keep -1 --store '" + (scratch / "store").string() + "' 2>&1";
+    auto keep = run_process({ "sh", "-c", command });
+    REQUIRE(keep);
+    CHECK(keep->exit_code == 2);
+    CHECK(
+        keep->out == "--keep: expected a whole number of at least 0, got -1\nRun with --help for more information.\n");
+    CHECK_FALSE(std::filesystem::exists(scratch / "store"));
+}
