@@ -148,7 +148,8 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
                               const std::optional<std::filesystem::path>& files_root)
 {
     profile_requirements(profile); // refuses a malformed one now, not only once the closure is locked
-    std::filesystem::path lock_dir = lock_path.parent_path();
+    // absolute first: the parent of a bare "team.lock.json" is "", which has no absolute form
+    std::filesystem::path lock_dir = std::filesystem::absolute(lock_path).parent_path();
     nlohmann::json json = {
         {"format", k_format},
         {"profile", {{"name", profile.name}, {"sha256", profile.sha256}}},
