@@ -106,10 +106,10 @@ JsonReader JsonReader::at(std::string_view key) const
     if (!m_value->is_object())
         expected("an object");
     auto it = m_value->find(key);
-    std::string child = m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
+    std::string path = m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
     if (it == m_value->end() || it->is_null())
-        JsonReader(m_file, *m_value, child).fail("missing", "add the field \"" + std::string(key) + "\"");
-    return JsonReader(m_file, *it, child);
+        child(*m_value, path).fail("missing", "add the field \"" + std::string(key) + "\"");
+    return child(*it, path);
 }
 
 std::optional<JsonReader> JsonReader::find(std::string_view key) const
@@ -119,7 +119,7 @@ std::optional<JsonReader> JsonReader::find(std::string_view key) const
     auto it = m_value->find(key);
     if (it == m_value->end() || it->is_null())
         return std::nullopt;
-    return JsonReader(m_file, *it, m_path.empty() ? std::string(key) : m_path + "." + std::string(key));
+    return child(*it, m_path.empty() ? std::string(key) : m_path + "." + std::string(key));
 }
 
 std::vector<JsonReader> JsonReader::items() const
@@ -128,7 +128,7 @@ std::vector<JsonReader> JsonReader::items() const
         expected("an array");
     std::vector<JsonReader> out;
     for (std::size_t i = 0; i < m_value->size(); ++i)
-        out.emplace_back(m_file, (*m_value)[i], m_path + "[" + std::to_string(i) + "]");
+        out.push_back(child((*m_value)[i], m_path + "[" + std::to_string(i) + "]"));
     return out;
 }
 
@@ -204,9 +204,10 @@ void JsonReader::allow_only(std::initializer_list<std::string_view> allowed) con
         if (std::find(names.begin(), names.end(), key) != names.end())
             continue;
         auto near = closest_matches(key, names, 1);
-        JsonReader(m_file, value, m_path.empty() ? key : m_path + "." + key)
-            .fail("unknown field", near.empty() ? "remove it; allowed fields: " + join_alternatives(names, " and ")
-                                                : "did you mean \"" + near.front() + "\"?");
+        child(value, m_path.empty() ? key : m_path + "." + key)
+            .fail("unknown field",
+                near.empty() ? "remove it; allowed fields: " + join_alternatives(names, " and ")
+                             : "did you mean \"" + near.front() + "\"?");
     }
 }
 
@@ -218,7 +219,22 @@ void JsonReader::fail(const std::string& problem, const std::string& hint) const
 
 void JsonReader::expected(std::string_view what) const
 {
-    fail("expected " + std::string(what) + ", got " + describe(*m_value));
+    fail("expected " + std::string(what) + ", got "
+        + (m_hide_values ? "a value of type " + std::string(m_value->type_name()) : describe(*m_value)));
+}
+
+JsonReader JsonReader::hiding_values() const
+{
+    JsonReader out = *this;
+    out.m_hide_values = true;
+    return out;
+}
+
+JsonReader JsonReader::child(const nlohmann::json& value, std::string path) const
+{
+    JsonReader out(m_file, value, std::move(path));
+    out.m_hide_values = m_hide_values;
+    return out;
 }
 
 } // namespace dlenv

@@ -38,6 +38,10 @@ public:
     const std::string& path() const { return m_path; }
     const nlohmann::json& raw() const { return *m_value; }
 
+    // The same reader, and every reader it gives, naming a wrong value by its type only,
+    // never any of its text: for files that hold secrets (a registry's credentials).
+    JsonReader hiding_values() const;
+
     JsonReader at(std::string_view key) const;                  // required field
     std::optional<JsonReader> find(std::string_view key) const; // absent or null: nullopt
     std::vector<JsonReader> items() const;                      // the elements of an array
@@ -76,10 +80,12 @@ public:
 
 private:
     [[noreturn]] void expected(std::string_view what) const;
+    JsonReader child(const nlohmann::json& value, std::string path) const;
 
     std::string m_file;
     const nlohmann::json* m_value;
     std::string m_path;
+    bool m_hide_values = false;
 };
 
 } // namespace dlenv

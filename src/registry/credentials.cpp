@@ -36,7 +36,7 @@ std::optional<Credentials> from_docker_config(const std::string& registry, const
         return std::nullopt;
     std::string source = file.string();
     nlohmann::json document = JsonReader::parse_document(source, read_file(file));
-    JsonReader config(source, document);
+    JsonReader config = JsonReader(source, document).hiding_values();
     std::optional<JsonReader> auths = config.find("auths");
     if (!auths)
         return std::nullopt;
