@@ -5,6 +5,7 @@
 #include "build/image_labels.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 #include "core/time_text.h"
 #include "lock/lockfile.h"
 #include "oci/layer_writer.h"
@@ -108,7 +109,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     nlohmann::json base_config;
     if (base) {
         oci::Manifest base_manifest = oci::Manifest::parse(store.layout().read_blob(*base), base_reference);
-        base_config = nlohmann::json::parse(store.layout().read_blob(base_manifest.config), nullptr, false);
+        base_config = JsonReader::parse_document_or_null(store.layout().read_blob(base_manifest.config));
         if (!base_config.is_object())
             throw Error(ErrorCode::invalid_input, "base image " + base_reference + ": its config " +
                                                       base_manifest.config.digest.text() + " is not a JSON object");

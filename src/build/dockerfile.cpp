@@ -1,5 +1,6 @@
 #include "build/dockerfile.h"
 
+#include "build/file_source.h"
 #include "build/image_config.h"
 #include "build/image_labels.h"
 #include "build/kit.h"
@@ -141,9 +142,9 @@ void write_docker_context(const lock::Lockfile& lock, const std::filesystem::pat
     // A Dockerfile sent to a stream (`-`, for `docker build -f - .`) has its context here.
     std::filesystem::path context
         = out.is_stream() || dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
-    std::filesystem::path lock_dir = std::filesystem::path(lock.file()).parent_path();
-    for (const auto& file : lock.image().files)
-        copy_file_atomic(lock_dir / file.source, context / "files" / file.target.substr(1));
+    std::vector<lock::LockedFile> files = lock.image().files;
+    for (std::size_t i = 0; i < files.size(); ++i)
+        copy_file_atomic(file_source(lock, i, files[i]), context / "files" / files[i].target.substr(1));
     write_file_atomic(context / "dlenv.lock.json", lock.text());
     for (const auto& file : embedded_kit())
         write_file_atomic(context / "kit" / std::string(file.name), file.contents);

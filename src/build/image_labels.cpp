@@ -2,19 +2,21 @@
 
 #include "core/version.h"
 
+#include <algorithm>
+
 namespace dlenv::build {
 namespace {
 
-std::string string_or_empty(const nlohmann::json& value)
+template <typename Version> std::string text_or_empty(const std::optional<Version>& version)
 {
-    return value.is_string() ? value.get<std::string>() : std::string();
+    return version ? version->text() : std::string();
 }
 
-std::string joined(const nlohmann::json& list)
+std::string joined(const std::vector<ComputeCapability>& list)
 {
     std::string out;
     for (const auto& item : list)
-        out += (out.empty() ? "" : " ") + item.get<std::string>();
+        out += (out.empty() ? "" : " ") + item.text();
     return out;
 }
 
@@ -22,13 +24,12 @@ std::string joined(const nlohmann::json& list)
 
 std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix)
 {
-    const nlohmann::json& stack = lock.json().at("stack");
-    std::string out = "cuda>=" + CudaVersion::parse(stack.at("cuda").get<std::string>()).truncated(2).text();
-    const nlohmann::json& minor_floor = stack.at("driver").at("minor_version_min");
-    if (minor_floor.is_null())
+    const lock::LockedStack& stack = lock.stack();
+    std::string out = "cuda>=" + stack.cuda.truncated(2).text();
+    if (!stack.minor_version_driver)
         return out;
-    std::uint32_t lowest = DriverVersion::parse(minor_floor.get<std::string>()).major();
-    std::uint32_t toolkit = DriverVersion::parse(stack.at("driver").at("toolkit_min").get<std::string>()).major();
+    std::uint32_t lowest = stack.minor_version_driver->major();
+    std::uint32_t toolkit = stack.toolkit_driver.major();
     std::vector<std::uint32_t> branches;
     for (const auto& branch : matrix.driver_branches())
         if (branch.branch >= lowest && branch.branch < toolkit)
@@ -41,21 +42,18 @@ std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix
 
 std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)
 {
-    const nlohmann::json& json = lock.json();
-    const nlohmann::json& stack = json.at("stack");
-    const nlohmann::json& framework = stack.at("framework");
+    const lock::LockedStack& stack = lock.stack();
     std::map<std::string, std::string> labels = {
-        {"org.opencontainers.image.title", json.at("profile").at("name").get<std::string>()},
-        {"dev.dlenv.lock.digest", lock.digest()},
-        {"dev.dlenv.framework",
-         framework.at("name").get<std::string>() + " " + framework.at("local_version").get<std::string>()},
-        {"dev.dlenv.cuda", stack.at("cuda").get<std::string>()},
-        {"dev.dlenv.cudnn", string_or_empty(stack.at("cudnn"))},
-        {"dev.dlenv.nccl", string_or_empty(stack.at("nccl"))},
-        {"dev.dlenv.python", stack.at("python").get<std::string>()},
-        {"dev.dlenv.driver.min", stack.at("driver").at("toolkit_min").get<std::string>()},
-        {"dev.dlenv.driver.minor_version_min", string_or_empty(stack.at("driver").at("minor_version_min"))},
-        {"dev.dlenv.arch_list", joined(stack.at("arch_list"))},
+        { "org.opencontainers.image.title", lock.profile_name() },
+        { "dev.dlenv.lock.digest", lock.digest() },
+        { "dev.dlenv.framework", stack.framework + " " + stack.framework_version },
+        { "dev.dlenv.cuda", stack.cuda.text() },
+        { "dev.dlenv.cudnn", text_or_empty(stack.cudnn) },
+        { "dev.dlenv.nccl", text_or_empty(stack.nccl) },
+        { "dev.dlenv.python", stack.python.text() },
+        { "dev.dlenv.driver.min", stack.toolkit_driver.text() },
+        { "dev.dlenv.driver.minor_version_min", text_or_empty(stack.minor_version_driver) },
+        { "dev.dlenv.arch_list", joined(stack.arch_list) },
     };
     std::erase_if(labels, [](const auto& label) { return label.second.empty(); }); // facts the stack lacks
     return labels;

@@ -1,5 +1,6 @@
 #include "build/layer_plan.h"
 
+#include "build/file_source.h"
 #include "build/kit.h"
 #include "build/packages_layer.h"
 #include "build/runtime_layer.h"
@@ -47,10 +48,9 @@ PlannedLayer files_layer(const lock::Lockfile& lock, const lock::ImageSection& i
 {
     std::vector<oci::LayerEntry> entries;
     std::set<std::string> directories;
-    std::filesystem::path lock_dir = std::filesystem::path(lock.file()).parent_path();
     for (std::size_t i = 0; i < image.files.size(); ++i) {
         const lock::LockedFile& file = image.files[i];
-        std::filesystem::path source = lock_dir / file.source;
+        std::filesystem::path source = file_source(lock, i, file);
         check_locked_content(source, file, lock.file() + ": image.files[" + std::to_string(i) + "]");
         std::string path = file.target.substr(1);
         add_parents(entries, directories, path);

@@ -4,7 +4,6 @@
 #include "cli/output.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "core/json_reader.h"
 #include "host/doctor.h"
 #include "lock/lockfile.h"
 
@@ -22,10 +21,8 @@ struct DoctorArgs {
 // The lock's stack.driver, verified with the lock's digest.
 host::DriverFloor driver_floor(const std::string& file)
 {
-    auto lock = lock::Lockfile::parse(file, read_file(file));
-    JsonReader driver = JsonReader(file, lock.json()).at("stack").at("driver");
-    return {file, driver.at("toolkit_min").as<DriverVersion>(), driver.optional_as<DriverVersion>("minor_version_min"),
-            driver.at("forward_compat").boolean()};
+    const lock::LockedStack stack = lock::Lockfile::parse(file, read_file(file)).stack();
+    return { file, stack.toolkit_driver, stack.minor_version_driver, stack.forward_compat };
 }
 
 host::GpuLookup gpu_lookup(const matrix::Matrix& matrix)

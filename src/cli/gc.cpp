@@ -32,8 +32,16 @@ void register_gc(CLI::App& app, Options& options, int& exit_code)
     auto keep = std::make_shared<std::size_t>(10);
     auto* cmd = app.add_subcommand(
         "gc", "Remove blobs that no tag and none of the last N history entries of an image reference");
+    // Refused before conversion: CLI11 reads "-1" into a std::size_t as its largest value,
+    // which would keep every image.
+    CLI::Validator non_negative(
+        [](const std::string& text) {
+            return text.starts_with('-') ? "expected a whole number of at least 0, got " + text : std::string();
+        },
+        "N >= 0");
     cmd->add_option("--keep", *keep, "History entries to keep images for, per image name (default 10)")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(non_negative);
     add_store_options(cmd, options);
     cmd->callback([keep, &options, &exit_code] { exit_code = run_gc(*keep, options); });
 }

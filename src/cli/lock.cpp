@@ -14,7 +14,9 @@
 #include "registry/platform.h"
 #include "resolve/stack.h"
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace dlenv::cli {
 namespace {
@@ -28,6 +30,7 @@ struct LockArgs {
     bool offline = false;
     std::string wheelhouse;
     std::vector<std::string> indexes; // NAME=URL
+    std::string files_root;
     RegistryArgs registry;
 };
 
@@ -160,8 +163,11 @@ int run_lock(const LockArgs& args, const Options& options)
     }
     std::string path = args.output.empty() ? "lockfiles/" + profile.name + ".lock.json" : args.output;
     lock::PackageSources sources = package_sources(args, profile, *resolution.stack);
-    auto lockfile = lock::Lockfile::from_stack(profile, matrix.sha256(), host, *resolution.stack, resolution.report,
-                                               sources, path);
+    std::optional<std::filesystem::path> files_root;
+    if (!args.files_root.empty())
+        files_root = args.files_root;
+    auto lockfile = lock::Lockfile::from_stack(
+        profile, matrix.sha256(), host, *resolution.stack, resolution.report, sources, path, files_root);
     if (!args.offline)
         pin_base_image(lockfile, args.registry);
     if (!args.offline || !args.wheelhouse.empty())
@@ -211,6 +217,10 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--index", args->indexes, "Serve the index NAME from URL instead (a mirror), or add it")
         ->type_name("NAME=URL");
+    cmd->add_option("--files-root", args->files_root,
+                    "Allow the profile's files inside DIR (default: only inside the profile's directory)")
+        ->type_name("DIR")
+        ->check(CLI::ExistingDirectory);
     add_registry_options(cmd, args->registry);
     cmd->add_flag("--json", options.json, "Print the outcome as JSON");
     cmd->callback([args, &options, &exit_code] { exit_code = run_lock(*args, options); });

@@ -2,8 +2,22 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace dlenv {
+
+std::string path_length_problem(std::string_view path)
+{
+    for (std::size_t start = 0; start <= path.size();) {
+        std::size_t end = std::min(path.find('/', start), path.size());
+        if (end - start > 255)
+            return "a component of the path is " + std::to_string(end - start) + " bytes long; Linux allows 255";
+        start = end + 1;
+    }
+    if (path.size() > 4096)
+        return "the path is " + std::to_string(path.size()) + " bytes long; Linux allows 4096";
+    return "";
+}
 
 std::string image_target_problem(std::string_view target)
 {
@@ -18,6 +32,13 @@ std::string image_target_problem(std::string_view target)
             return "empty, . and .. components are not allowed";
         start = end + 1;
     }
+    if (std::string problem = path_length_problem(target); !problem.empty())
+        return problem;
+    std::string_view owned = k_dlenv_image_dir;
+    bool inside = target.starts_with(owned) && (target.size() == owned.size() || target[owned.size()] == '/');
+    bool above = target.size() < owned.size() && owned.starts_with(target) && owned[target.size()] == '/';
+    if (inside || above)
+        return std::string(owned) + " belongs to dlenv (the lock and the validation kit); put the file elsewhere";
     return "";
 }
 

@@ -19,10 +19,22 @@ namespace dlenv {
 // Accessors throw Error(invalid_input) with that message. The document must outlive it.
 class JsonReader {
 public:
+    // How deep arrays and objects may nest in a document dlenv reads. Its own files nest a
+    // few levels; a deeper one is hostile or broken, and would exhaust the stack of any
+    // recursive walk over it (a dump, a comparison).
+    static constexpr int k_max_depth = 64;
+
     JsonReader(std::string file, const nlohmann::json& value, std::string path = {});
 
-    // Parses `text` as JSON; a syntax error names the file, line and column.
-    static nlohmann::json parse_document(const std::string& file, const std::string& text);
+    // Parses `text` as JSON, from a file, a registry or a user: the only way dlenv parses
+    // JSON. Throws Error(invalid_input) naming `file`: a syntax error with its line and
+    // column, a number out of range, nesting deeper than k_max_depth.
+    static nlohmann::json parse_document(const std::string& file, std::string_view text);
+    // The same for a file that holds secrets (credentials): its errors quote none of its text.
+    static nlohmann::json parse_secret_document(const std::string& file, std::string_view text);
+    // The same, for JSON whose absence is not an error (a registry's error body): null
+    // when `text` is not JSON that parse_document accepts.
+    static nlohmann::json parse_document_or_null(std::string_view text);
 
     const std::string& file() const { return m_file; }
     const std::string& path() const { return m_path; }
@@ -66,6 +78,7 @@ public:
 
 private:
     [[noreturn]] void expected(std::string_view what) const;
+    JsonReader child(const nlohmann::json& value, std::string path) const;
 
     std::string m_file;
     const nlohmann::json* m_value;

@@ -6,6 +6,7 @@
 #include "core/output_file.h"
 #include "core/image_target.h"
 #include "core/json_reader.h"
+#include "core/regular_file.h"
 #include "core/sha256.h"
 #include "lock/package_plan.h"
 
@@ -61,17 +62,41 @@ nlohmann::json stack_json(const resolve::Stack& stack)
     };
 }
 
-nlohmann::json file_json(const resolve::Profile& profile, std::size_t i, const std::filesystem::path& lock_dir)
+// The directory every file of a profile must resolve inside, and how messages name it.
+struct FilesRoot {
+    std::filesystem::path path; // resolved
+    std::string name;
+};
+
+FilesRoot files_root_of(const resolve::Profile& profile, const std::optional<std::filesystem::path>& files_root)
+{
+    std::filesystem::path dir = files_root ? *files_root : std::filesystem::absolute(profile.file).parent_path();
+    std::error_code ec;
+    std::filesystem::path resolved = std::filesystem::canonical(dir, ec);
+    if (ec)
+        throw Error(ErrorCode::invalid_input, "resolve " + dir.string() + ": " + ec.message());
+    return { resolved, files_root ? "the --files-root" : "the profile's directory" };
+}
+
+nlohmann::json file_json(
+    const resolve::Profile& profile, std::size_t i, const FilesRoot& root, const std::filesystem::path& lock_dir)
 {
     const resolve::ProfileFile& file = profile.files[i];
+    std::string field = profile.file + ": files[" + std::to_string(i) + "].source: ";
     std::filesystem::path source = std::filesystem::path(profile.file).parent_path() / file.source;
-    std::string bytes;
+    std::filesystem::path resolved;
     try {
-        bytes = read_file(source);
+        resolved = resolve_regular_file(source);
     } catch (const Error& e) {
-        throw Error(e.code(), profile.file + ": files[" + std::to_string(i) + "].source: " + e.message(),
-                    "the path is relative to the profile's directory");
+        throw Error(e.code(), field + e.message(), "the path is relative to the profile's directory");
     }
+    if (!is_inside(resolved, root.path))
+        throw Error(ErrorCode::invalid_input,
+            field + file.source + " resolves to " + resolved.string() + ", outside " + root.name + " "
+                + root.path.string(),
+            "keep the image's files inside the profile's directory, or pass `dlenv lock --files-root DIR` "
+            "to allow the files inside DIR");
+    std::string bytes = read_file(resolved);
     std::filesystem::path relative =
         std::filesystem::absolute(source).lexically_relative(std::filesystem::absolute(lock_dir));
     return {{"source", relative.generic_string()},
@@ -81,11 +106,15 @@ nlohmann::json file_json(const resolve::Profile& profile, std::size_t i, const s
             {"size", bytes.size()}};
 }
 
-nlohmann::json image_json(const resolve::Profile& profile, const std::filesystem::path& lock_dir)
+nlohmann::json image_json(const resolve::Profile& profile, const std::optional<std::filesystem::path>& files_root,
+    const std::filesystem::path& lock_dir)
 {
     nlohmann::json files = nlohmann::json::array();
-    for (std::size_t i = 0; i < profile.files.size(); ++i)
-        files.push_back(file_json(profile, i, lock_dir));
+    if (!profile.files.empty()) {
+        FilesRoot root = files_root_of(profile, files_root);
+        for (std::size_t i = 0; i < profile.files.size(); ++i)
+            files.push_back(file_json(profile, i, root, lock_dir));
+    }
     return {{"source_date_epoch", profile.source_date_epoch}, {"files", files}};
 }
 
@@ -100,6 +129,13 @@ nlohmann::json warnings_json(const resolve::Report& report)
 
 } // namespace
 
+Lockfile::Lockfile(nlohmann::json json, std::string file)
+    : m_json(std::move(json))
+    , m_file(std::move(file))
+    , m_stack(read_locked_stack(JsonReader(m_file, m_json).at("stack")))
+{
+}
+
 std::string Lockfile::compute_digest(nlohmann::json json)
 {
     json.erase("digest");
@@ -109,8 +145,11 @@ std::string Lockfile::compute_digest(nlohmann::json json)
 Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                               const resolve::HostFacts& host, const resolve::Stack& stack,
                               const resolve::Report& report, const PackageSources& sources,
-                              const std::filesystem::path& lock_path)
+                              const std::filesystem::path& lock_path,
+                              const std::optional<std::filesystem::path>& files_root)
 {
+    profile_requirements(profile); // refuses a malformed one now, not only once the closure is locked
+    // absolute first: the parent of a bare "team.lock.json" is "", which has no absolute form
     std::filesystem::path lock_dir = std::filesystem::absolute(lock_path).parent_path();
     nlohmann::json json = {
         {"format", k_format},
@@ -119,7 +158,7 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
         {"stack", stack_json(stack)},
         {"base_image",
          {{"reference", profile.base_image}, {"digest", nullptr}, {"manifest", nullptr}, {"platform", k_platform}}},
-        {"image", image_json(profile, lock_dir)},
+        {"image", image_json(profile, files_root, lock_dir)},
         {"requirements", profile.requirements},
         {"packages", nullptr},
         {"package_sources", to_json(sources)},
@@ -169,6 +208,8 @@ ImageSection Lockfile::image() const
                         item.at("sha256").string(), item.at("size").non_negative_integer()};
         if (file.source.empty() || file.source.front() == '/')
             item.at("source").fail("expected a path relative to the lockfile's directory", "run `dlenv lock` again");
+        if (std::string problem = path_length_problem(file.source); !problem.empty())
+            item.at("source").fail(problem, "run `dlenv lock` again");
         if (std::string problem = image_target_problem(file.target); !problem.empty())
             item.at("target").fail(problem, "fix the profile's files and run `dlenv lock` again");
         auto mode = parse_file_mode(item.at("mode").string());
@@ -228,6 +269,11 @@ std::optional<std::vector<LockedPackage>> Lockfile::packages() const
 PackageSources Lockfile::package_sources() const
 {
     return read_package_sources(JsonReader(m_file, m_json).at("package_sources"));
+}
+
+std::vector<std::string> Lockfile::validation_tiers() const
+{
+    return JsonReader(m_file, m_json).at("validation").at("tiers").strings();
 }
 
 PythonEnvironment Lockfile::python_environment() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lock/locked_stack.h"
 #include "lock/packages.h"
 #include "resolve/profile.h"
 #include "resolve/stack.h"
@@ -40,20 +41,26 @@ public:
     // Builds the lock of a resolved profile, to be written to `lock_path`: the profile's
     // files are pinned by sha256 and size, with paths relative to the lock's directory;
     // the packages come from `sources` and are not locked yet (set_packages does that).
-    // Equal inputs give equal bytes.
+    // Each file must be a regular file that resolves, symlinks followed, inside
+    // `files_root` (by default the profile's directory), so a profile cannot put the
+    // machine's other files into the image; Error(invalid_input) names the profile, the
+    // field and the way out. Equal inputs give equal bytes.
     static Lockfile from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
                                const resolve::HostFacts& host, const resolve::Stack& stack,
                                const resolve::Report& report, const PackageSources& sources,
-                               const std::filesystem::path& lock_path);
+                               const std::filesystem::path& lock_path,
+                               const std::optional<std::filesystem::path>& files_root = std::nullopt);
 
-    // Reads and verifies a lockfile: format version, digest. Errors name the file and
-    // field; a digest mismatch says to lock again.
+    // Reads and verifies a lockfile: format version, digest, the stack's fields. Errors
+    // name the file and field; a digest mismatch says to lock again.
     static Lockfile parse(const std::string& file, const std::string& text);
 
     const nlohmann::json& json() const { return m_json; }
     const std::string& file() const { return m_file; } // where it was read from, for messages
+    const LockedStack& stack() const { return m_stack; } // checked when the lock is read
     // The "image" section, checked: sources relative, targets absolute without ".", ".."
-    // or control characters, octal modes, sha256 digests. Errors name the file and field.
+    // or control characters and outside /opt/dlenv, no path too long for Linux, octal
+    // modes, sha256 digests. Errors name the file and field.
     ImageSection image() const;
     std::string profile_name() const;
     std::string base_reference() const;            // base_image.reference
@@ -64,6 +71,7 @@ public:
     // without a wheelhouse). Errors name the file and field.
     std::optional<std::vector<LockedPackage>> packages() const;
     PackageSources package_sources() const;
+    std::vector<std::string> validation_tiers() const; // validation.tiers
     PythonEnvironment python_environment() const;
     std::string digest() const { return m_json.at("digest").get<std::string>(); }
     std::string text() const; // the canonical bytes
@@ -78,11 +86,12 @@ public:
     void set_packages(const std::vector<LockedPackage>& packages);
 
 private:
-    Lockfile(nlohmann::json json, std::string file) : m_json(std::move(json)), m_file(std::move(file)) {}
+    Lockfile(nlohmann::json json, std::string file);
     static std::string compute_digest(nlohmann::json json);
 
     nlohmann::json m_json;
     std::string m_file;
+    LockedStack m_stack;
 };
 
 } // namespace dlenv::lock

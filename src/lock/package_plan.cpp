@@ -59,6 +59,19 @@ PythonEnvironment python_environment(const resolve::Profile& profile, const reso
             std::to_string(settings.glibc_major) + "." + std::to_string(settings.glibc_minor), "/usr/local", runtime};
 }
 
+std::vector<pypi::Requirement> profile_requirements(const resolve::Profile& profile)
+{
+    std::vector<pypi::Requirement> out;
+    for (std::size_t i = 0; i < profile.requirements.size(); ++i) {
+        try {
+            out.push_back(pypi::Requirement::parse(profile.requirements[i]));
+        } catch (const Error& e) {
+            throw Error(e.code(), profile.file + ": requirements[" + std::to_string(i) + "]: " + e.message(), e.hint());
+        }
+    }
+    return out;
+}
+
 pypi::ResolveRequest package_request(const resolve::Profile& profile, const resolve::Stack& stack)
 {
     pypi::ResolveRequest request;
@@ -68,13 +81,8 @@ pypi::ResolveRequest package_request(const resolve::Profile& profile, const reso
     request.requirements.push_back(pypi::Requirement::parse(stack.framework.name + "==" + stack.framework.version.str()));
     for (const auto& companion : stack.companions)
         request.requirements.push_back(pypi::Requirement::parse(companion.name + "==" + companion.version.str()));
-    for (std::size_t i = 0; i < profile.requirements.size(); ++i) {
-        try {
-            request.requirements.push_back(pypi::Requirement::parse(profile.requirements[i]));
-        } catch (const Error& e) {
-            throw Error(e.code(), profile.file + ": requirements[" + std::to_string(i) + "]: " + e.message(), e.hint());
-        }
-    }
+    for (auto& requirement : profile_requirements(profile))
+        request.requirements.push_back(std::move(requirement));
     std::string why = " (profile " + profile.name + ")";
     if (stack.cudnn)
         request.constraints[cuda_wheel("cudnn", stack)] = {pypi::SpecifierSet::parse("==" + *stack.cudnn + ".*"),

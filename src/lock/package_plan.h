@@ -19,6 +19,10 @@ PackageSources package_sources(const resolve::Profile& profile, const resolve::S
 // /usr/local (where a relocatable runtime is unpacked, and on PATH in every base).
 PythonEnvironment python_environment(const resolve::Profile& profile, const resolve::Stack& stack);
 
+// The profile's requirements, parsed (PEP 508). Throws Error(invalid_input) naming the
+// profile, the field ("requirements[0]") and what is wrong.
+std::vector<pypi::Requirement> profile_requirements(const resolve::Profile& profile);
+
 // What the closure must hold: the framework and its companions pinned to the stack's
 // builds, and the profile's requirements; nvidia-cudnn-cuXX and nvidia-nccl-cuXX
 // constrained to the stack's cuDNN and NCCL wherever the closure reaches them.

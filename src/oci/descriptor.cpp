@@ -1,6 +1,7 @@
 #include "oci/descriptor.h"
 
 #include "core/error.h"
+#include "core/json_reader.h"
 #include "oci/media_types.h"
 
 namespace dlenv::oci {
@@ -44,11 +45,7 @@ std::map<std::string, std::string> annotations_of(const nlohmann::json& json, co
 
 nlohmann::json parse_json(std::string_view bytes, const std::string& where)
 {
-    try {
-        return nlohmann::json::parse(bytes);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw malformed(where, std::string("not JSON: ") + e.what());
-    }
+    return JsonReader::parse_document(where, bytes);
 }
 
 void check_schema_version(const nlohmann::json& json, const std::string& where)

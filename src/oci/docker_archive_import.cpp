@@ -1,6 +1,7 @@
 #include "oci/docker_archive.h"
 
 #include "core/error.h"
+#include "core/json_reader.h"
 #include "core/sha256.h"
 #include "oci/compression.h"
 #include "oci/file_source.h"
@@ -124,9 +125,9 @@ Error malformed(const std::string& archive, const std::string& what)
 nlohmann::json parse_json(std::string_view bytes, const std::string& archive, const std::string& member)
 {
     try {
-        return nlohmann::json::parse(bytes);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw malformed(archive, member + " is not JSON: " + e.what());
+        return JsonReader::parse_document(member, bytes);
+    } catch (const Error& e) {
+        throw malformed(archive, e.message());
     }
 }
 

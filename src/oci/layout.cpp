@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 #include "core/sha256.h"
 #include "oci/media_types.h"
 
@@ -77,16 +78,16 @@ ImageLayout ImageLayout::open(const std::filesystem::path& dir)
     std::filesystem::path marker = dir / "oci-layout";
     if (!std::filesystem::exists(marker))
         throw Error(ErrorCode::not_found, dir.string() + " is not an OCI image layout (no oci-layout file)");
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(read_file(marker));
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(ErrorCode::invalid_input, marker.string() + ": not JSON: " + e.what());
-    }
-    if (json.value("imageLayoutVersion", std::string()) != k_layout_version)
+    nlohmann::json json = JsonReader::parse_document(marker.string(), read_file(marker));
+    if (JsonReader(marker.string(), json).optional_string("imageLayoutVersion") != k_layout_version)
         throw Error(ErrorCode::invalid_input,
                     marker.string() + ": imageLayoutVersion must be \"" + std::string(k_layout_version) + "\"");
-    return ImageLayout(dir);
+    ImageLayout layout(dir);
+    std::error_code ec;
+    if (std::filesystem::exists(layout.blob_dir(), ec) && !std::filesystem::is_directory(layout.blob_dir(), ec))
+        throw Error(ErrorCode::invalid_input, layout.blob_dir().string() + ": not a directory",
+            "the layout is damaged: blobs/sha256 holds the blobs, one file each; move the file away");
+    return layout;
 }
 
 ImageLayout ImageLayout::open_or_create(const std::filesystem::path& dir)

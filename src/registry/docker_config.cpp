@@ -3,7 +3,7 @@
 #include "core/base64.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "core/text_position.h"
+#include "core/json_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -78,17 +78,6 @@ private:
     std::string m_path;
 };
 
-nlohmann::json parse(const std::string& file, const std::string& text)
-{
-    try {
-        return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // The parser's own message quotes the text it stopped at: here, likely a secret.
-        throw Error(ErrorCode::invalid_input, file + ":" + text_position(text, e.byte) + ": not valid JSON",
-            "fix the syntax at that position; the text there is not shown, as the file holds credentials");
-    }
-}
-
 std::optional<Credentials> from_entry(const Field& entry, const std::string& source, const std::string& registry)
 {
     if (std::optional<std::string> auth = entry.string("auth"); auth && !auth->empty()) {
@@ -114,7 +103,7 @@ std::optional<Credentials> read_docker_config(
     if (!std::filesystem::is_regular_file(file))
         return std::nullopt;
     std::string source = file.string();
-    nlohmann::json document = parse(source, read_file(file));
+    nlohmann::json document = JsonReader::parse_secret_document(source, read_file(file));
     std::optional<Field> auths = Field(source, document, "").find("auths");
     if (!auths)
         return std::nullopt;

@@ -1,6 +1,7 @@
 #include "registry/manifests.h"
 
 #include "core/error.h"
+#include "core/json_reader.h"
 #include "oci/media_types.h"
 #include "registry/platform.h"
 
@@ -48,7 +49,7 @@ std::string media_type_of(const http::Response& response)
     type = type.substr(0, type.find(';'));
     if (!type.empty() && type != "application/json")
         return type;
-    nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
+    nlohmann::json body = JsonReader::parse_document_or_null(response.body);
     return body.is_object() ? body.value("mediaType", std::string(oci::media_type::k_manifest))
                             : std::string(oci::media_type::k_manifest);
 }

@@ -1,6 +1,7 @@
 #include "registry/session.h"
 
 #include "core/base64.h"
+#include "core/json_reader.h"
 #include "http/url.h"
 
 #include <nlohmann/json.hpp>
@@ -44,7 +45,7 @@ std::string push_scope(const std::string& repository)
 Error registry_error(const http::Response& response, const std::string& what)
 {
     std::string detail;
-    nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
+    nlohmann::json body = JsonReader::parse_document_or_null(response.body);
     if (body.is_object() && body.contains("errors") && body["errors"].is_array()) {
         for (const auto& error : body["errors"]) {
             if (!error.is_object())
@@ -163,7 +164,7 @@ Session::Token Session::fetch_token(const Challenge& challenge, const Scope& sco
         throw refused(m_registry, m_credentials);
     if (!response.ok())
         throw registry_error(response, "token service " + http::Url::parse(realm).origin());
-    nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
+    nlohmann::json body = JsonReader::parse_document_or_null(response.body);
     std::string token;
     if (body.is_object())
         token = body.value("token", body.value("access_token", std::string()));

@@ -3,6 +3,7 @@
 #include "core/closest.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/image_name.h"
 #include "core/image_target.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
@@ -41,6 +42,8 @@ ProfileFile profile_file(const JsonReader& item)
     ProfileFile file{item.at("source").string(), item.at("target").string(), 0644};
     if (file.source.empty() || file.source.front() == '/')
         item.at("source").fail("expected a path relative to the profile's directory");
+    if (std::string problem = path_length_problem(file.source); !problem.empty())
+        item.at("source").fail(problem);
     if (std::string problem = image_target_problem(file.target); !problem.empty())
         item.at("target").fail(problem);
     if (auto mode = item.find("mode"))
@@ -122,6 +125,11 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     p.file = file;
     p.sha256 = sha256_hex(text);
     p.name = doc.at("name").string();
+    try {
+        check_image_name(p.name);
+    } catch (const Error& e) {
+        doc.at("name").fail(e.message(), e.hint());
+    }
     p.description = doc.optional_string("description").value_or("");
 
     auto framework = doc.at("framework");

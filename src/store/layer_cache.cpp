@@ -3,6 +3,7 @@
 #include "core/canonical_json.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 
 namespace dlenv::store {
 namespace {
@@ -18,7 +19,7 @@ constexpr std::string_view k_format = "dlenv.layer-cache/v1";
 std::optional<CachedLayer> read_entry(const std::filesystem::path& file)
 {
     try {
-        nlohmann::json json = nlohmann::json::parse(read_file(file));
+        nlohmann::json json = JsonReader::parse_document(file.string(), read_file(file));
         if (json.value("format", std::string()) != k_format)
             return std::nullopt;
         return CachedLayer{oci::Descriptor::from_json(json.at("descriptor"), file.string()),

@@ -4,8 +4,8 @@
 #include "core/closest.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 
-#include <regex>
 #include <utility>
 
 namespace dlenv::store {
@@ -72,7 +72,7 @@ Records Records::read(const std::filesystem::path& file)
     if (!std::filesystem::exists(file))
         return records;
     try {
-        nlohmann::json json = nlohmann::json::parse(read_file(file));
+        nlohmann::json json = JsonReader::parse_document(file.string(), read_file(file));
         if (json.value("format", std::string()) != k_format)
             throw Error(ErrorCode::invalid_input,
                         file.string() + ": format must be \"" + std::string(k_format) + "\"",
@@ -124,16 +124,6 @@ const ImageRecord& Records::at(const std::string& name) const
 ImageRecord& Records::at(const std::string& name)
 {
     return const_cast<ImageRecord&>(std::as_const(*this).at(name));
-}
-
-void check_image_name(const std::string& name)
-{
-    // An optional registry host with a port ("localhost:5000/"), then the path.
-    static const std::regex valid(
-        R"(([a-z0-9]+([.-][a-z0-9]+)*:[0-9]+/)?[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*)");
-    if (!std::regex_match(name, valid))
-        throw Error(ErrorCode::invalid_input, "invalid image name \"" + name + "\"",
-                    "use lowercase letters, digits and . _ - between them, with / between path components");
 }
 
 ImageTag ImageTag::parse(const std::string& text)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/image_name.h"
 #include "oci/descriptor.h"
 
 #include <filesystem>
@@ -47,10 +48,8 @@ struct Records {
     void write(const std::filesystem::path& file) const;    // atomically
 };
 
-// Image names as registries accept them: lowercase components of [a-z0-9] joined by
-// '.', '_', '__', '-' and separated by '/', after an optional "host:port/" of the registry
-// they came from. Throws Error(invalid_input) with a fix.
-void check_image_name(const std::string& name);
+// The store names images as registries do (core/image_name.h).
+using dlenv::check_image_name;
 
 // "NAME[:TAG]" of an image in the store (TAG: latest). The tag is what follows the last
 // ':' after the last '/', so a registry port ("localhost:5000/app") stays in the name.

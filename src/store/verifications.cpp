@@ -3,6 +3,7 @@
 #include "core/canonical_json.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 
 namespace dlenv::store {
 namespace {
@@ -23,7 +24,7 @@ Verification read_verification(const Store& store, const oci::Digest& image)
     if (!std::filesystem::exists(file))
         return out;
     try {
-        nlohmann::json json = nlohmann::json::parse(read_file(file));
+        nlohmann::json json = JsonReader::parse_document(file.string(), read_file(file));
         if (json.value("schema", std::string()) != k_schema)
             throw Error(ErrorCode::invalid_input, file.string() + ": schema must be \"" + std::string(k_schema) + "\"",
                 "the record was written by another dlenv version; run `dlenv verify` again");

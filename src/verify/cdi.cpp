@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 
 #include <algorithm>
 
@@ -92,7 +93,7 @@ std::optional<GpuInjection> plan_from_cdi_dirs(const std::vector<std::filesystem
                 files.push_back(entry.path());
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
-            nlohmann::json spec = nlohmann::json::parse(read_file(file), nullptr, false);
+            nlohmann::json spec = JsonReader::parse_document_or_null(read_file(file));
             if (spec.is_object() && spec.value("kind", std::string()) == k_kind)
                 return plan_from_cdi_spec(spec, file.string(), probe);
         }

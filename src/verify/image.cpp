@@ -1,6 +1,7 @@
 #include "verify/image.h"
 
 #include "core/error.h"
+#include "core/json_reader.h"
 #include "oci/media_types.h"
 
 namespace dlenv::verify {
@@ -43,7 +44,8 @@ StoredImage read_image(const oci::ImageLayout& layout, const oci::Descriptor& de
     oci::Manifest manifest = oci::Manifest::parse(layout.read_blob(descriptor), where);
     nlohmann::json config;
     try {
-        config = nlohmann::json::parse(layout.read_blob(manifest.config));
+        config = JsonReader::parse_document(
+            "config " + manifest.config.digest.short_text(), layout.read_blob(manifest.config));
         ImageProcess process = process_of(config);
         return { descriptor, std::move(manifest), std::move(config), std::move(process) };
     } catch (const nlohmann::json::exception& e) {

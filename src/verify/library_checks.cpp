@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "core/json_reader.h"
 #include "verify/rootfs_path.h"
 
 namespace dlenv::verify {
@@ -76,9 +77,10 @@ void check_cuda_version(const std::filesystem::path& rootfs, const std::string& 
     }
     std::string found;
     try {
-        found = nlohmann::json::parse(read_file(*host)).at("cuda").at("version").get<std::string>();
-    } catch (const nlohmann::json::exception& e) {
-        findings.push_back({ "cuda-version", Outcome::fail, file + " has no cuda.version: " + e.what() });
+        nlohmann::json version = JsonReader::parse_document(file, read_file(*host));
+        found = JsonReader(file, version).at("cuda").at("version").string();
+    } catch (const Error& e) {
+        findings.push_back({ "cuda-version", Outcome::fail, e.message() });
         return;
     }
     if (found == cuda)

@@ -12,11 +12,6 @@ std::string major_of(const std::string& version)
     return version.substr(0, version.find('.'));
 }
 
-std::string string_or_empty(const nlohmann::json& value)
-{
-    return value.is_string() ? value.get<std::string>() : std::string();
-}
-
 // NVIDIA's CUDA images: [registry/]nvidia/cuda:VERSION[-cudnnN]-FLAVOUR-OS.
 void add_cuda_base(const lock::Lockfile& lock, Promises& promises)
 {
@@ -26,25 +21,25 @@ void add_cuda_base(const lock::Lockfile& lock, Promises& promises)
     std::smatch m;
     if (!std::regex_match(reference, m, cuda_image))
         return;
-    const nlohmann::json& stack = lock.json().at("stack");
-    std::string cuda = stack.at("cuda").get<std::string>();
+    const lock::LockedStack& stack = lock.stack();
+    std::string cuda = stack.cuda.text();
     std::string why = "base " + reference;
     promises.cuda_version = cuda;
     promises.libraries.push_back({ cudart_soname(cuda), cuda, why });
     if (m[3] != "base")
         promises.libraries.push_back({ "libcublas.so." + major_of(cuda), cuda, why });
-    std::string cudnn = string_or_empty(stack.at("cudnn"));
-    if (m[2].matched && !cudnn.empty())
-        promises.libraries.push_back({ "libcudnn.so." + major_of(cudnn), cudnn, why });
+    if (m[2].matched && stack.cudnn)
+        promises.libraries.push_back(
+            { "libcudnn.so." + std::to_string(stack.cudnn->major()), stack.cudnn->text(), why });
 }
 
 void add_packages(const lock::Lockfile& lock, Promises& promises)
 {
-    auto packages = lock.json().find("packages");
-    if (packages == lock.json().end())
+    auto packages = lock.packages();
+    if (!packages)
         return;
     for (const auto& package : *packages) {
-        PromisedPackage promised { package.at("name").get<std::string>(), package.at("version").get<std::string>() };
+        PromisedPackage promised { package.name, package.version };
         if (promised.name == promises.framework_name)
             promises.framework = promised.name;
         promises.packages.push_back(std::move(promised));
@@ -67,7 +62,7 @@ Promises promises_of(const lock::Lockfile& lock)
 {
     Promises promises;
     promises.files = lock.image().files;
-    promises.framework_name = lock.json().at("stack").at("framework").at("name").get<std::string>();
+    promises.framework_name = lock.stack().framework;
     add_cuda_base(lock, promises);
     add_packages(lock, promises);
     return promises;

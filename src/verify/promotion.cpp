@@ -65,8 +65,7 @@ PromotionCheck check_promotion(const store::Store& store, const std::string& nam
     PromotionCheck check { *latest, {}, {} };
     StoredImage image = read_image(store.layout(), *latest);
     lock::Lockfile lock = lock_of(store, image);
-    for (const auto& tier : lock.json().at("validation").at("tiers"))
-        check.required.push_back(tier.get<std::string>());
+    check.required = lock.validation_tiers();
     store::Verification record = store::read_verification(store, latest->digest);
     std::string digest = latest->digest.short_text();
     for (const auto& tier : check.required) {

@@ -45,8 +45,7 @@ std::vector<std::string> lock_tiers(const std::optional<lock::Lockfile>& lock)
 {
     std::vector<std::string> tiers;
     if (lock)
-        for (const auto& tier : lock->json().at("validation").at("tiers"))
-            tiers.push_back(tier.get<std::string>());
+        tiers = lock->validation_tiers();
     return tiers.empty() ? std::vector<std::string> { std::string(k_tier_static) } : tiers;
 }
 

@@ -3,6 +3,7 @@
 #include "core/subprocess.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -16,6 +17,14 @@ inline ProcessResult run_dlenv(std::vector<std::string> args)
     auto result = run_process(args);
     REQUIRE(result);
     return *result;
+}
+
+// The error a command printed with --json: "message | hint".
+inline std::string error_of(const ProcessResult& r)
+{
+    INFO(r.out);
+    auto error = nlohmann::json::parse(r.out).at("error");
+    return error.at("message").get<std::string>() + " | " + error.value("hint", std::string());
 }
 
 } // namespace dlenv::testing

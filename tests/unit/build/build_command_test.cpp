@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 using namespace dlenv;
+using dlenv::testing::error_of;
 using dlenv::testing::run_dlenv;
 
 namespace {
@@ -23,13 +24,6 @@ std::string lock_with_file(const Scratch& scratch)
     std::string lock = (scratch / "app.lock.json").string();
     REQUIRE(run_dlenv({"lock", (scratch / "profile.json").string(), "-o", lock, "--offline"}).exit_code == 0);
     return lock;
-}
-
-// The error a command printed with --json: "message | hint".
-std::string error_of(const ProcessResult& r)
-{
-    auto error = nlohmann::json::parse(r.out).at("error");
-    return error.at("message").get<std::string>() + " | " + error.value("hint", std::string());
 }
 
 nlohmann::json build_json(const std::vector<std::string>& args)

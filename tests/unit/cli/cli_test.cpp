@@ -147,3 +147,20 @@ TEST_CASE("lock -o - prints the lock alone on standard output; a relative -o lan
     CHECK_THAT(in_dir("quickstart.lock.json"), Catch::StartsWith("locked quickstart -> quickstart.lock.json\n"));
     CHECK(printed == read_file(dir / "quickstart.lock.json"));
 }
+
+TEST_CASE("lock run beside a profile with files writes a lock named without a directory", "[cli]")
+{
+    auto dir = scratch("beside");
+    std::filesystem::create_directories(dir);
+    nlohmann::json profile
+        = nlohmann::json::parse(read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
+    profile["files"] = { { { "source", "train.py" }, { "target", "/app/train.py" } } };
+    write_file_atomic(dir / "team.json", profile.dump());
+    write_file_atomic(dir / "train.py", "print('train')\n");
+    auto r = run_process({ "sh", "-c",
+        "cd '" + dir.string() + "' && " DLENV_BINARY " lock team.json -o team.lock.json --offline --json" });
+    REQUIRE(r);
+    CHECK(r->exit_code == 0);
+    auto lock = nlohmann::json::parse(read_file(dir / "team.lock.json"));
+    CHECK(lock.at("image").at("files").at(0).at("source") == "train.py");
+}

@@ -1,16 +1,16 @@
-#include "core/canonical_json.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "core/sha256.h"
 #include "lock/lockfile.h"
 #include "lock/package_plan.h"
 #include "matrix/matrix.h"
 #include "resolve/profile.h"
 #include "resolve/stack.h"
+#include "support/resigned_lock.h"
 
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
+using dlenv::testing::resigned_lock;
 
 namespace {
 
@@ -23,6 +23,12 @@ lock::Lockfile lock_shipped(const std::string& name)
     return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report,
                                       lock::package_sources(profile, *resolution.stack),
                                       "lockfiles/" + profile.name + ".lock.json");
+}
+
+// A lock re-signed by hand: the digest matches, so only the checks after it stand.
+lock::Lockfile signed_lock(const nlohmann::json& json)
+{
+    return lock::Lockfile::parse("x.lock.json", resigned_lock(json));
 }
 
 } // namespace
@@ -98,12 +104,6 @@ TEST_CASE("a lock read back verifies its format and digest", "[lock]")
 TEST_CASE("a lock whose image files leave the image root or the lock's directory is refused, naming the field",
           "[lock]")
 {
-    // A lock re-signed by hand: the digest matches, so only the image section's checks stand.
-    auto signed_lock = [](nlohmann::json json) {
-        json.erase("digest");
-        json["digest"] = "sha256:" + sha256_hex(to_canonical_json(json));
-        return lock::Lockfile::parse("x.lock.json", to_canonical_json(json));
-    };
     nlohmann::json json = lock_shipped("pytorch-2.1-cu118").json();
     nlohmann::json file = {{"source", "app.py"}, {"target", "/app/app.py"}, {"mode", "0644"},
                            {"sha256", std::string(64, 'a')}, {"size", 3}};
@@ -115,10 +115,51 @@ TEST_CASE("a lock whose image files leave the image root or the lock's directory
         {"target", "/app/a\nRUN rm -rf /", "x.lock.json: image.files[0].target: control characters are not allowed in a path"},
         {"source", "/etc/shadow", "x.lock.json: image.files[0].source: expected a path relative to the lockfile's directory"},
         {"mode", "rwx", "x.lock.json: image.files[0].mode: expected an octal mode like \"0644\""},
+        {"target", "/opt/dlenv/dlenv.lock.json",
+         "x.lock.json: image.files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the "
+         "file elsewhere"},
+        {"target", "/app/" + std::string(5000, 'a'),
+         "x.lock.json: image.files[0].target: a component of the path is 5000 bytes long; Linux allows 255"},
+        {"source", std::string(300, 'a'),
+         "x.lock.json: image.files[0].source: a component of the path is 300 bytes long; Linux allows 255"},
     };
     for (const auto& [field, value, message] : bad) {
         nlohmann::json edited = json;
         edited["image"]["files"][0][field] = value;
         CHECK_THROWS_WITH(signed_lock(edited).image(), message);
     }
+}
+
+TEST_CASE("a lock whose stack is missing or of the wrong types is refused when read, naming the field", "[lock]")
+{
+    nlohmann::json json = lock_shipped("pytorch-2.1-cu118").json();
+    CHECK_NOTHROW(signed_lock(json));
+
+    nlohmann::json without = json;
+    without.erase("stack");
+    CHECK_THROWS_WITH(signed_lock(without), "x.lock.json: stack: missing");
+
+    const std::vector<std::tuple<std::string, nlohmann::json, std::string>> bad = {
+        { "/stack/cuda", 11.8, "x.lock.json: stack.cuda: expected a string, got 11.8 (number)" },
+        { "/stack/cuda", "eleven", "x.lock.json: stack.cuda: 'eleven' is not a CUDA version" },
+        { "/stack/framework", "torch", "x.lock.json: stack.framework: expected an object, got \"torch\" (string)" },
+        { "/stack/driver/toolkit_min", "latest",
+            "x.lock.json: stack.driver.toolkit_min: 'latest' is not a driver version" },
+        { "/stack/driver/forward_compat", "no",
+            "x.lock.json: stack.driver.forward_compat: expected true or false, got \"no\" (string)" },
+        { "/stack/arch_list/0", 7, "x.lock.json: stack.arch_list[0]: expected a string, got 7 (number)" },
+    };
+    for (const auto& [pointer, value, message] : bad) {
+        nlohmann::json edited = json;
+        edited[nlohmann::json::json_pointer(pointer)] = value;
+        CHECK_THROWS_WITH(signed_lock(edited), message);
+    }
+}
+
+TEST_CASE("a lock with a number too large for a double is refused naming the file", "[lock]")
+{
+    std::string text = lock_shipped("pytorch-2.1-cu118").text();
+    text.replace(text.find("\"source_date_epoch\": 0"), 22, "\"source_date_epoch\": 1e400");
+    CHECK_THROWS_WITH(
+        lock::Lockfile::parse("x.lock.json", text), "x.lock.json: not valid JSON: number overflow parsing '1e400'");
 }

@@ -75,3 +75,12 @@ TEST_CASE("docker's config.json gives credentials by host, with Docker Hub's leg
     CHECK_THROWS_WITH(find_credentials("broken.example.com", nullptr, scratch / "config.json"),
         Catch::Contains(R"(auths."broken.example.com".auth: is not base64 of USER:PASSWORD)"));
 }
+
+TEST_CASE("an entry of docker's config.json of the wrong type is named without showing its value", "[registry]")
+{
+    Scratch scratch;
+    dlenv::write_file_atomic(scratch / "config.json", R"({"auths": {"registry.example.com": {"auth": 5318008}}})");
+    CHECK_THROWS_WITH(find_credentials("registry.example.com", nullptr, scratch / "config.json"),
+        (scratch / "config.json").string()
+            + ": auths.registry.example.com.auth: expected a string, got a value of type number");
+}

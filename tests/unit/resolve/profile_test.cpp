@@ -71,6 +71,23 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
                                                                   "sha256": "ABC"}},)",
              "team.json: packages.python_runtime.sha256: expected 64 lowercase hexadecimal digits",
              "copy it from the release's SHA256SUMS"},
+        Case{R"("name": "team")", R"("name": "Team App")", "team.json: name: invalid image name \"Team App\"",
+             "use lowercase letters, digits and . _ - between them, with / between path components"},
+        Case{R"("name": "team")", R"("name": "../../etc/cron.d/team")",
+             "team.json: name: invalid image name \"../../etc/cron.d/team\"",
+             "use lowercase letters, digits and . _ - between them, with / between path components"},
+        Case{R"("python": "3.10",)",
+             R"("python": "3.10", "files": [{"source": "a.py", "target": "/opt/dlenv/dlenv.lock.json"}],)",
+             "team.json: files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the "
+             "file elsewhere",
+             ""},
+        Case{R"("python": "3.10",)",
+             R"("python": "3.10", "files": [{"source": ")" + std::string(300, 'a') + R"(", "target": "/app/a"}],)",
+             "team.json: files[0].source: a component of the path is 300 bytes long; Linux allows 255", ""},
+        Case{R"("python": "3.10",)",
+             R"("python": "3.10", "description": )" + std::string(65, '[') + std::string(65, ']') + ",",
+             "team.json: arrays and objects nest deeper than 64 levels",
+             "dlenv reads JSON nested at most 64 levels deep; this is not a file it wrote or expects"},
         Case{R"("python": "3.10",)", R"("python": "3.10")", "team.json:6:14: not valid JSON: syntax error while "
                                                            "parsing object - unexpected string literal; expected '}'",
              "fix the syntax at that position"});
