@@ -71,8 +71,15 @@ Records Records::read(const std::filesystem::path& file)
     Records records;
     if (!std::filesystem::exists(file))
         return records;
+    nlohmann::json json;
     try {
-        nlohmann::json json = JsonReader::parse_document(file.string(), read_file(file));
+        json = JsonReader::parse_document(file.string(), read_file(file));
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::invalid_input)
+            throw;
+        throw damaged(e.message());
+    }
+    try {
         if (json.value("format", std::string()) != k_format)
             throw Error(ErrorCode::invalid_input,
                         file.string() + ": format must be \"" + std::string(k_format) + "\"",

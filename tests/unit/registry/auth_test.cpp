@@ -82,5 +82,5 @@ TEST_CASE("an entry of docker's config.json of the wrong type is named without s
     dlenv::write_file_atomic(scratch / "config.json", R"({"auths": {"registry.example.com": {"auth": 5318008}}})");
     CHECK_THROWS_WITH(find_credentials("registry.example.com", nullptr, scratch / "config.json"),
         (scratch / "config.json").string()
-            + ": auths.registry.example.com.auth: expected a string, got a value of type number");
+            + ": auths.\"registry.example.com\".auth: expected a string, got a number");
 }

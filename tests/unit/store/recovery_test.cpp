@@ -176,7 +176,7 @@ TEST_CASE("without refs.json, a damaged index.json is refused rather than rewrit
         FAIL("a store without records or index was opened");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::invalid_input);
-        CHECK_THAT(e.message(), Catch::StartsWith((dir / "index.json").string() + ": "));
+        CHECK_THAT(e.message(), Catch::StartsWith((dir / "index.json").string() + ":1:16: not valid JSON: "));
         CHECK(e.hint()
             == "dlenv/refs.json is missing too, so nothing else says which images the store holds: restore "
                "index.json or dlenv/refs.json from a backup");
@@ -211,7 +211,7 @@ TEST_CASE("refs.json that is not JSON is refused with the way to take the tags b
         FAIL("damaged records were read");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::invalid_input);
-        CHECK_THAT(e.message(), Catch::StartsWith((dir / "dlenv/refs.json").string() + ": "));
+        CHECK_THAT(e.message(), Catch::StartsWith((dir / "dlenv/refs.json").string() + ":1:12: not valid JSON: "));
         CHECK(e.hint()
             == "the store's records are damaged: repair dlenv/refs.json, or move it aside and dlenv takes the tags "
                "back from index.json (without their history)");
