@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "oci/image_path.h"
+#include "verify/rootfs_path.h"
 
 #include <cerrno>
 #include <climits>
@@ -14,14 +15,6 @@
 
 namespace dlenv::verify {
 namespace {
-
-constexpr int k_max_links = 40; // as Linux's MAXSYMLINKS
-
-void push_front_components(std::deque<std::string>& pending, std::string_view path)
-{
-    std::vector<std::string> parts = oci::split_path(path);
-    pending.insert(pending.begin(), parts.begin(), parts.end());
-}
 
 std::string joined(const std::vector<std::string>& components)
 {
@@ -119,7 +112,7 @@ private:
 
     void follow(int parent, const std::string& part)
     {
-        if (++m_links > k_max_links)
+        if (++m_links > k_max_rootfs_links)
             throw not_mountable(m_path, "its symbolic links loop");
         std::vector<char> target(PATH_MAX);
         ssize_t length = ::readlinkat(parent, part.c_str(), target.data(), target.size());

@@ -9,22 +9,17 @@
 #include <vector>
 
 namespace dlenv::verify {
-namespace {
 
-constexpr int k_max_links = 40; // as Linux's MAXSYMLINKS
-
-void push_components(std::deque<std::string>& queue, std::string_view path)
+void push_front_components(std::deque<std::string>& pending, std::string_view path)
 {
     std::vector<std::string> parts = oci::split_path(path);
-    queue.insert(queue.begin(), parts.begin(), parts.end());
+    pending.insert(pending.begin(), parts.begin(), parts.end());
 }
-
-} // namespace
 
 std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path& root, std::string_view path)
 {
     std::deque<std::string> pending;
-    push_components(pending, path);
+    push_front_components(pending, path);
     std::vector<std::string> resolved; // components below root, all existing and not links
     int links = 0;
     while (!pending.empty()) {
@@ -47,14 +42,14 @@ std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path&
             resolved.push_back(std::move(part));
             continue;
         }
-        if (++links > k_max_links)
+        if (++links > k_max_rootfs_links)
             return std::nullopt;
         std::string target = std::filesystem::read_symlink(here, ec).string();
         if (ec)
             return std::nullopt;
         if (target.starts_with("/"))
             resolved.clear();
-        push_components(pending, target);
+        push_front_components(pending, target);
     }
     std::filesystem::path out = root;
     for (const auto& component : resolved)

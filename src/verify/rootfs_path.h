@@ -1,5 +1,6 @@
 #pragma once
 
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -7,6 +8,13 @@
 #include <vector>
 
 namespace dlenv::verify {
+
+// Linux's MAXSYMLINKS: the most links one lookup inside a rootfs follows.
+constexpr int k_max_rootfs_links = 40;
+
+// Puts the components of `path` (as oci::split_path gives them) in front of `pending`, as
+// a walk does with the target of a link it meets.
+void push_front_components(std::deque<std::string>& pending, std::string_view path);
 
 // Looks up an absolute path of the image inside the unpacked `root`, as the image's own
 // processes would see it: symbolic links are followed with absolute targets taken from
