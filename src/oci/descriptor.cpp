@@ -27,6 +27,15 @@ std::string string_member(const nlohmann::json& json, const char* key, const std
     return value.get<std::string>();
 }
 
+// An optional string field: `fallback` when absent or null.
+std::string optional_string_member(const nlohmann::json& json, const char* key, const std::string& where,
+                                   std::string fallback)
+{
+    if (!json.is_object() || !json.contains(key) || json.at(key).is_null())
+        return fallback;
+    return string_member(json, key, where);
+}
+
 std::map<std::string, std::string> annotations_of(const nlohmann::json& json, const std::string& where)
 {
     std::map<std::string, std::string> out;
@@ -81,7 +90,7 @@ Descriptor Descriptor::from_json(const nlohmann::json& json, const std::string& 
         const auto& platform = json.at("platform");
         out.platform = Platform{string_member(platform, "architecture", where + " platform"),
                                 string_member(platform, "os", where + " platform"),
-                                platform.value("variant", std::string())};
+                                optional_string_member(platform, "variant", where + " platform", "")};
     }
     return out;
 }
@@ -102,7 +111,7 @@ Manifest Manifest::parse(std::string_view bytes, const std::string& where)
 {
     nlohmann::json json = parse_json(bytes, where);
     check_schema_version(json, where);
-    std::string type = json.value("mediaType", std::string(media_type::k_manifest));
+    std::string type = optional_string_member(json, "mediaType", where, std::string(media_type::k_manifest));
     if (type != media_type::k_manifest && type != media_type::k_docker_manifest)
         throw malformed(where, "media type \"" + type + "\" is not an image manifest");
     Manifest out{type, Descriptor::from_json(member(json, "config", where), where + " config"), {}, {}};
