@@ -38,7 +38,7 @@ for root, _, names in os.walk(sys.argv[2]):
 profile["files"] = sorted(files, key=lambda f: f["target"])
 json.dump(profile, open(sys.argv[3], "w"), indent=2)
 PY
-"$dlenv" lock "$work/bench.json" -o "$work/bench.lock.json" --offline >/dev/null
+"$dlenv" lock "$work/bench.json" -o "$work/bench.lock.json" --offline --files-root "$dir" >/dev/null
 "$dlenv" build "$work/bench.lock.json" --store "$work/store" --base "docker-archive:$work/quickstart-base.tar" >/dev/null
 # The layer blobs of NAME:latest in manifest order, for the tar floor.
 blobs_of() { # blobs_of NAME
