@@ -39,7 +39,10 @@ GcReport collect_garbage(const Store& store, std::size_t keep_history)
         });
 
     GcReport report;
-    for (const auto& entry : std::filesystem::directory_iterator(layout.blob_dir())) {
+    // A layout whose blobs/sha256 is gone has nothing to collect; fsck names what it lost.
+    bool has_blobs = std::filesystem::is_directory(layout.blob_dir());
+    for (const auto& entry : has_blobs ? std::filesystem::directory_iterator(layout.blob_dir())
+                                       : std::filesystem::directory_iterator()) {
         if (reachable.count(entry.path().filename().string())) {
             ++report.kept_blobs;
             continue;
@@ -51,7 +54,8 @@ GcReport collect_garbage(const Store& store, std::size_t keep_history)
         report.removed_bytes += static_cast<std::int64_t>(size);
         ++report.removed_blobs;
     }
-    fsync_directory(layout.blob_dir());
+    if (has_blobs)
+        fsync_directory(layout.blob_dir());
     report.forgotten_layers = forget_missing_layers(store);
     forget_missing_checks(store);
     remove_leftovers(store);

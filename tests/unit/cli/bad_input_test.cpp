@@ -214,6 +214,18 @@ TEST_CASE("gc refuses a store whose blobs/sha256 is not a directory as bad input
               "move the file away");
 }
 
+TEST_CASE("gc of a store whose blobs/sha256 is gone removes nothing instead of failing", "[cli]")
+{
+    Scratch scratch;
+    std::string store = (scratch / "store").string();
+    scratch.sh("mkdir -p store && printf '{\"imageLayoutVersion\": \"1.0.0\"}' > store/oci-layout && "
+               "printf '{\"schemaVersion\": 2, \"manifests\": []}' > store/index.json");
+    auto gc = run_dlenv({ "gc", "--store", store, "--json" });
+    CHECK(gc.exit_code == 0);
+    CHECK(nlohmann::json::parse(gc.out).at("removed_blobs") == 0);
+    CHECK_FALSE(std::filesystem::exists(scratch / "store/blobs/sha256"));
+}
+
 TEST_CASE("gc refuses a negative --keep as a usage error, exit 2, instead of keeping everything", "[cli]")
 {
     Scratch scratch;
