@@ -71,6 +71,17 @@ stop_registry() {
   registry_pid=
 }
 
+# The port a server started in the background writes to PORT_FILE, within 10 s; else its
+# errors and a failure naming WHAT.
+port_when_written() { # port_when_written PORT_FILE ERRORS WHAT
+  for _ in $(seq 100); do
+    [[ -s "$1" ]] && cat "$1" && return 0
+    sleep 0.1
+  done
+  cat "$2" >&2
+  fail "$3 did not start"
+}
+
 start_token_server() { # start_token_server DIR USER:PASSWORD
   local dir=$1
   mkdir -p "$dir"
@@ -83,12 +94,7 @@ start_token_server() { # start_token_server DIR USER:PASSWORD
     --issuer dlenv-test-issuer --service dlenv-test-registry --user "$2" --log "$token_log" \
     --port-file "$dir/token.port" --settings "$token_settings" 2>>"$dir/token-server.err" &
   token_pid=$!
-  for _ in $(seq 100); do
-    [[ -s "$dir/token.port" ]] && token_port=$(cat "$dir/token.port") && return 0
-    sleep 0.1
-  done
-  cat "$dir/token-server.err" >&2
-  fail "the token server did not start"
+  token_port=$(port_when_written "$dir/token.port" "$dir/token-server.err" "the token server")
 }
 
 # The registry's `auth: token` section for the server start_token_server started in DIR.
@@ -114,12 +120,7 @@ start_fault_proxy() { # start_fault_proxy DIR
   python3 "$(dirname "${BASH_SOURCE[0]}")/fault_proxy.py" --upstream "$registry_port" --faults "$proxy_faults" \
     --log "$proxy_log" --port-file "$dir/proxy.port" 2>>"$dir/proxy.err" &
   proxy_pid=$!
-  for _ in $(seq 100); do
-    [[ -s "$dir/proxy.port" ]] && proxy_port=$(cat "$dir/proxy.port") && return 0
-    sleep 0.1
-  done
-  cat "$dir/proxy.err" >&2
-  fail "the fault proxy did not start"
+  proxy_port=$(port_when_written "$dir/proxy.port" "$dir/proxy.err" "the fault proxy")
 }
 
 inject_faults() { # inject_faults JSON
