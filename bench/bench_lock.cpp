@@ -4,7 +4,7 @@
 #include "lock/lockfile.h"
 #include "lock/package_plan.h"
 #include "matrix/matrix.h"
-#include "resolve/build.h"
+#include "resolve/framework_build.h"
 #include "resolve/check.h"
 #include "resolve/profile.h"
 #include "resolve/stack.h"

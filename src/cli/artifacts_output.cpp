@@ -2,7 +2,7 @@
 
 namespace dlenv::cli {
 
-nlohmann::json artifacts_json(const std::vector<build::FetchedArtifact>& artifacts)
+nlohmann::json artifacts_json(const std::vector<image::FetchedArtifact>& artifacts)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& fetched : artifacts)
@@ -12,7 +12,7 @@ nlohmann::json artifacts_json(const std::vector<build::FetchedArtifact>& artifac
     return out;
 }
 
-std::string describe_artifacts(const std::vector<build::FetchedArtifact>& artifacts)
+std::string describe_artifacts(const std::vector<image::FetchedArtifact>& artifacts)
 {
     std::size_t fetched = 0, cached = 0;
     std::int64_t fetched_bytes = 0, cached_bytes = 0;

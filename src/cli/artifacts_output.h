@@ -1,6 +1,6 @@
 #pragma once
 
-#include "build/fetch.h"
+#include "image/fetch.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,8 +10,8 @@
 namespace dlenv::cli {
 
 // [{"name", "url", "sha256", "bytes", "state": "fetched" | "cached"}], in the lock's order.
-nlohmann::json artifacts_json(const std::vector<build::FetchedArtifact>& artifacts);
+nlohmann::json artifacts_json(const std::vector<image::FetchedArtifact>& artifacts);
 // "2 fetched (1234 bytes), 8 already in the store (5678 bytes)".
-std::string describe_artifacts(const std::vector<build::FetchedArtifact>& artifacts);
+std::string describe_artifacts(const std::vector<image::FetchedArtifact>& artifacts);
 
 } // namespace dlenv::cli

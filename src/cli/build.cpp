@@ -1,7 +1,7 @@
 #include "cli/commands.h"
 
-#include "build/builder.h"
-#include "build/dockerfile.h"
+#include "image/builder.h"
+#include "image/dockerfile.h"
 #include "cli/artifacts_output.h"
 #include "cli/lockfile_argument.h"
 #include "cli/matrix_option.h"
@@ -27,7 +27,7 @@ struct BuildArgs {
     RegistryArgs registry;
 };
 
-nlohmann::json result_json(const build::BuildResult& result)
+nlohmann::json result_json(const image::BuildResult& result)
 {
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& layer : result.layers)
@@ -44,7 +44,7 @@ nlohmann::json result_json(const build::BuildResult& result)
             {"moved", moves_json(result.history)}};
 }
 
-void print_result(const build::BuildResult& result, std::ostream& out)
+void print_result(const image::BuildResult& result, std::ostream& out)
 {
     std::size_t reused = 0;
     for (const auto& layer : result.layers)
@@ -63,8 +63,8 @@ int run_build(const BuildArgs& args, const Options& options)
             "send one of them to a file");
     std::filesystem::path dir = store_dir(options);
     std::string lockfile = lockfile_argument(args.lockfile, "build");
-    build::BuildRequest request =
-        build::prepare_build(lockfile, args.name, args.base, oci::parse_compression(args.compression), dir);
+    image::BuildRequest request =
+        image::prepare_build(lockfile, args.name, args.base, oci::parse_compression(args.compression), dir);
     request.insecure_registry = args.registry.insecure;
     const auto& matrix = load_matrix(options);
     bool progress = shows_progress(options);
@@ -73,7 +73,7 @@ int run_build(const BuildArgs& args, const Options& options)
         if (progress)
             std::cerr << "  " << step << "\n";
     };
-    build::BuildResult result = build::build_image(request, store, matrix, now_seconds(), report);
+    image::BuildResult result = image::build_image(request, store, matrix, now_seconds(), report);
     if (!args.archive.empty()) {
         report("docker archive " + args.archive);
         oci::export_docker_archive(store.layout(), result.manifest, {result.name + ":latest"},
@@ -81,7 +81,7 @@ int run_build(const BuildArgs& args, const Options& options)
                                    args.archive);
     }
     if (!args.dockerfile.empty())
-        build::write_docker_context(request.lock, args.dockerfile, matrix);
+        image::write_docker_context(request.lock, args.dockerfile, matrix);
     std::ostream& out = report_stream({ args.archive, args.dockerfile });
     if (options.json)
         print_json(result_json(result), out);

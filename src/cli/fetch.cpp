@@ -1,6 +1,6 @@
 #include "cli/commands.h"
 
-#include "build/fetch.h"
+#include "image/fetch.h"
 #include "cli/artifacts_output.h"
 #include "cli/lockfile_argument.h"
 #include "cli/output.h"
@@ -31,11 +31,11 @@ int run_fetch(const std::string& given, const Options& options)
     std::string lockfile = lockfile_argument(given, "fetch");
     lock::Lockfile lock = lock::Lockfile::parse(lockfile, read_file(lockfile));
     std::filesystem::path dir = store_dir(options);
-    std::vector<build::FetchedArtifact> fetched;
-    if (!build::pinned_artifacts(lock).empty()) {
+    std::vector<image::FetchedArtifact> fetched;
+    if (!image::pinned_artifacts(lock).empty()) {
         store::Store store = store::Store::open_for_writing(dir);
         TransferProgress progress(transfer_progress_mode(options.json), "downloaded");
-        fetched = build::fetch_artifacts(lock, store, build::FetchOptions {}, progress.callback());
+        fetched = image::fetch_artifacts(lock, store, image::FetchOptions {}, progress.callback());
     }
     std::string why = nothing_to_fetch(lock);
     if (options.json) {

@@ -17,7 +17,7 @@ struct ImageRow {
     std::int64_t size;   // manifest, config and layers as stored
 };
 
-std::string first_recorded(const store::ImageRecord& record, const oci::Digest& digest)
+std::string first_recorded(const store::ImageRecord& record, const Digest& digest)
 {
     for (const auto& entry : record.history)
         if (entry.image.digest == digest)

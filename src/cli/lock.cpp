@@ -1,6 +1,6 @@
 #include "cli/commands.h"
 
-#include "build/base_image.h"
+#include "image/base_image.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
@@ -39,10 +39,10 @@ struct LockArgs {
 void pin_base_image(lock::Lockfile& lockfile, const RegistryArgs& args)
 {
     std::string base = lockfile.base_reference();
-    if (!build::is_registry_reference(base))
+    if (!image::is_registry_reference(base))
         return;
     try {
-        registry::Reference reference = registry::Reference::parse(base);
+        ImageReference reference = ImageReference::parse(base);
         std::unique_ptr<registry::Session> session = registry::open_session(reference, args.insecure);
         registry::ResolvedImage image =
             registry::resolve_image(*session, reference, registry::parse_platform(lockfile.base_platform()));

@@ -25,14 +25,14 @@ struct PullArgs {
 
 // The store tag of a pulled image: the reference's tag, or for a digest reference
 // "sha256-<hex>", the form OCI uses for tags that stand for digests.
-std::string store_tag(const registry::Reference& reference)
+std::string store_tag(const ImageReference& reference)
 {
     return reference.tag.empty() ? "sha256-" + reference.digest->hex() : reference.tag;
 }
 
 int run_pull(const PullArgs& args, const Options& options)
 {
-    registry::Reference reference = registry::Reference::parse(args.reference);
+    ImageReference reference = ImageReference::parse(args.reference);
     registry::PullOptions pull_options;
     pull_options.platform = registry::parse_platform(args.platform);
     TransferProgress progress(transfer_progress_mode(options.json), "downloaded");

@@ -26,7 +26,7 @@ struct PushArgs {
 
 // The repository to mount blobs from: --mount-from, else the image's base when it lives
 // in another repository of the same registry (its layers are then likely there).
-std::string mount_source(const PushArgs& args, const registry::Reference& target, const oci::Manifest& manifest)
+std::string mount_source(const PushArgs& args, const ImageReference& target, const oci::Manifest& manifest)
 {
     if (!args.mount_from.empty())
         return args.mount_from;
@@ -34,7 +34,7 @@ std::string mount_source(const PushArgs& args, const registry::Reference& target
     if (base == manifest.annotations.end())
         return "";
     try {
-        registry::Reference from = registry::Reference::parse(base->second);
+        ImageReference from = ImageReference::parse(base->second);
         return from.registry == target.registry && from.repository != target.repository ? from.repository : "";
     } catch (const Error&) {
         return ""; // a base named by a path or an archive: nothing to mount from
@@ -43,7 +43,7 @@ std::string mount_source(const PushArgs& args, const registry::Reference& target
 
 // The store tags to push, each with the registry tag it goes out as.
 std::vector<std::pair<std::string, std::string>> tags_to_push(const PushArgs& args, const store::Store& store,
-                                                               const registry::Reference& target)
+                                                               const ImageReference& target)
 {
     store::ImageTag image = store::ImageTag::parse(args.image);
     if (!args.all_tags)
@@ -59,7 +59,7 @@ std::vector<std::pair<std::string, std::string>> tags_to_push(const PushArgs& ar
 
 int run_push(const PushArgs& args, const Options& options)
 {
-    registry::Reference target = registry::Reference::parse(args.reference);
+    ImageReference target = ImageReference::parse(args.reference);
     if (target.digest)
         throw Error(ErrorCode::invalid_input, "push to a digest: " + args.reference,
                     "name a tag; the registry answers with the digest");

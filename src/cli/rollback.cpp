@@ -16,7 +16,7 @@ int run_rollback(const std::string& name, bool production, const Options& option
 {
     store::Store store = store::Store::open_for_writing(store_dir(options));
     store::Records records = store.records();
-    auto present = [&](const oci::Digest& digest) { return store.layout().has_blob(digest); };
+    auto present = [&](const Digest& digest) { return store.layout().has_blob(digest); };
     store::HistoryEntry entry = production ? store::roll_back_production(records, name, now_seconds(), present)
                                            : store::roll_back(records, name, now_seconds(), present);
     std::string tag(production ? store::k_production : store::k_latest);

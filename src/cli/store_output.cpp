@@ -7,12 +7,12 @@
 namespace dlenv::cli {
 namespace {
 
-std::string short_or_none(const std::optional<oci::Digest>& digest)
+std::string short_or_none(const std::optional<Digest>& digest)
 {
     return digest ? digest->short_text() : "(none)";
 }
 
-nlohmann::json optional_text(const std::optional<oci::Digest>& digest)
+nlohmann::json optional_text(const std::optional<Digest>& digest)
 {
     return digest ? nlohmann::json(digest->text()) : nlohmann::json(nullptr);
 }

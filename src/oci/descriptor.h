@@ -1,6 +1,6 @@
 #pragma once
 
-#include "oci/digest.h"
+#include "core/digest.h"
 
 #include <nlohmann/json.hpp>
 

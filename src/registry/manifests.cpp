@@ -23,7 +23,7 @@ const std::string k_changed = "the registry or something between it and here cha
 bool is_digest(const std::string& text)
 {
     try {
-        oci::Digest::parse(text);
+        Digest::parse(text);
         return true;
     } catch (const Error&) {
         return false;
@@ -32,7 +32,7 @@ bool is_digest(const std::string& text)
 
 // A tag names no digest to check the bytes against, but the registry names the digest
 // of what it sends; a registry that sends none leaves nothing to check.
-void check_content_digest(const http::Response& response, const oci::Digest& received, const std::string& what)
+void check_content_digest(const http::Response& response, const Digest& received, const std::string& what)
 {
     std::optional<std::string> named = response.header("Docker-Content-Digest");
     if (!named || *named == received.text())
@@ -79,11 +79,11 @@ FetchedManifest get_manifest(Session& session, const std::string& repository, co
         throw registry_error(response, what);
     if (response.body.size() > k_max_manifest_bytes)
         throw Error(ErrorCode::network, what + " is " + std::to_string(response.body.size()) + " bytes, too large for a manifest");
-    FetchedManifest manifest{media_type_of(response), std::move(response.body), oci::Digest::of("")};
-    manifest.digest = oci::Digest::of(manifest.bytes);
+    FetchedManifest manifest{media_type_of(response), std::move(response.body), Digest::of("")};
+    manifest.digest = Digest::of(manifest.bytes);
     if (!reference.starts_with("sha256:"))
         check_content_digest(response, manifest.digest, what);
-    else if (oci::Digest::parse(reference) != manifest.digest)
+    else if (Digest::parse(reference) != manifest.digest)
         throw Error(ErrorCode::verification_failed,
             what + ": the registry sent bytes whose digest is " + manifest.digest.text(), k_changed);
     return manifest;
@@ -109,7 +109,7 @@ void put_manifest(Session& session, const std::string& repository, const std::st
         throw Error(ErrorCode::verification_failed, what + ": the registry stored it as " + *stored);
 }
 
-ResolvedImage resolve_image(Session& session, const Reference& reference, const oci::Platform& platform)
+ResolvedImage resolve_image(Session& session, const ImageReference& reference, const oci::Platform& platform)
 {
     FetchedManifest top = get_manifest(session, reference.repository, reference.manifest_reference());
     if (!top.is_index())

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "oci/descriptor.h"
-#include "registry/reference.h"
+#include "core/image_reference.h"
 #include "registry/session.h"
 
 #include <string>
@@ -12,7 +12,7 @@ namespace dlenv::registry {
 struct FetchedManifest {
     std::string media_type;
     std::string bytes;
-    oci::Digest digest;
+    Digest digest;
 
     bool is_index() const;
     oci::Descriptor descriptor() const;
@@ -30,11 +30,11 @@ void put_manifest(Session& session, const std::string& repository, const std::st
 
 // What a reference names, down to one platform's image manifest.
 struct ResolvedImage {
-    oci::Digest digest;                  // what the tag points at: an index or a manifest
-    std::optional<oci::Digest> index;    // set when that is an index
+    Digest digest;                  // what the tag points at: an index or a manifest
+    std::optional<Digest> index;    // set when that is an index
     FetchedManifest manifest;            // the image manifest for the platform
 };
 
-ResolvedImage resolve_image(Session& session, const Reference& reference, const oci::Platform& platform);
+ResolvedImage resolve_image(Session& session, const ImageReference& reference, const oci::Platform& platform);
 
 } // namespace dlenv::registry

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "oci/digest.h"
+#include "core/digest.h"
 
 #include <cstdint>
 #include <functional>
@@ -17,7 +17,7 @@ struct BlobProgress {
         present,      // already there: nothing moved
         mounted,      // linked from another repository of the registry: nothing moved
     };
-    oci::Digest digest;
+    Digest digest;
     std::int64_t size = 0;
     std::int64_t done = 0;
     State state = State::transferring;

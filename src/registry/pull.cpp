@@ -5,7 +5,7 @@
 
 namespace dlenv::registry {
 
-PullResult pull_image(Session& session, const Reference& reference, const oci::ImageLayout& layout,
+PullResult pull_image(Session& session, const ImageReference& reference, const oci::ImageLayout& layout,
                       const PullOptions& options)
 {
     PullResult result{resolve_image(session, reference, options.platform), {}};

@@ -2,7 +2,7 @@
 
 #include "oci/layout.h"
 #include "registry/blob_transfer.h"
-#include "registry/reference.h"
+#include "core/image_reference.h"
 
 #include <string>
 #include <vector>

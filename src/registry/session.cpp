@@ -64,7 +64,7 @@ Error registry_error(const http::Response& response, const std::string& what)
     }
 }
 
-std::unique_ptr<Session> open_session(const Reference& reference, bool insecure)
+std::unique_ptr<Session> open_session(const ImageReference& reference, bool insecure)
 {
     RegistryOptions options;
     options.insecure = insecure;

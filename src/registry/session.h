@@ -4,7 +4,7 @@
 #include "http/retry.h"
 #include "registry/challenge.h"
 #include "registry/credentials.h"
-#include "registry/reference.h"
+#include "core/image_reference.h"
 
 #include <chrono>
 #include <exception>
@@ -83,7 +83,7 @@ private:
 
 // A session with the registry of `reference`, with the credentials find_credentials
 // gives for it; `insecure` as RegistryOptions::insecure.
-std::unique_ptr<Session> open_session(const Reference& reference, bool insecure);
+std::unique_ptr<Session> open_session(const ImageReference& reference, bool insecure);
 
 // The Error for a registry answer that is not what `what` needed: the registry's own
 // error codes and messages (distribution-spec "errors"), mapped to dlenv's codes

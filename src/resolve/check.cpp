@@ -109,7 +109,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 
     if (primary) {
         bool pinned = !primary->local.empty();
-        ctx.build = select_build(matrix, *primary, pinned ? std::nullopt : query.cuda);
+        ctx.build = select_framework_build(matrix, *primary, pinned ? std::nullopt : query.cuda);
         if (!ctx.build) {
             const auto* release = primary->framework == Framework::torch
                                       ? &find_release_line(matrix.torch_releases(), *primary)

@@ -1,7 +1,7 @@
 #include "resolve/stack.h"
 
 #include "core/error.h"
-#include "resolve/build.h"
+#include "resolve/framework_build.h"
 #include "resolve/check.h"
 #include "resolve/targets.h"
 
@@ -71,7 +71,7 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         return resolution;
 
     const FrameworkRequest& request = query.frameworks.front();
-    Build build = *select_build(matrix, request, std::nullopt);
+    FrameworkBuild build = *select_framework_build(matrix, request, std::nullopt);
     const auto* first = matrix.first_toolkit(build.cuda);
     if (!first)
         throw Error(ErrorCode::conflict, "the matrix has no CUDA " + build.cuda.text() + " toolkit release",

@@ -4,7 +4,7 @@
 // findings (and, where a fix is obvious, suggestions) to the report.
 
 #include "matrix/matrix.h"
-#include "resolve/build.h"
+#include "resolve/framework_build.h"
 #include "resolve/query.h"
 #include "resolve/report.h"
 #include "resolve/targets.h"
@@ -18,7 +18,7 @@ struct Context {
     const matrix::Matrix& matrix;
     const Query& query;
     std::vector<GpuTarget> gpus;
-    std::optional<Build> build;       // the framework build under test, if any
+    std::optional<FrameworkBuild> build;       // the framework build under test, if any
     std::optional<CudaVersion> cuda;  // the CUDA the application was built with
 };
 

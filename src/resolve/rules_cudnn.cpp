@@ -22,7 +22,7 @@ std::string cc_list(const std::vector<ComputeCapability>& listed)
 // A framework's own cuDNN against the one the user named.
 void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report& report)
 {
-    const Build& build = *ctx.build;
+    const FrameworkBuild& build = *ctx.build;
     const CudnnVersion& ships = *build.cudnn;
     if (wanted.is_prefix_of(ships) || ships.is_prefix_of(wanted))
         return;

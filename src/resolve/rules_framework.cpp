@@ -24,7 +24,7 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
 {
     if (!ctx.query.cuda || !ctx.build)
         return;
-    const Build& build = *ctx.build;
+    const FrameworkBuild& build = *ctx.build;
     const CudaVersion& host = *ctx.query.cuda;
     if (build.framework == Framework::tensorflow) {
         if (host.major() != build.cuda.major()) {
@@ -58,7 +58,7 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
                    build.provenance.cite());
 }
 
-const matrix::CompanionSet* companion_set(const Build& build)
+const matrix::CompanionSet* companion_set(const FrameworkBuild& build)
 {
     Pep440Version torch = build.version ? *build.version : build.torch->versions.back();
     for (const auto& set : build.torch->companions)
@@ -69,7 +69,7 @@ const matrix::CompanionSet* companion_set(const Build& build)
 
 void check_companion(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
-    const Build& build = *ctx.build;
+    const FrameworkBuild& build = *ctx.build;
     const bool vision = request.framework == Framework::torchvision;
     const std::string name(to_string(request.framework));
     auto pick = [&](const matrix::CompanionSet& set) { return vision ? set.torchvision : set.torchaudio; };

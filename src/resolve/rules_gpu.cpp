@@ -67,7 +67,7 @@ std::optional<std::string> first_torch_build_for(const matrix::Matrix& matrix, c
 
 void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture* arch, Report& report)
 {
-    const Build& build = *ctx.build;
+    const FrameworkBuild& build = *ctx.build;
     const std::string sm = gpu.compute_capability.sm_name();
     const std::string source = build.provenance.cite();
     if (!build.arch_list) {

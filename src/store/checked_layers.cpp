@@ -13,7 +13,7 @@ std::filesystem::path checked_dir(const Store& store)
     return store.records_dir() / "checked";
 }
 
-std::filesystem::path record_of(const Store& store, const oci::Digest& manifest)
+std::filesystem::path record_of(const Store& store, const Digest& manifest)
 {
     return checked_dir(store) / ("sha256-" + manifest.hex());
 }
@@ -23,7 +23,7 @@ bool still_stored(const Store& store, const std::string& record_name)
     if (!record_name.starts_with("sha256-"))
         return false;
     try {
-        return store.layout().has_blob(oci::Digest::parse("sha256:" + record_name.substr(7)));
+        return store.layout().has_blob(Digest::parse("sha256:" + record_name.substr(7)));
     } catch (const Error&) {
         return false; // not a record this store writes
     }

@@ -23,7 +23,7 @@ std::optional<CachedLayer> read_entry(const std::filesystem::path& file)
         if (json.value("format", std::string()) != k_format)
             return std::nullopt;
         return CachedLayer{oci::Descriptor::from_json(json.at("descriptor"), file.string()),
-                           oci::Digest::parse(json.at("diff_id").get<std::string>())};
+                           Digest::parse(json.at("diff_id").get<std::string>())};
     } catch (const nlohmann::json::exception&) {
         return std::nullopt; // a damaged cache entry only costs a rebuild of its layer
     } catch (const Error&) {

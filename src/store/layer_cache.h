@@ -13,7 +13,7 @@ namespace dlenv::store {
 // inputs did not change reuses the blob instead of compressing it again.
 struct CachedLayer {
     oci::Descriptor descriptor;
-    oci::Digest diff_id;
+    Digest diff_id;
 };
 
 // The layer built from `key`, when it is remembered and its blob is still stored.

@@ -13,14 +13,14 @@ namespace {
 
 constexpr std::string_view k_format = "dlenv.store/v1";
 
-nlohmann::json optional_digest(const std::optional<oci::Digest>& digest)
+nlohmann::json optional_digest(const std::optional<Digest>& digest)
 {
     return digest ? nlohmann::json(digest->text()) : nlohmann::json(nullptr);
 }
 
-std::optional<oci::Digest> optional_digest(const nlohmann::json& json)
+std::optional<Digest> optional_digest(const nlohmann::json& json)
 {
-    return json.is_null() ? std::nullopt : std::optional(oci::Digest::parse(json.get<std::string>()));
+    return json.is_null() ? std::nullopt : std::optional(Digest::parse(json.get<std::string>()));
 }
 
 nlohmann::json to_json(const HistoryEntry& entry)

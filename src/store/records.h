@@ -15,8 +15,8 @@ namespace dlenv::store {
 // tag that was removed).
 struct TagMove {
     std::string tag;
-    std::optional<oci::Digest> from;
-    std::optional<oci::Digest> to;
+    std::optional<Digest> from;
+    std::optional<Digest> to;
 };
 
 // What happened to an image name, in order: a build, a rollback, a promotion.

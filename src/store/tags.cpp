@@ -6,7 +6,7 @@
 namespace dlenv::store {
 namespace {
 
-std::optional<oci::Digest> digest_of(const ImageRecord& record, std::string_view tag)
+std::optional<Digest> digest_of(const ImageRecord& record, std::string_view tag)
 {
     auto found = record.tags.find(std::string(tag));
     return found == record.tags.end() ? std::nullopt : std::optional(found->second.digest);
@@ -15,8 +15,8 @@ std::optional<oci::Digest> digest_of(const ImageRecord& record, std::string_view
 // Moves `tag` to `to` (or removes it) and says so in `entry`.
 void move_tag(ImageRecord& record, HistoryEntry& entry, std::string_view tag, const std::optional<oci::Descriptor>& to)
 {
-    std::optional<oci::Digest> from = digest_of(record, tag);
-    std::optional<oci::Digest> target = to ? std::optional(to->digest) : std::nullopt;
+    std::optional<Digest> from = digest_of(record, tag);
+    std::optional<Digest> target = to ? std::optional(to->digest) : std::nullopt;
     if (from == target)
         return;
     if (to)
@@ -29,8 +29,8 @@ void move_tag(ImageRecord& record, HistoryEntry& entry, std::string_view tag, co
 // The image `tag` pointed at before an `action` (a build for latest, a promotion for
 // production) last moved it to `image`. Rollbacks do not count: they move the tag
 // backwards, and following them would step forward again.
-std::optional<oci::Digest> tag_before(
-    const ImageRecord& record, std::string_view action, std::string_view tag, const oci::Digest& image)
+std::optional<Digest> tag_before(
+    const ImageRecord& record, std::string_view action, std::string_view tag, const Digest& image)
 {
     for (auto entry = record.history.rbegin(); entry != record.history.rend(); ++entry)
         for (const auto& move : entry->action == action ? entry->moved : std::vector<TagMove> {})
@@ -39,7 +39,7 @@ std::optional<oci::Digest> tag_before(
     return std::nullopt;
 }
 
-std::optional<oci::Descriptor> descriptor_in_history(const ImageRecord& record, const oci::Digest& digest)
+std::optional<oci::Descriptor> descriptor_in_history(const ImageRecord& record, const Digest& digest)
 {
     for (const auto& entry : record.history)
         if (entry.image.digest == digest)
@@ -57,7 +57,7 @@ struct Steps {
 
 // Moves `tag` back to `previous_tag`'s image and `previous_tag` one step further back.
 const HistoryEntry& step_back(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const oci::Digest&)>& present, const Steps& steps)
+    const std::function<bool(const Digest&)>& present, const Steps& steps)
 {
     ImageRecord& record = records.at(name);
     auto previous = record.tags.find(std::string(steps.previous_tag));
@@ -66,7 +66,7 @@ const HistoryEntry& step_back(Records& records, const std::string& name, std::in
             std::string(steps.hint));
     oci::Descriptor target = previous->second;
     HistoryEntry entry { rfc3339_utc(time), std::string(steps.action), "", target, {} };
-    std::optional<oci::Digest> before = tag_before(record, steps.forward_action, steps.tag, target.digest);
+    std::optional<Digest> before = tag_before(record, steps.forward_action, steps.tag, target.digest);
     std::optional<oci::Descriptor> next_previous;
     if (before && present(*before))
         next_previous = descriptor_in_history(record, *before);
@@ -107,7 +107,7 @@ const HistoryEntry& record_build(Records& records, const std::string& name, cons
 }
 
 const HistoryEntry& roll_back(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const oci::Digest&)>& present)
+    const std::function<bool(const Digest&)>& present)
 {
     return step_back(records, name, time, present,
         { k_latest, k_rollback, "build", "rollback",
@@ -142,7 +142,7 @@ const HistoryEntry& record_recovery(
 }
 
 const HistoryEntry& roll_back_production(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const oci::Digest&)>& present)
+    const std::function<bool(const Digest&)>& present)
 {
     return step_back(records, name, time, present,
         { k_production, k_production_previous, "promote", "rollback-production",

@@ -24,7 +24,7 @@ const HistoryEntry& record_build(Records& records, const std::string& name, cons
 // rollback steps one image further back. Error(not_found) for an unknown name,
 // Error(conflict) when there is no rollback image.
 const HistoryEntry& roll_back(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const oci::Digest&)>& present);
+    const std::function<bool(const Digest&)>& present);
 
 // A promotion of `name`: `production` moves to `image` and the previous production
 // becomes `production-previous`. Promoting the image that is already production moves
@@ -38,7 +38,7 @@ const HistoryEntry& record_promotion(
 // `latest`. Appends the history entry ("rollback-production"). Error(not_found) for an
 // unknown name, Error(conflict) when there is no previous production.
 const HistoryEntry& roll_back_production(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const oci::Digest&)>& present);
+    const std::function<bool(const Digest&)>& present);
 
 // An image brought in from a registry: `tag` of `name` moves to `image`. Returns the
 // history entry ("pull"), which moves nothing when the tag already points there.

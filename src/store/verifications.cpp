@@ -10,14 +10,14 @@ namespace {
 
 constexpr std::string_view k_schema = "dlenv.verification/v1";
 
-std::filesystem::path record_file(const Store& store, const oci::Digest& image)
+std::filesystem::path record_file(const Store& store, const Digest& image)
 {
     return store.records_dir() / "verifications" / ("sha256-" + image.hex() + ".json");
 }
 
 } // namespace
 
-Verification read_verification(const Store& store, const oci::Digest& image)
+Verification read_verification(const Store& store, const Digest& image)
 {
     Verification out { image, {} };
     std::filesystem::path file = record_file(store, image);
@@ -42,7 +42,7 @@ Verification read_verification(const Store& store, const oci::Digest& image)
     return out;
 }
 
-void record_verification(const Store& store, const oci::Digest& image, const std::vector<TierVerification>& tiers)
+void record_verification(const Store& store, const Digest& image, const std::vector<TierVerification>& tiers)
 {
     if (!store.writable())
         throw std::logic_error("record a verification in a store opened for reading");

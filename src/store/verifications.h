@@ -21,17 +21,17 @@ struct TierVerification {
 // What is on record for an image: DIR/dlenv/verifications/sha256-<hex>.json,
 // "schema": "dlenv.verification/v1", canonical JSON, one entry per tier.
 struct Verification {
-    oci::Digest image;
+    Digest image;
     std::map<std::string, TierVerification> tiers;
 };
 
 // The record of `image`; no tiers when it was never verified. Error(invalid_input) for a
 // damaged record or another schema.
-Verification read_verification(const Store& store, const oci::Digest& image);
+Verification read_verification(const Store& store, const Digest& image);
 
 // Replaces the entries of `tiers` in the record of `image` (other tiers stay), writing
 // the file atomically. The store must be open for writing, so that two verifications
 // of one image never lose each other's tiers.
-void record_verification(const Store& store, const oci::Digest& image, const std::vector<TierVerification>& tiers);
+void record_verification(const Store& store, const Digest& image, const std::vector<TierVerification>& tiers);
 
 } // namespace dlenv::store

@@ -70,7 +70,7 @@ void record(const VerifyRequest& request, const Report& report)
     for (const auto& tier : report.tiers)
         tiers.push_back({ tier.tier, tier.passed(), report.time, report.tier_json(tier) });
     store::Store store = store::Store::open_for_writing(request.store_dir);
-    store::record_verification(store, oci::Digest::parse(report.digest), tiers);
+    store::record_verification(store, Digest::parse(report.digest), tiers);
 }
 
 } // namespace

@@ -40,10 +40,10 @@ std::string tar_of(const std::vector<LayerEntry>& entries)
 
 struct Blobs {
     std::string layer = tar_of({ file("etc/hostname", "demo\n") });
-    std::string layer_hex = oci::Digest::of(layer).hex();
+    std::string layer_hex = Digest::of(layer).hex();
     std::string config = R"({"architecture":"amd64","os":"linux","rootfs":{"type":"layers","diff_ids":["sha256:)"
         + layer_hex + R"("]}})";
-    std::string config_hex = oci::Digest::of(config).hex();
+    std::string config_hex = Digest::of(config).hex();
 };
 
 std::string replaced(std::string text, std::string_view placeholder, const std::string& value)

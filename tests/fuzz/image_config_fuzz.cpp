@@ -1,6 +1,6 @@
 // A base image's config: what `dlenv build` composes its own config from, and what
 // `dlenv verify` reads the image's process (entrypoint, env, user) from.
-#include "build/image_config.h"
+#include "image/image_config.h"
 #include "fuzz_input.h"
 #include "oci/media_types.h"
 #include "sandbox.h"
@@ -14,12 +14,12 @@ using namespace dlenv;
 
 void compose(std::string_view text)
 {
-    static const build::ConfigChanges changes { 1700000000,
+    static const image::ConfigChanges changes { 1700000000,
         { { "PATH", "/opt/dlenv/bin" }, { "CUDA_VERSION", "12.1" } }, { { "org.dlenv.lock", "sha256:00" } },
-        { { oci::Digest::of(""), "dlenv layer" } } };
+        { { Digest::of(""), "dlenv layer" } } };
     nlohmann::json base = nlohmann::json::parse(text, nullptr, false);
     if (base.is_object())
-        fuzz::expect_only_error([&] { build::compose_config(base, changes); });
+        fuzz::expect_only_error([&] { image::compose_config(base, changes); });
 }
 
 void read(std::string_view text)

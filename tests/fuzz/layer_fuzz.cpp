@@ -97,7 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto layer = layer_of(sandbox.aim(fuzz::text_of(data, size)));
     if (!layer)
         return 0;
-    oci::Descriptor descriptor { std::string(layer->second), oci::Digest::of(layer->first),
+    oci::Descriptor descriptor { std::string(layer->second), Digest::of(layer->first),
         static_cast<std::int64_t>(layer->first.size()), {}, std::nullopt };
     fuzz::write_bytes(layout.blob_path(descriptor.digest), layer->first);
     fuzz::expect_only_error([&] { oci::apply_layer(layout, descriptor, sandbox.root()); });

@@ -1,17 +1,17 @@
 // An image reference (dlenv pull REF, a lock's base image). A reference that parses
 // must read back from its full text as the same image.
 #include "fuzz_input.h"
-#include "registry/reference.h"
+#include "core/image_reference.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using namespace dlenv;
     fuzz::expect_only_error([&] {
-        registry::Reference reference = registry::Reference::parse(fuzz::text_of(data, size));
+        ImageReference reference = ImageReference::parse(fuzz::text_of(data, size));
         std::string text = reference.text();
-        registry::Reference again;
+        ImageReference again;
         try {
-            again = registry::Reference::parse(text);
+            again = ImageReference::parse(text);
         } catch (const Error& e) {
             fuzz::finding("reference written as '" + text + "' does not read back: " + e.what());
         }

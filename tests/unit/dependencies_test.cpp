@@ -25,9 +25,9 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"http", {"core"}},
     {"store", {"core", "oci"}},
     {"registry", {"core", "oci", "http"}},
-    {"build", {"core", "matrix", "resolve", "pypi", "lock", "http", "oci", "store", "registry"}},
+    {"image", {"core", "matrix", "resolve", "pypi", "lock", "http", "oci", "store", "registry"}},
     {"verify", {"core", "matrix", "resolve", "lock", "host", "oci", "store"}},
-    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "build", "verify"}},
+    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "image", "verify"}},
 };
 
 // A C library's header prefix, and the only source files that may include it.

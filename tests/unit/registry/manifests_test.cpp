@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "oci/digest.h"
+#include "core/digest.h"
 #include "registry/manifests.h"
 #include "unit/registry/canned_registry.h"
 
@@ -50,22 +50,22 @@ TEST_CASE("a manifest pulled by tag whose bytes are not the Docker-Content-Diges
 {
     std::string changed = k_manifest;
     changed.replace(changed.find("1970"), 1, "0"); // one bit flipped in transit
-    oci::Digest sent = oci::Digest::of(k_manifest);
+    Digest sent = Digest::of(k_manifest);
     CannedRegistry registry(answers(changed, sent.text(), sent.text()));
     auto session = registry.session();
 
     std::string what = registry.host + "/team/app manifest v1: the registry sent bytes whose digest is "
-        + oci::Digest::of(changed).text() + ", but its Docker-Content-Digest says " + sent.text();
+        + Digest::of(changed).text() + ", but its Docker-Content-Digest says " + sent.text();
     CHECK_THROWS_WITH(registry::get_manifest(session, "team/app", "v1"), what);
     CHECK(code_of([&] { registry::get_manifest(session, "team/app", "v1"); }) == ErrorCode::verification_failed);
     CHECK_THROWS_WITH(registry::get_manifest(session, "team/app", sent.text()),
         registry.host + "/team/app manifest " + sent.text() + ": the registry sent bytes whose digest is "
-            + oci::Digest::of(changed).text());
+            + Digest::of(changed).text());
 }
 
 TEST_CASE("a Docker-Content-Digest that is no digest is refused, naming no header text", "[registry]")
 {
-    oci::Digest digest = oci::Digest::of(k_manifest);
+    Digest digest = Digest::of(k_manifest);
     CannedRegistry registry(answers(k_manifest, "sha256:\x1b[2Jnot-a-digest", digest.text()));
     auto session = registry.session();
     CHECK_THROWS_WITH(registry::get_manifest(session, "team/app", "v1"),
@@ -75,7 +75,7 @@ TEST_CASE("a Docker-Content-Digest that is no digest is refused, naming no heade
 
 TEST_CASE("a manifest pulled by tag is taken when its digest matches the header, or the header is absent", "[registry]")
 {
-    oci::Digest digest = oci::Digest::of(k_manifest);
+    Digest digest = Digest::of(k_manifest);
     for (const std::string& named : { digest.text(), std::string() }) {
         INFO(named);
         CannedRegistry registry(answers(k_manifest, named, digest.text()));

@@ -9,7 +9,7 @@ namespace {
 
 oci::Descriptor manifest_for(const std::string& os, const std::string& arch, const std::string& variant, char fill)
 {
-    return {"application/vnd.oci.image.manifest.v1+json", oci::Digest::from_hex(std::string(64, fill)), 100, {},
+    return {"application/vnd.oci.image.manifest.v1+json", Digest::from_hex(std::string(64, fill)), 100, {},
             oci::Platform{arch, os, variant}};
 }
 

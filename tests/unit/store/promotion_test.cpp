@@ -30,7 +30,7 @@ std::string tag_of(const store::Store& store, const std::string& tag)
     return found ? found->digest.short_text() : "(none)";
 }
 
-bool present(const oci::Digest&)
+bool present(const Digest&)
 {
     return true;
 }
@@ -113,7 +113,7 @@ TEST_CASE("verification records keep the latest result of each tier, per image d
 {
     Scratch scratch;
     store::Store store = store::Store::open_for_writing(scratch.dir());
-    oci::Digest image = oci::Digest::of("image");
+    Digest image = Digest::of("image");
     CHECK(store::read_verification(store, image).tiers.empty());
 
     store::record_verification(store, image, { { "static", false, "2026-01-01T00:00:00Z", { { "n", 1 } } } });
@@ -137,7 +137,7 @@ TEST_CASE("a verification record of another schema is refused with what to do", 
 {
     Scratch scratch;
     store::Store store = store::Store::open_for_writing(scratch.dir());
-    oci::Digest image = oci::Digest::of("image");
+    Digest image = Digest::of("image");
     write_file_atomic(scratch.dir() / "dlenv" / "verifications" / ("sha256-" + image.hex() + ".json"),
         "{\"schema\": \"dlenv.verification/v9\"}");
     try {

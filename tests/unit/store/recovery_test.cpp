@@ -137,7 +137,7 @@ TEST_CASE("a tag the records removed stays removed while a lagging index.json st
         add_build(store, "app", "b", 2);
         oci::Index before = store.layout().read_index(); // app:rollback = a
         store::Records records = store.records();
-        store::roll_back(records, "app", 3, [](const oci::Digest&) { return true; });
+        store::roll_back(records, "app", 3, [](const Digest&) { return true; });
         store.commit(records);
         store.layout().write_index(before); // as if killed between refs.json and index.json
     }

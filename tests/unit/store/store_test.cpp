@@ -18,7 +18,7 @@ namespace {
 void roll_back(store::Store& store, const std::string& name)
 {
     store::Records records = store.records();
-    store::roll_back(records, name, 1700000100, [&](const oci::Digest& d) { return store.layout().has_blob(d); });
+    store::roll_back(records, name, 1700000100, [&](const Digest& d) { return store.layout().has_blob(d); });
     store.commit(records);
 }
 
@@ -202,7 +202,7 @@ TEST_CASE("the layer cache answers only while the layer's blob is stored", "[sto
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor layer = store.layout().write_blob("layer", oci::media_type::k_layer_tar);
-    store::remember_layer(store, "key1", {layer, oci::Digest::of("layer")});
+    store::remember_layer(store, "key1", {layer, Digest::of("layer")});
     REQUIRE(store::find_cached_layer(store, "key1"));
     CHECK(store::find_cached_layer(store, "key1")->descriptor.digest == layer.digest);
     CHECK_FALSE(store::find_cached_layer(store, "key2"));

@@ -1,0 +1,148 @@
+#include "image/builder.h"
+
+#include "image/base_image.h"
+#include "image/image_config.h"
+#include "image/image_labels.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/json_reader.h"
+#include "core/time_text.h"
+#include "lock/lockfile.h"
+#include "oci/layer_writer.h"
+#include "oci/media_types.h"
+#include "store/layer_cache.h"
+#include "store/staging.h"
+#include "store/tags.h"
+
+#include <mutex>
+
+namespace dlenv::image {
+namespace {
+
+// OCI media types for what a Docker base brought in: the bytes are the same formats.
+oci::Descriptor as_oci(oci::Descriptor descriptor)
+{
+    if (descriptor.media_type == oci::media_type::k_docker_config)
+        descriptor.media_type = oci::media_type::k_config;
+    else if (descriptor.media_type == oci::media_type::k_docker_layer_gzip)
+        descriptor.media_type = oci::media_type::k_layer_gzip;
+    else if (descriptor.media_type == oci::media_type::k_docker_layer_tar)
+        descriptor.media_type = oci::media_type::k_layer_tar;
+    descriptor.annotations.clear();
+    return descriptor;
+}
+
+std::pair<BuiltLayer, Digest> write_or_reuse(const PlannedLayer& plan,
+                                                  const std::optional<store::CachedLayer>& cached,
+                                                  const store::Store& store, const BuildRequest& request)
+{
+    if (cached)
+        return {{plan.created_by, cached->descriptor, true}, cached->diff_id};
+    store::StagingDir staging(store);
+    oci::WrittenLayer written = oci::write_layer(plan.entries(store, staging.path()),
+                                                 {request.compression, request.source_date_epoch, 0},
+                                                 store.layout().new_blob());
+    store::remember_layer(store, plan.cache_key, {written.descriptor, written.diff_id});
+    return {{plan.created_by, written.descriptor, false}, written.diff_id};
+}
+
+// The artifacts are fetched only when a layer that reads them must be written: a store
+// whose layers are cached builds without them, even after they were removed.
+std::vector<FetchedArtifact> fetch_for_layers(const BuildRequest& request, const store::Store& store,
+                                              const std::vector<std::optional<store::CachedLayer>>& cached,
+                                              const std::function<void(const std::string&)>& progress)
+{
+    bool needed = false;
+    for (std::size_t i = 0; i < request.layers.size(); ++i)
+        needed = needed || (request.layers[i].reads_artifacts && !cached[i]);
+    if (!needed)
+        return {};
+    std::mutex mutex;
+    return fetch_artifacts(request.lock, store, request.fetch, [&](const registry::BlobProgress& fetched) {
+        if (fetched.state != registry::BlobProgress::State::finished)
+            return;
+        std::lock_guard lock(mutex);
+        progress("fetched " + fetched.label + " (" + std::to_string(fetched.size) + " bytes)");
+    });
+}
+
+// The base is named as the lock names it, wherever --base fetched it from: its digest
+// pins the content, and a path on the build machine would change the image's digest.
+std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lock,
+                                                        const std::optional<oci::Descriptor>& base,
+                                                        std::int64_t epoch)
+{
+    std::map<std::string, std::string> annotations = image_labels(lock);
+    annotations["org.opencontainers.image.created"] = rfc3339_utc(epoch);
+    if (base) {
+        annotations["org.opencontainers.image.base.name"] = lock.base_reference();
+        annotations["org.opencontainers.image.base.digest"] = base->digest.text();
+    }
+    return annotations;
+}
+
+} // namespace
+
+BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::string& name, const std::string& base,
+                           oci::Compression compression, const std::filesystem::path& store_dir)
+{
+    lock::Lockfile lock = lock::Lockfile::parse(lockfile.string(), read_file(lockfile));
+    std::string image = name.empty() ? lock.profile_name() : name;
+    store::check_image_name(image);
+    BaseSource source = base.empty() ? locate_base(lock.base_reference(), lock.base_manifest(), store_dir)
+                                     : locate_base(base, std::nullopt, store_dir);
+    std::vector<PlannedLayer> layers = plan_layers(lock, compression);
+    return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch, false, {}};
+}
+
+BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
+                        std::int64_t now, const std::function<void(const std::string&)>& progress)
+{
+    const lock::Lockfile& lock = request.lock;
+    const std::string& name = request.name;
+    const std::string& base_reference = request.base.reference;
+    std::int64_t epoch = request.source_date_epoch;
+
+    progress("base image " + base_reference);
+    std::optional<oci::Descriptor> base = import_base(request.base, store, request.insecure_registry);
+    std::vector<oci::Descriptor> layers;
+    nlohmann::json base_config;
+    if (base) {
+        oci::Manifest base_manifest = oci::Manifest::parse(store.layout().read_blob(*base), base_reference);
+        base_config = JsonReader::parse_document_or_null(store.layout().read_blob(base_manifest.config));
+        if (!base_config.is_object())
+            throw Error(ErrorCode::invalid_input, "base image " + base_reference + ": its config " +
+                                                      base_manifest.config.digest.text() + " is not a JSON object");
+        for (const auto& layer : base_manifest.layers)
+            layers.push_back(as_oci(layer));
+    }
+
+    std::vector<std::optional<store::CachedLayer>> cached;
+    for (const auto& plan : request.layers)
+        cached.push_back(store::find_cached_layer(store, plan.cache_key));
+    std::vector<FetchedArtifact> fetched = fetch_for_layers(request, store, cached, progress);
+
+    std::vector<BuiltLayer> built;
+    ConfigChanges changes{epoch, nvidia_environment(lock, matrix), image_labels(lock), {}};
+    for (std::size_t i = 0; i < request.layers.size(); ++i) {
+        const PlannedLayer& plan = request.layers[i];
+        progress(plan.created_by);
+        auto [layer, diff_id] = write_or_reuse(plan, cached[i], store, request);
+        built.push_back(layer);
+        layers.push_back(layer.descriptor);
+        changes.layers.emplace_back(diff_id, plan.created_by);
+    }
+
+    oci::Descriptor config = store.layout().write_blob(oci::to_blob_json(compose_config(base_config, changes)),
+                                                       oci::media_type::k_config);
+    oci::Manifest manifest{std::string(oci::media_type::k_manifest), config, layers,
+                           manifest_annotations(lock, base, epoch)};
+    oci::Descriptor written = store.layout().write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
+
+    store::Records records = store.records();
+    store::HistoryEntry entry = store::record_build(records, name, written, lock.digest(), now);
+    store.commit(std::move(records));
+    return BuildResult{name, lock.digest(), written, built, fetched, entry};
+}
+
+} // namespace dlenv::image

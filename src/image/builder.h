@@ -1,0 +1,68 @@
+#pragma once
+
+#include "image/base_image.h"
+#include "image/fetch.h"
+#include "image/layer_plan.h"
+#include "lock/lockfile.h"
+#include "matrix/matrix.h"
+#include "oci/compression.h"
+#include "oci/descriptor.h"
+#include "store/records.h"
+#include "store/store.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dlenv::image {
+
+// A build, checked before the store is touched: the lock read and verified, the image
+// name valid, the base image found.
+struct BuildRequest {
+    lock::Lockfile lock;
+    std::string name;
+    BaseSource base;
+    std::vector<PlannedLayer> layers; // the files checked against their sha256
+    oci::Compression compression = oci::Compression::gzip;
+    std::int64_t source_date_epoch = 0;
+    bool insecure_registry = false; // the base's registry may be plain HTTP or unverified
+    FetchOptions fetch;             // for the artifacts the store does not have yet
+};
+
+// Reads and checks everything a build needs without writing anything. `name` and
+// `base` override the lock's profile name and base image when not empty. A lock that
+// fails its digest or format, or names a base that is not there, is Error(invalid_input
+// or not_found).
+BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::string& name, const std::string& base,
+                           oci::Compression compression, const std::filesystem::path& store_dir);
+
+struct BuiltLayer {
+    std::string created_by;
+    oci::Descriptor descriptor;
+    bool reused = false; // taken from the layer cache, not written again
+};
+
+struct BuildResult {
+    std::string name;
+    std::string lock_digest;
+    oci::Descriptor manifest;
+    std::vector<BuiltLayer> layers;       // the layers dlenv added (the base's are not listed)
+    std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
+    store::HistoryEntry history;          // what moved
+};
+
+// Builds the image a lockfile describes into `store` (opened for writing): base image,
+// dlenv's layers (reused from the layer cache when their inputs did not change; when one
+// that reads the lock's wheels or runtime must be written, fetch_artifacts brings what the
+// store lacks first, so a store that has them needs no network), config and manifest;
+// then `latest` moves to it and the previous latest becomes `rollback`, in one commit of
+// the records. Blobs are written before the manifest, the manifest before
+// the tags, so a kill at any point leaves the previous state intact. Equal lockfiles give
+// equal manifest digests, in any store, at any time.
+// `progress` hears each step.
+BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
+                        std::int64_t now, const std::function<void(const std::string&)>& progress);
+
+} // namespace dlenv::image

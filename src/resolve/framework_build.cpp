@@ -1,0 +1,148 @@
+#include "resolve/framework_build.h"
+
+#include "core/closest.h"
+#include "core/error.h"
+
+namespace dlenv::resolve {
+namespace {
+
+std::string line_of(const std::string& version)
+{
+    std::size_t first = version.find('.');
+    std::size_t second = first == std::string::npos ? first : version.find('.', first + 1);
+    return version.substr(0, second);
+}
+
+FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::TorchVariant& variant)
+{
+    return FrameworkBuild{.framework = Framework::torch,
+                 .line = release.line,
+                 .variant = variant.tag,
+                 .cuda = variant.cuda,
+                 .cudnn = variant.cudnn,
+                 .cudnn_bundled = true,
+                 .arch_list = variant.arch_list,
+                 .ptx = variant.ptx,
+                 .python = release.python,
+                 .torch = &release,
+                 .torch_variant = &variant,
+                 .provenance = variant.provenance};
+}
+
+} // namespace
+
+std::string FrameworkBuild::name() const
+{
+    std::string out = std::string(to_string(framework)) + " " + (version ? version->public_str() : line);
+    return variant.empty() ? out : out + " " + variant;
+}
+
+std::string variant_tag(const CudaVersion& cuda)
+{
+    return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor());
+}
+
+template <typename Release>
+const Release& find_release_line(const std::vector<Release>& releases, const FrameworkRequest& request)
+{
+    std::string name(to_string(request.framework));
+    std::string line = line_of(request.version);
+    std::vector<std::string> lines;
+    for (const auto& release : releases) {
+        lines.push_back(release.line);
+        if (release.line != line)
+            continue;
+        if (line == request.version)
+            return release;
+        auto wanted = Pep440Version::parse(request.version);
+        for (const auto& v : release.versions)
+            if (v == wanted)
+                return release;
+        std::vector<std::string> known;
+        for (const auto& v : release.versions)
+            known.push_back(v.str());
+        throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release",
+                    known.empty() ? "use the line " + line
+                                  : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));
+    }
+    auto near = closest_matches(line, lines, 3);
+    throw Error(ErrorCode::invalid_input, "the matrix has no " + name + " " + line,
+                near.empty() ? "known lines: " + join_alternatives(lines, " and ")
+                             : "nearest known lines: " + join_alternatives(near, " and "));
+}
+
+template const matrix::TorchRelease& find_release_line(const std::vector<matrix::TorchRelease>&,
+                                                       const FrameworkRequest&);
+template const matrix::TensorflowRelease& find_release_line(const std::vector<matrix::TensorflowRelease>&,
+                                                            const FrameworkRequest&);
+template const matrix::JaxRelease& find_release_line(const std::vector<matrix::JaxRelease>&,
+                                                     const FrameworkRequest&);
+
+std::optional<FrameworkBuild> select_framework_build(const matrix::Matrix& matrix, const FrameworkRequest& request,
+                                  const std::optional<CudaVersion>& cuda)
+{
+    std::optional<Pep440Version> exact;
+    if (request.version.find('.') != request.version.rfind('.'))
+        exact = Pep440Version::parse(request.version);
+
+    std::optional<FrameworkBuild> build;
+    switch (request.framework) {
+    case Framework::torch: {
+        const auto& release = find_release_line(matrix.torch_releases(), request);
+        const matrix::TorchVariant* chosen = nullptr;
+        for (const auto& variant : release.variants) {
+            bool match = !request.local.empty() ? variant.tag == request.local
+                         : cuda              ? variant.cuda.truncated(2) == cuda->truncated(2)
+                                             : variant.pypi_default;
+            if (match && !chosen)
+                chosen = &variant;
+        }
+        if (!chosen && request.local.empty() && !cuda)
+            for (const auto& variant : release.variants) // no PyPI default on record: newest stable
+                if (!variant.experimental && (!chosen || chosen->cuda < variant.cuda))
+                    chosen = &variant;
+        if (chosen)
+            build = torch_build(release, *chosen);
+        break;
+    }
+    case Framework::tensorflow: {
+        const auto& release = find_release_line(matrix.tensorflow_releases(), request);
+        build = FrameworkBuild{.framework = Framework::tensorflow,
+                      .line = release.line,
+                      .cuda = release.cuda,
+                      .cudnn = release.cudnn,
+                      .python = release.python,
+                      .tensorflow = &release,
+                      .provenance = release.provenance};
+        break;
+    }
+    case Framework::jax: {
+        const auto& release = find_release_line(matrix.jax_releases(), request);
+        for (const auto& jax_build : release.builds) {
+            bool match = cuda ? jax_build.cuda.contains(*cuda) : true;
+            if (!match || build)
+                continue;
+            CudaVersion runtime = cuda ? *cuda : *jax_build.cuda.min;
+            build = FrameworkBuild{.framework = Framework::jax,
+                          .line = release.line,
+                          .variant = jax_build.extra,
+                          .cuda = runtime,
+                          .cudnn = jax_build.cudnn.min,
+                          .python = release.python,
+                          .jax = &release,
+                          .jax_build = &jax_build,
+                          .provenance = release.provenance};
+        }
+        break;
+    }
+    case Framework::torchvision:
+    case Framework::torchaudio:
+        throw Error(ErrorCode::invalid_input, std::string(to_string(request.framework)) + " is a companion of torch",
+                    "name torch too, e.g. --framework torch==2.1 --framework " + request.text());
+    }
+    if (build)
+        build->version = exact;
+    return build;
+}
+
+} // namespace dlenv::resolve

@@ -1,0 +1,98 @@
+// `dlenv fetch` and `dlenv build` with a lock that pins Python packages, as a user runs them.
+#include "core/file.h"
+#include "support/run_dlenv.h"
+#include "support/scratch.h"
+#include "support/torch_lock.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace dlenv;
+using dlenv::testing::run_dlenv;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json json_of(const std::vector<std::string>& args)
+{
+    auto r = run_dlenv(args);
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out);
+}
+
+std::vector<std::string> field(const nlohmann::json& list, const std::string& name)
+{
+    std::vector<std::string> out;
+    for (const auto& item : list)
+        out.push_back(item.at(name).get<std::string>());
+    return out;
+}
+
+std::int64_t total_bytes(const nlohmann::json& artifacts)
+{
+    std::int64_t total = 0;
+    for (const auto& artifact : artifacts)
+        total += artifact.at("bytes").get<std::int64_t>();
+    return total;
+}
+
+} // namespace
+
+TEST_CASE("dlenv fetch brings each pinned wheel into the store once and says what it did", "[image]")
+{
+    Scratch scratch;
+    testing::make_fixture_wheels(scratch, "wheels");
+    std::string lock = testing::lock_torch_profile(
+        scratch, "torch.lock.json", { "--offline", "--wheelhouse", (scratch / "wheels").string() });
+    std::string store = (scratch / "store").string();
+    auto first = json_of({ "fetch", lock, "--store", store, "--json" });
+    CHECK(field(first.at("artifacts"), "state") == std::vector<std::string>(7, "fetched"));
+    CHECK_FALSE(first.contains("note"));
+
+    auto again = run_dlenv({ "fetch", lock, "--store", store });
+    CHECK(again.exit_code == 0);
+    CHECK_THAT(again.out, Catch::StartsWith("cached   filelock-3.13.1-py3-none-any.whl ("));
+    CHECK_THAT(again.out,
+        Catch::EndsWith("artifacts of " + lock + " in " + store + ": 0 fetched (0 bytes), " + "7 already in the store ("
+            + std::to_string(total_bytes(first.at("artifacts"))) + " bytes)\n"));
+}
+
+TEST_CASE("dlenv fetch of a lock without packages says why there is nothing to fetch", "[image]")
+{
+    Scratch scratch;
+    std::string lock = testing::lock_torch_profile(scratch, "torch.lock.json", { "--offline" });
+    auto r = run_dlenv({ "fetch", lock, "--store", (scratch / "store").string() });
+    CHECK(r.exit_code == 0);
+    CHECK(r.out
+        == "nothing to fetch: " + lock
+            + ": its Python packages are not locked (it was locked --offline without --wheelhouse)\n");
+    CHECK_FALSE(fs::exists(scratch / "store"));
+}
+
+TEST_CASE("a build installs the packages as a layer and reuses it while the closure is unchanged, wheels gone or not",
+    "[image]")
+{
+    Scratch scratch;
+    testing::make_fixture_wheels(scratch, "wheels");
+    std::string lock = testing::lock_torch_profile(
+        scratch, "torch.lock.json", { "--offline", "--wheelhouse", (scratch / "wheels").string() });
+    std::string store = (scratch / "store").string();
+    auto first = json_of({ "build", lock, "--store", store, "--json" });
+    CHECK(field(first.at("layers"), "created_by")
+        == std::vector<std::string> { "dlenv build: 7 Python packages into /usr/local/lib/python3.11/site-packages",
+            "dlenv build: validation kit in /opt/dlenv" });
+    CHECK(field(first.at("fetched"), "state") == std::vector<std::string>(7, "fetched"));
+    CHECK(json_of({ "fsck", "--store", store, "--json" }).at("checked_artifacts") == 7);
+
+    // Neither the wheelhouse nor the store's copies are needed for the same closure again.
+    fs::remove_all(scratch / "wheels");
+    fs::remove_all(scratch / "store" / "dlenv" / "artifacts");
+    auto second = json_of({ "build", lock, "--store", store, "--json" });
+    CHECK(second.at("digest") == first.at("digest"));
+    CHECK(second.at("layers")[0].at("reused") == true);
+    CHECK(second.at("fetched").empty());
+
+    auto elsewhere = run_dlenv({ "build", lock, "--store", (scratch / "other").string() });
+    CHECK(elsewhere.exit_code == 2); // the wheelhouse the lock names is gone
+}
