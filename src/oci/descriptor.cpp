@@ -27,6 +27,17 @@ std::string string_member(const nlohmann::json& json, const char* key, const std
     return value.get<std::string>();
 }
 
+// The "digest" field, refused naming `where`: Digest::parse knows only the text.
+Digest digest_member(const nlohmann::json& json, const std::string& where)
+{
+    std::string text = string_member(json, "digest", where);
+    try {
+        return Digest::parse(text);
+    } catch (const Error& e) {
+        throw Error(e.code(), where + ": \"digest\": " + e.message(), e.hint());
+    }
+}
+
 // An optional string field: `fallback` when absent or null.
 std::string optional_string_member(const nlohmann::json& json, const char* key, const std::string& where,
                                    std::string fallback)
@@ -84,7 +95,7 @@ Descriptor Descriptor::from_json(const nlohmann::json& json, const std::string& 
     const auto& size = member(json, "size", where);
     if (!size.is_number_integer() || size.get<std::int64_t>() < 0)
         throw malformed(where, "\"size\" must be a non-negative integer");
-    Descriptor out{string_member(json, "mediaType", where), Digest::parse(string_member(json, "digest", where)),
+    Descriptor out{string_member(json, "mediaType", where), digest_member(json, where),
                    size.get<std::int64_t>(), annotations_of(json, where), std::nullopt};
     if (json.contains("platform")) {
         const auto& platform = json.at("platform");

@@ -18,9 +18,22 @@ nlohmann::json optional_digest(const std::optional<Digest>& digest)
     return digest ? nlohmann::json(digest->text()) : nlohmann::json(nullptr);
 }
 
-std::optional<Digest> optional_digest(const nlohmann::json& json)
+Error damaged(const std::string& message)
 {
-    return json.is_null() ? std::nullopt : std::optional(Digest::parse(json.get<std::string>()));
+    return Error(ErrorCode::invalid_input, message,
+        "the store's records are damaged: repair dlenv/refs.json, or move it aside and dlenv takes the tags back "
+        "from index.json (without their history)");
+}
+
+std::optional<Digest> optional_digest(const nlohmann::json& json, const std::string& where)
+{
+    if (json.is_null())
+        return std::nullopt;
+    try {
+        return Digest::parse(json.get<std::string>());
+    } catch (const Error& e) {
+        throw damaged(where + ": " + e.message());
+    }
 }
 
 nlohmann::json to_json(const HistoryEntry& entry)
@@ -42,16 +55,9 @@ HistoryEntry history_entry(const nlohmann::json& json, const std::string& where)
                        oci::Descriptor::from_json(json.at("image"), where),
                        {}};
     for (const auto& move : json.at("moved"))
-        entry.moved.push_back(
-            {move.at("tag").get<std::string>(), optional_digest(move.at("from")), optional_digest(move.at("to"))});
+        entry.moved.push_back({move.at("tag").get<std::string>(), optional_digest(move.at("from"), where),
+                               optional_digest(move.at("to"), where)});
     return entry;
-}
-
-Error damaged(const std::string& message)
-{
-    return Error(ErrorCode::invalid_input, message,
-        "the store's records are damaged: repair dlenv/refs.json, or move it aside and dlenv takes the tags back "
-        "from index.json (without their history)");
 }
 
 // The object `key` of `json`, which a field of another type would let pass as empty.

@@ -155,6 +155,31 @@ TEST_CASE("records of an unknown format are refused with what to do", "[store]")
     }
 }
 
+TEST_CASE("records that do not parse are refused naming the file and the field", "[store]")
+{
+    const std::string tag = R"({"mediaType": "application/vnd.oci.image.manifest.v1+json", "size": 2, "digest": )";
+    auto [images, problem] = GENERATE_COPY(table<std::string, std::string>({
+        { R"({"app": {"tags": )", ":1:57: not valid JSON: syntax error while parsing value - unexpected end of "
+                                  "input; expected '[', '{', or a literal" },
+        { R"({"app": {"tags": {"latest": )" + tag + R"("sha256:abc"}}, "history": []}}})",
+            R"( app:latest: "digest": not a sha256 digest: "abc")" },
+        { R"({"app": {"tags": {}, "history": [{"time": "t", "action": "build", "lock_digest": "l", "image": )" + tag
+                + R"("sha256:)" + std::string(64, 'a') + R"("}, "moved": [{"tag": "latest", "from": "md5:1", "to": null}]}]}}})",
+            R"( history of app: not a sha256 digest: "md5:1")" },
+    }));
+    Scratch dir;
+    std::filesystem::path file = dir / "dlenv/refs.json";
+    write_file_atomic(file, R"({"format": "dlenv.store/v1", "images": )" + images);
+    write_file_atomic(dir / "oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
+    try {
+        store::Store::open(dir.dir());
+        FAIL("damaged records were read");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(std::string(e.what()) == file.string() + problem);
+    }
+}
+
 TEST_CASE("gc keeps what tags and the last N history entries reference and removes the rest", "[store]")
 {
     Scratch dir;
