@@ -32,18 +32,35 @@ oci::Descriptor as_oci(oci::Descriptor descriptor)
     return descriptor;
 }
 
+// A blob of the base, which import_base found in the store; a damaged one is named with
+// the base it belongs to, as the blob's path alone does not say.
+std::string read_base_blob(const store::Store& store, const oci::Descriptor& blob, const std::string& base_reference)
+{
+    try {
+        return store.layout().read_blob(blob);
+    } catch (const Error& e) {
+        throw e.with_context("base image " + base_reference);
+    }
+}
+
 std::pair<BuiltLayer, Digest> write_or_reuse(const PlannedLayer& plan,
                                                   const std::optional<store::CachedLayer>& cached,
                                                   const store::Store& store, const BuildRequest& request)
 {
     if (cached)
         return {{plan.created_by, cached->descriptor, true}, cached->diff_id};
-    store::StagingDir staging(store);
-    oci::WrittenLayer written = oci::write_layer(plan.entries(store, staging.path()),
-                                                 {request.compression, request.source_date_epoch, 0},
-                                                 store.layout().new_blob());
-    store::remember_layer(store, plan.cache_key, {written.descriptor, written.diff_id});
-    return {{plan.created_by, written.descriptor, false}, written.diff_id};
+    // What fails below (a damaged wheel, a file that changed) names itself but not the
+    // layer it was going into.
+    try {
+        store::StagingDir staging(store);
+        oci::WrittenLayer written = oci::write_layer(plan.entries(store, staging.path()),
+                                                     {request.compression, request.source_date_epoch, 0},
+                                                     store.layout().new_blob());
+        store::remember_layer(store, plan.cache_key, {written.descriptor, written.diff_id});
+        return {{plan.created_by, written.descriptor, false}, written.diff_id};
+    } catch (const Error& e) {
+        throw e.with_context(plan.name);
+    }
 }
 
 // The artifacts are fetched only when a layer that reads them must be written: a store
@@ -108,8 +125,8 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     std::vector<oci::Descriptor> layers;
     nlohmann::json base_config;
     if (base) {
-        oci::Manifest base_manifest = oci::Manifest::parse(store.layout().read_blob(*base), base_reference);
-        base_config = JsonReader::parse_document_or_null(store.layout().read_blob(base_manifest.config));
+        oci::Manifest base_manifest = oci::Manifest::parse(read_base_blob(store, *base, base_reference), base_reference);
+        base_config = JsonReader::parse_document_or_null(read_base_blob(store, base_manifest.config, base_reference));
         if (!base_config.is_object())
             throw Error(ErrorCode::invalid_input, "base image " + base_reference + ": its config " +
                                                       base_manifest.config.digest.text() + " is not a JSON object");

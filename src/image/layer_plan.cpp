@@ -30,8 +30,8 @@ void check_locked_content(const std::filesystem::path& source, const lock::Locke
 
 // A layer whose entries are known when it is planned: the key lists each entry with the
 // digest of its content.
-PlannedLayer listed_layer(std::string created_by, std::vector<oci::LayerEntry> entries, std::int64_t epoch,
-                          oci::Compression compression)
+PlannedLayer listed_layer(std::string name, std::string created_by, std::vector<oci::LayerEntry> entries,
+                          std::int64_t epoch, oci::Compression compression)
 {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& entry : entries)
@@ -40,7 +40,7 @@ PlannedLayer listed_layer(std::string created_by, std::vector<oci::LayerEntry> e
                         {"mode", entry.mode},
                         {"content", entry.source.empty() ? sha256_hex(entry.contents) : entry.sha256},
                         {"link", entry.link_target}});
-    return {std::move(created_by), layer_cache_key({{"entries", list}}, epoch, compression),
+    return {std::move(name), std::move(created_by), layer_cache_key({{"entries", list}}, epoch, compression),
             [entries = std::move(entries)](const store::Store&, const std::filesystem::path&) { return entries; }};
 }
 
@@ -56,8 +56,8 @@ PlannedLayer files_layer(const lock::Lockfile& lock, const lock::ImageSection& i
         add_parents(entries, directories, path);
         entries.push_back({path, oci::LayerEntry::Type::file, file.mode, source, {}, file.size, {}, file.sha256});
     }
-    return listed_layer("dlenv build: files pinned by the lock", std::move(entries), image.source_date_epoch,
-                        compression);
+    return listed_layer("files layer", "dlenv build: files pinned by the lock", std::move(entries),
+                        image.source_date_epoch, compression);
 }
 
 PlannedLayer kit_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Compression compression)
@@ -73,7 +73,8 @@ PlannedLayer kit_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Comp
     std::string kit_dir = image_path(std::string(k_kit_dir));
     for (const auto& file : embedded_kit())
         add_file(kit_dir + "/" + std::string(file.name), std::string(file.contents));
-    return listed_layer("dlenv build: validation kit in /opt/dlenv", std::move(entries), epoch, compression);
+    return listed_layer("validation kit layer", "dlenv build: validation kit in /opt/dlenv", std::move(entries),
+                        epoch, compression);
 }
 
 } // namespace

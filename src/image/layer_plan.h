@@ -18,6 +18,7 @@ namespace dlenv::image {
 
 // One layer dlenv adds on top of the base, before it is written.
 struct PlannedLayer {
+    std::string name;       // "packages layer": what an error in making or writing it names
     std::string created_by; // the image history's words for it
     std::string cache_key;  // sha256 over everything that decides the layer's bytes
     // Makes the layer's entries; called only when the layer cache has no layer under

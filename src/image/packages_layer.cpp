@@ -27,7 +27,8 @@ std::optional<PlannedLayer> packages_layer(const lock::Lockfile& lock, std::int6
         { { "packages", k_format }, { "prefix", python.prefix }, { "python", python.version }, { "wheels", wheels } },
         epoch, compression);
     std::string site_packages = python.prefix + "/lib/python" + python.version + "/site-packages";
-    return PlannedLayer { "dlenv build: " + std::to_string(packages->size()) + " Python packages into " + site_packages,
+    return PlannedLayer { "packages layer",
+        "dlenv build: " + std::to_string(packages->size()) + " Python packages into " + site_packages,
         key,
         [packages = std::move(*packages), python](const store::Store& store, const std::filesystem::path& staging) {
             return install_packages(packages, python, store, staging);

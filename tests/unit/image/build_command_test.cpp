@@ -138,6 +138,38 @@ TEST_CASE("a base that is not there is bad input, exit 2, saying how to bring it
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 }
 
+TEST_CASE("a base named in the store that is not there says where it looked and how to bring it in", "[image]")
+{
+    Scratch scratch;
+    std::string lock = lock_with_file(scratch);
+    std::string store = (scratch / "store").string();
+    auto r = run_dlenv({"build", lock, "--store", store, "--base", "team/base:v1", "--json"});
+    CHECK(r.exit_code == 2);
+    CHECK(error_of(r) == "base image team/base:v1: not in the store at " + store +
+                             " | bring it in with `dlenv pull team/base:v1`, pin it with `dlenv lock` so the build "
+                             "pulls it, or use --base docker-archive:FILE with a `docker save` tarball");
+}
+
+TEST_CASE("a base in the store whose config blob was cut short is refused naming the base and the blob", "[image]")
+{
+    Scratch scratch;
+    std::string lock = lock_with_file(scratch);
+    std::string store = (scratch / "store").string();
+    auto base = build_json({"build", lock, "--store", store, "--name", "base", "--json"});
+    std::string blobs = store + "/blobs/sha256/";
+    auto manifest = nlohmann::json::parse(read_file(blobs + base.at("digest").get<std::string>().substr(7)));
+    std::string config = blobs + manifest.at("config").at("digest").get<std::string>().substr(7);
+    std::int64_t size = manifest.at("config").at("size").get<std::int64_t>();
+    std::filesystem::permissions(config, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    std::filesystem::resize_file(config, 10);
+
+    auto r = run_dlenv({"build", lock, "--store", store, "--base", "base", "--name", "app", "--json"});
+    CHECK(r.exit_code == 1);
+    CHECK(error_of(r) == "base image base: blob " + config + " has 10 bytes, its descriptor says " +
+                             std::to_string(size) +
+                             " | the store is damaged: run `dlenv fsck`, then rebuild or pull the image again");
+}
+
 TEST_CASE("a pinned file that changed after locking is refused before the store is touched", "[image]")
 {
     Scratch scratch;

@@ -1,5 +1,6 @@
 // `dlenv fetch` and `dlenv build` with a lock that pins Python packages, as a user runs them.
 #include "core/file.h"
+#include "core/sha256.h"
 #include "support/run_dlenv.h"
 #include "support/scratch.h"
 #include "support/torch_lock.h"
@@ -95,4 +96,25 @@ TEST_CASE("a build installs the packages as a layer and reuses it while the clos
 
     auto elsewhere = run_dlenv({ "build", lock, "--store", (scratch / "other").string() });
     CHECK(elsewhere.exit_code == 2); // the wheelhouse the lock names is gone
+}
+
+TEST_CASE("a wheel damaged in the store fails the build naming the layer and the wheel", "[image]")
+{
+    Scratch scratch;
+    testing::make_fixture_wheels(scratch, "wheels");
+    std::string lock = testing::lock_torch_profile(
+        scratch, "torch.lock.json", { "--offline", "--wheelhouse", (scratch / "wheels").string() });
+    std::string store = (scratch / "store").string();
+    json_of({ "fetch", lock, "--store", store, "--json" });
+    const std::string wheel = "filelock-3.13.1-py3-none-any.whl";
+    fs::path artifact = scratch / "store/dlenv/artifacts/sha256" / sha256_file_hex(scratch / "wheels" / wheel);
+    fs::permissions(artifact, fs::perms::owner_write, fs::perm_options::add);
+    write_file_atomic(artifact, "not a zip file");
+
+    auto r = run_dlenv({ "build", lock, "--store", store, "--json" });
+    CHECK(r.exit_code == 2);
+    std::string error = testing::error_of(r);
+    CHECK_THAT(error, Catch::StartsWith("packages layer: install " + wheel + ": read wheel "));
+    CHECK_THAT(error, Catch::Contains("/wheels/" + wheel + ": "));
+    CHECK_THAT(error, Catch::EndsWith(" | the wheel is damaged or not a zip file: fetch or build it again"));
 }
