@@ -1,5 +1,6 @@
 #include "oci/docker_archive.h"
 
+#include "core/error.h"
 #include "core/file.h"
 #include "core/output_file.h"
 #include "oci/media_types.h"
@@ -36,11 +37,8 @@ Descriptor index_entry(const Descriptor& manifest, const std::string& repo_tag)
     return out;
 }
 
-} // namespace
-
-void export_docker_archive(const ImageLayout& layout, const Descriptor& manifest,
-                           const std::vector<std::string>& repo_tags, std::int64_t source_date_epoch,
-                           const std::filesystem::path& archive)
+void write_archive(const ImageLayout& layout, const Descriptor& manifest, const std::vector<std::string>& repo_tags,
+                   std::int64_t source_date_epoch, const std::filesystem::path& archive)
 {
     Manifest image = Manifest::parse(layout.read_blob(manifest), "manifest " + manifest.digest.text());
     nlohmann::json layers = nlohmann::json::array();
@@ -67,6 +65,21 @@ void export_docker_archive(const ImageLayout& layout, const Descriptor& manifest
         tar.add(entry);
     tar.finish();
     file.commit();
+}
+
+} // namespace
+
+void export_docker_archive(const ImageLayout& layout, const Descriptor& manifest,
+                           const std::vector<std::string>& repo_tags, std::int64_t source_date_epoch,
+                           const std::filesystem::path& archive)
+{
+    // A damaged blob is named by its path in the store, which does not say whose it is.
+    try {
+        write_archive(layout, manifest, repo_tags, source_date_epoch, archive);
+    } catch (const Error& e) {
+        std::string image = repo_tags.empty() ? manifest.digest.text() : repo_tags.front();
+        throw e.with_context("export " + image + " to " + archive.string());
+    }
 }
 
 } // namespace dlenv::oci

@@ -199,3 +199,26 @@ TEST_CASE("a Docker 25 archive names its blobs by digest, and a blob that does n
                 + " does not match its digest (the archive is damaged: save the image again)");
     }
 }
+
+TEST_CASE("exporting an image one of whose blobs was cut short names the image, the archive and the blob", "[oci]")
+{
+    Scratch scratch;
+    SavedImage saved = docker_save(scratch, "cat");
+    ImageLayout layout = ImageLayout::open_or_create(scratch / "layout");
+    Descriptor manifest = import_docker_archive(saved.archive, "demo:latest", layout);
+    fs::path blob = layout.blob_path(Digest::from_hex(saved.diff_id));
+    fs::permissions(blob, fs::perms::owner_write, fs::perm_options::add);
+    fs::resize_file(blob, fs::file_size(blob) / 2);
+    fs::path out = scratch / "out.tar";
+
+    try {
+        export_docker_archive(layout, manifest, { "demo:latest" }, 0, out);
+        FAIL("exported an image with a damaged blob");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::io);
+        CHECK(std::string(e.what())
+            == "export demo:latest to " + out.string() + ": " + blob.string()
+                + " changed while it was written into the layer");
+    }
+    CHECK_FALSE(fs::exists(out));
+}
