@@ -94,15 +94,21 @@ Report verify_image(const VerifyRequest& request)
     StoredImage image = [&] {
         store::Store store = store::Store::open(request.store_dir);
         store::remove_abandoned_staging(store);
-        StoredImage read = read_image(store.layout(), find_image(store, request));
-        work.emplace(store, "verify-");
-        unpacked = unpack_image(store.layout(), read, work->path() / "rootfs");
-        if (runtime.is_engine()) {
-            in_engine.emplace(
-                runtime, store.layout(), read.descriptor, read.manifest.config.digest.text(), work->path());
-            runtime.image = in_engine->id();
+        oci::Descriptor found = find_image(store, request);
+        try {
+            StoredImage read = read_image(store.layout(), found);
+            work.emplace(store, "verify-");
+            unpacked = unpack_image(store.layout(), read, work->path() / "rootfs");
+            if (runtime.is_engine()) {
+                in_engine.emplace(
+                    runtime, store.layout(), read.descriptor, read.manifest.config.digest.text(), work->path());
+                runtime.image = in_engine->id();
+            }
+            return read;
+        } catch (const Error& e) {
+            // Its blobs are named by digest only: say which image they belong to.
+            throw e.with_context("image " + request.name + ":" + request.tag);
         }
-        return read;
     }(); // the shared lock is released here: checks and runs need no store
     report.digest = image.descriptor.digest.text();
 
