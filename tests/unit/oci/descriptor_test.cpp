@@ -44,3 +44,10 @@ TEST_CASE("a manifest without a media type or with a null variant is read with t
         = oci::Manifest::parse(R"({"schemaVersion": 2, "mediaType": null, )" + k_config + R"(, "layers": []})", "m");
     CHECK(manifest.media_type == "application/vnd.oci.image.manifest.v1+json");
 }
+
+TEST_CASE("a descriptor whose digest is not a sha256 digest is refused naming where it was read", "[oci]")
+{
+    CHECK(manifest_error(R"({"schemaVersion": 2, )" + k_config + R"(, "layers": [{"mediaType": "a", "size": 1, )"
+                                                                   R"("digest": "sha512:00"}]})")
+        == "invalid_input: m layers[0]: \"digest\": not a sha256 digest: \"sha512:00\"");
+}
