@@ -1,6 +1,6 @@
 #include "cli/commands.h"
 
-#include "image/base_image.h"
+#include "core/image_reference.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
@@ -39,7 +39,7 @@ struct LockArgs {
 void pin_base_image(lock::Lockfile& lockfile, const RegistryArgs& args)
 {
     std::string base = lockfile.base_reference();
-    if (!image::is_registry_reference(base))
+    if (!is_registry_reference(base))
         return;
     try {
         ImageReference reference = ImageReference::parse(base);

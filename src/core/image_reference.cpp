@@ -89,4 +89,9 @@ std::string ImageReference::text() const
     return out;
 }
 
+bool is_registry_reference(std::string_view reference)
+{
+    return reference != "scratch" && !reference.starts_with("oci:") && !reference.starts_with("docker-archive:");
+}
+
 } // namespace dlenv

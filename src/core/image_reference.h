@@ -32,4 +32,9 @@ struct ImageReference {
     std::string text() const;
 };
 
+// Whether a base image's reference text names a registry image rather than "scratch", an
+// OCI layout ("oci:DIR[:REF]") or a `docker save` archive ("docker-archive:FILE[:TAG]").
+// Says nothing of whether the text parses as an ImageReference.
+bool is_registry_reference(std::string_view reference);
+
 } // namespace dlenv

@@ -1,6 +1,7 @@
 #include "image/base_image.h"
 
 #include "core/error.h"
+#include "core/image_reference.h"
 #include "oci/docker_archive.h"
 #include "oci/layout_copy.h"
 #include "oci/media_types.h"
@@ -104,11 +105,6 @@ oci::Descriptor checked(const store::Store& store, oci::Descriptor manifest)
 }
 
 } // namespace
-
-bool is_registry_reference(const std::string& reference)
-{
-    return reference != "scratch" && !reference.starts_with("oci:") && !reference.starts_with("docker-archive:");
-}
 
 BaseSource locate_base(const std::string& reference, const std::optional<std::string>& pinned_manifest,
                        const std::filesystem::path& store_dir)

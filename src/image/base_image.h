@@ -25,10 +25,6 @@ struct BaseSource {
     std::string pinned_manifest; // registry: the manifest digest the lock pins
 };
 
-// Whether a base reference names a registry image rather than scratch, a layout or an
-// archive.
-bool is_registry_reference(const std::string& reference);
-
 // Finds the base without writing anything: a registry image when the lock pins its
 // manifest (`pinned_manifest`) and no other base was asked for, else the reference's
 // kind. Error(not_found) when the reference names nothing, saying how to bring it in.

@@ -71,3 +71,13 @@ TEST_CASE("malformed references name the part that is wrong", "[core]")
     CHECK(message("localhost:5000/app:@sha256:" + std::string(64, 'a'))
         == "image reference \"localhost:5000/app:@sha256:" + std::string(64, 'a') + "\": \"\" is not a tag");
 }
+
+TEST_CASE("a base reference names a registry image unless it is scratch, an OCI layout or an archive", "[core]")
+{
+    CHECK(dlenv::is_registry_reference("nvidia/cuda:12.2.2-runtime-ubuntu22.04"));
+    CHECK(dlenv::is_registry_reference("127.0.0.1:5000/team/base@sha256:" + std::string(64, 'a')));
+    CHECK(dlenv::is_registry_reference("scratchy"));
+    CHECK_FALSE(dlenv::is_registry_reference("scratch"));
+    CHECK_FALSE(dlenv::is_registry_reference("oci:/srv/layouts/base:v1"));
+    CHECK_FALSE(dlenv::is_registry_reference("docker-archive:base.tar:team/base:v1"));
+}
