@@ -27,7 +27,9 @@ const std::map<std::string, std::set<std::string>> k_allowed = {
     {"registry", {"core", "oci", "http"}},
     {"image", {"core", "matrix", "resolve", "pypi", "lock", "http", "oci", "store", "registry"}},
     {"verify", {"core", "matrix", "resolve", "lock", "host", "oci", "store"}},
-    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "image", "verify"}},
+    {"workflow", {"core", "matrix", "resolve", "lock", "host", "oci", "store", "registry"}},
+    {"cli", {"core", "matrix", "resolve", "pypi", "lock", "host", "http", "oci", "store", "registry", "image", "verify",
+             "workflow"}},
 };
 
 // A C library's header prefix, and the only source files that may include it.

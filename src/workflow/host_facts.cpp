@@ -1,0 +1,29 @@
+#include "workflow/host_facts.h"
+
+#include "core/error.h"
+
+namespace dlenv::workflow {
+
+resolve::HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix)
+{
+    resolve::HostFacts host{request.driver, request.gpus};
+    if (!request.detect)
+        return host;
+    std::optional<host::DriverFacts> detected = request.detect();
+    if (!detected)
+        throw Error(ErrorCode::environment, "--host found no NVIDIA driver (neither NVML nor nvidia-smi answered)",
+                    "run on the GPU machine, or pass --driver and --gpu by hand");
+    if (!host.driver)
+        host.driver = detected->driver;
+    for (const auto& gpu : detected->gpus) {
+        // The matrix keys its rules by model; a model it does not know still has a
+        // compute capability the rules can check.
+        if (matrix.find_gpu(gpu.name))
+            host.gpus.push_back(gpu.name);
+        else if (gpu.compute_capability)
+            host.gpus.push_back(gpu.compute_capability->text());
+    }
+    return host;
+}
+
+} // namespace dlenv::workflow
