@@ -1,21 +1,14 @@
 #include "cli/commands.h"
 
-#include "core/image_reference.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
 #include "cli/store_output.h"
-#include "core/error.h"
 #include "host/gpu_probe.h"
-#include "lock/lockfile.h"
-#include "lock/package_lock.h"
-#include "lock/package_plan.h"
-#include "registry/manifests.h"
-#include "registry/platform.h"
-#include "resolve/stack.h"
+#include "workflow/lock_profile.h"
 
-#include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 
 namespace dlenv::cli {
@@ -34,65 +27,34 @@ struct LockArgs {
     RegistryArgs registry;
 };
 
-// Pins the lock's base to what its tag names now: the tag's digest and the image manifest
-// for the lock's platform, so every later build pulls exactly that.
-void pin_base_image(lock::Lockfile& lockfile, const RegistryArgs& args)
+// The request under way on one line of a terminal, cleared once the packages are locked.
+workflow::PackageProgress package_progress(bool shown)
 {
-    std::string base = lockfile.base_reference();
-    if (!is_registry_reference(base))
-        return;
-    try {
-        ImageReference reference = ImageReference::parse(base);
-        std::unique_ptr<registry::Session> session = registry::open_session(reference, args.insecure);
-        registry::ResolvedImage image =
-            registry::resolve_image(*session, reference, registry::parse_platform(lockfile.base_platform()));
-        lockfile.pin_base(image.digest.text(), image.manifest.digest.text());
-    } catch (const Error& e) {
-        throw Error(e.code(), e.message(), e.hint().empty() ? "pass --offline to lock without pinning the base image"
-                                                           : e.hint() + "; or pass --offline to lock without pinning "
-                                                                        "the base image")
-            .with_context("pin base image " + base);
-    }
+    if (!shown)
+        return {};
+    return {[](const std::string& what) { std::cerr << "\r\033[K  reading " << what << std::flush; },
+            [] { std::cerr << "\r\033[K" << std::flush; }};
 }
 
-// The profile's package sources with --index NAME=URL over them, or the wheelhouse alone.
-lock::PackageSources package_sources(const LockArgs& args, const resolve::Profile& profile,
-                                     const resolve::Stack& stack)
+workflow::LockRequest lock_request(const LockArgs& args, const Options& options)
 {
+    workflow::LockRequest request;
+    request.profile = resolve::load_profile(args.profile);
+    if (!args.driver.empty())
+        request.host.driver = DriverVersion::parse(args.driver);
+    request.host.gpus = args.gpus;
+    if (args.host)
+        request.host.detect = host::probe_driver;
     if (!args.wheelhouse.empty())
-        return lock::wheelhouse_sources(args.wheelhouse);
-    lock::PackageSources sources = lock::package_sources(profile, stack);
-    for (const auto& option : args.indexes) {
-        std::size_t equals = option.find('=');
-        if (equals == std::string::npos || equals == 0)
-            throw Error(ErrorCode::invalid_input, "--index " + option + ": expected NAME=URL",
-                        "for example --index pypi=https://mirror.example/simple/");
-        sources.indexes[option.substr(0, equals)] = option.substr(equals + 1);
-    }
-    return sources;
-}
-
-// The closure, with the request under way on one line of a terminal.
-std::vector<lock::LockedPackage> lock_python_packages(const resolve::Profile& profile, const resolve::Stack& stack,
-                                                      const lock::PackageSources& sources, const Options& options)
-{
-    bool progress = shows_progress(options);
-    auto report = [progress](const std::string& what) {
-        if (progress)
-            std::cerr << "\r\033[K  reading " << what << std::flush;
-    };
-    auto clear = [progress] {
-        if (progress)
-            std::cerr << "\r\033[K" << std::flush;
-    };
-    try {
-        auto packages = lock::lock_packages(lock::package_request(profile, stack), sources, report);
-        clear();
-        return packages;
-    } catch (...) {
-        clear();
-        throw;
-    }
+        request.sources.wheelhouse = args.wheelhouse;
+    request.sources.indexes = args.indexes;
+    request.output = args.output;
+    if (!args.files_root.empty())
+        request.files_root = args.files_root;
+    request.offline = args.offline;
+    request.insecure = args.registry.insecure;
+    request.progress = package_progress(shows_progress(options));
+    return request;
 }
 
 std::string packages_summary(const std::vector<lock::LockedPackage>& packages)
@@ -107,30 +69,6 @@ std::string packages_summary(const std::vector<lock::LockedPackage>& packages)
         separator = ", ";
     }
     return out + (per_index.empty() ? "" : ")");
-}
-
-// Host facts from the flags, and from the driver when --host asks for it.
-resolve::HostFacts host_facts(const LockArgs& args, const matrix::Matrix& matrix)
-{
-    resolve::HostFacts host;
-    if (!args.driver.empty())
-        host.driver = DriverVersion::parse(args.driver);
-    host.gpus = args.gpus;
-    if (!args.host)
-        return host;
-    auto detected = host::probe_driver();
-    if (!detected)
-        throw Error(ErrorCode::environment, "--host found no NVIDIA driver (neither NVML nor nvidia-smi answered)",
-                    "run on the GPU machine, or pass --driver and --gpu by hand");
-    if (!host.driver)
-        host.driver = detected->driver;
-    for (const auto& gpu : detected->gpus) {
-        if (matrix.find_gpu(gpu.name))
-            host.gpus.push_back(gpu.name);
-        else if (gpu.compute_capability)
-            host.gpus.push_back(gpu.compute_capability->text());
-    }
-    return host;
 }
 
 std::string summary(const resolve::Stack& stack)
@@ -150,41 +88,31 @@ std::string summary(const resolve::Stack& stack)
 int run_lock(const LockArgs& args, const Options& options)
 {
     const auto& matrix = load_matrix(options);
-    resolve::Profile profile = resolve::load_profile(args.profile);
-    resolve::HostFacts host = host_facts(args, matrix);
-    resolve::Resolution resolution = resolve::resolve_profile(matrix, profile, host);
-    std::string subject = "profile " + profile.name;
-    if (!resolution.stack) {
+    workflow::LockRequest request = lock_request(args, options);
+    workflow::LockResult result = workflow::lock_profile(matrix, request);
+    const resolve::Report& report = result.resolution.report;
+    std::string subject = "profile " + request.profile.name;
+    if (!result.lockfile) {
         if (options.json)
-            print_json(resolution.report.to_json());
+            print_json(report.to_json());
         else
-            print_report(resolution.report, subject);
+            print_report(report, subject);
         return 1;
     }
-    std::string path = args.output.empty() ? "lockfiles/" + profile.name + ".lock.json" : args.output;
-    lock::PackageSources sources = package_sources(args, profile, *resolution.stack);
-    std::optional<std::filesystem::path> files_root;
-    if (!args.files_root.empty())
-        files_root = args.files_root;
-    auto lockfile = lock::Lockfile::from_stack(
-        profile, matrix.sha256(), host, *resolution.stack, resolution.report, sources, path, files_root);
-    if (!args.offline)
-        pin_base_image(lockfile, args.registry);
-    if (!args.offline || !args.wheelhouse.empty())
-        lockfile.set_packages(lock_python_packages(profile, *resolution.stack, sources, options));
-    lockfile.write(path);
-    std::ostream& out = report_stream({ path });
+    const lock::Lockfile& lockfile = *result.lockfile;
+    std::ostream& out = report_stream({ result.path });
     if (options.json) {
-        nlohmann::json report = resolution.report.to_json();
-        report["lockfile"] = path;
-        report["digest"] = lockfile.digest();
+        nlohmann::json json = report.to_json();
+        json["lockfile"] = result.path;
+        json["digest"] = lockfile.digest();
         auto packages = lockfile.packages();
-        report["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
-        print_json(report, out);
+        json["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
+        print_json(json, out);
     } else {
-        if (resolution.report.verdict() == resolve::Severity::warning)
-            print_report(resolution.report, subject, out);
-        out << "locked " << profile.name << " -> " << path << "\n  " << summary(*resolution.stack) << "\n";
+        if (report.verdict() == resolve::Severity::warning)
+            print_report(report, subject, out);
+        out << "locked " << request.profile.name << " -> " << result.path << "\n  "
+            << summary(*result.resolution.stack) << "\n";
         if (std::optional<std::string> manifest = lockfile.base_manifest())
             out << "  base " << lockfile.base_reference() << " pinned to " << *manifest << "\n";
         if (auto packages = lockfile.packages())

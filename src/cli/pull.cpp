@@ -5,12 +5,8 @@
 #include "cli/store_output.h"
 #include "cli/transfer_json.h"
 #include "cli/transfer_progress.h"
-#include "core/time_text.h"
 #include "registry/platform.h"
-#include "registry/pull.h"
-#include "store/checked_layers.h"
-#include "store/store.h"
-#include "store/tags.h"
+#include "workflow/pull_into_store.h"
 
 #include <iostream>
 
@@ -23,47 +19,32 @@ struct PullArgs {
     RegistryArgs registry;
 };
 
-// The store tag of a pulled image: the reference's tag, or for a digest reference
-// "sha256-<hex>", the form OCI uses for tags that stand for digests.
-std::string store_tag(const ImageReference& reference)
-{
-    return reference.tag.empty() ? "sha256-" + reference.digest->hex() : reference.tag;
-}
-
 int run_pull(const PullArgs& args, const Options& options)
 {
-    ImageReference reference = ImageReference::parse(args.reference);
-    registry::PullOptions pull_options;
-    pull_options.platform = registry::parse_platform(args.platform);
+    workflow::PullRequest request;
+    request.reference = ImageReference::parse(args.reference);
+    request.platform = registry::parse_platform(args.platform);
+    request.insecure = args.registry.insecure;
+    request.store_dir = store_dir(options);
     TransferProgress progress(transfer_progress_mode(options.json), "downloaded");
-    pull_options.progress = progress.callback();
-    std::unique_ptr<registry::Session> session = registry::open_session(reference, args.registry.insecure);
+    request.progress = progress.callback();
+    workflow::PulledImage pulled = workflow::pull_into_store(request);
 
-    store::Store store = store::Store::open_for_writing(store_dir(options));
-    registry::PullResult pulled = registry::pull_image(*session, reference, store.layout(), pull_options);
-    store::check_layers_once(store, pulled.image.manifest.descriptor());
-    store::Records records = store.records();
-    std::string name = reference.familiar_name();
-    std::string tag = store_tag(reference);
-    store::HistoryEntry entry =
-        store::record_pull(records, name, tag, pulled.image.manifest.descriptor(), now_seconds());
-    store.commit(std::move(records));
-
-    const registry::ResolvedImage& image = pulled.image;
+    const registry::ResolvedImage& image = pulled.pull.image;
     if (options.json) {
-        print_json({{"name", name},
-                    {"tag", tag},
+        print_json({{"name", pulled.name},
+                    {"tag", pulled.tag},
                     {"digest", image.manifest.digest.text()},
                     {"index", image.index ? nlohmann::json(image.index->text()) : nlohmann::json(nullptr)},
-                    {"blobs", blobs_json(pulled.blobs)},
-                    {"moved", moves_json(entry)}});
+                    {"blobs", blobs_json(pulled.pull.blobs)},
+                    {"moved", moves_json(pulled.entry)}});
         return 0;
     }
-    std::cout << "pulled " << name << ":" << tag << " " << image.manifest.digest.text() << "\n";
+    std::cout << "pulled " << pulled.name << ":" << pulled.tag << " " << image.manifest.digest.text() << "\n";
     if (image.index)
         std::cout << "  index: " << image.index->text() << " (" << args.platform << ")\n";
-    std::cout << "  blobs: " << describe_blobs(pulled.blobs, "downloaded") << "\n"
-              << "  tags: " << describe_moves(entry) << "\n";
+    std::cout << "  blobs: " << describe_blobs(pulled.pull.blobs, "downloaded") << "\n"
+              << "  tags: " << describe_moves(pulled.entry) << "\n";
     return 0;
 }
 

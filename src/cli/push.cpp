@@ -5,15 +5,12 @@
 #include "cli/store_output.h"
 #include "cli/transfer_json.h"
 #include "cli/transfer_progress.h"
-#include "registry/push.h"
-#include "store/store.h"
+#include "workflow/push_from_store.h"
 
 #include <iostream>
 
 namespace dlenv::cli {
 namespace {
-
-constexpr const char* k_base_name_annotation = "org.opencontainers.image.base.name";
 
 struct PushArgs {
     std::string image;
@@ -24,74 +21,33 @@ struct PushArgs {
     RegistryArgs registry;
 };
 
-// The repository to mount blobs from: --mount-from, else the image's base when it lives
-// in another repository of the same registry (its layers are then likely there).
-std::string mount_source(const PushArgs& args, const ImageReference& target, const oci::Manifest& manifest)
-{
-    if (!args.mount_from.empty())
-        return args.mount_from;
-    auto base = manifest.annotations.find(k_base_name_annotation);
-    if (base == manifest.annotations.end())
-        return "";
-    try {
-        ImageReference from = ImageReference::parse(base->second);
-        return from.registry == target.registry && from.repository != target.repository ? from.repository : "";
-    } catch (const Error&) {
-        return ""; // a base named by a path or an archive: nothing to mount from
-    }
-}
-
-// The store tags to push, each with the registry tag it goes out as.
-std::vector<std::pair<std::string, std::string>> tags_to_push(const PushArgs& args, const store::Store& store,
-                                                               const ImageReference& target)
-{
-    store::ImageTag image = store::ImageTag::parse(args.image);
-    if (!args.all_tags)
-        return {{image.tag, target.tag.empty() ? image.tag : target.tag}};
-    if (target.explicit_tag || target.digest)
-        throw Error(ErrorCode::invalid_input, "--all-tags pushes every tag of " + image.name + " under its own name",
-                    "give the repository without a tag: " + target.registry + "/" + target.repository);
-    std::vector<std::pair<std::string, std::string>> tags;
-    for (const auto& [tag, descriptor] : store.records().at(image.name).tags)
-        tags.emplace_back(tag, tag);
-    return tags;
-}
-
 int run_push(const PushArgs& args, const Options& options)
 {
-    ImageReference target = ImageReference::parse(args.reference);
-    if (target.digest)
-        throw Error(ErrorCode::invalid_input, "push to a digest: " + args.reference,
-                    "name a tag; the registry answers with the digest");
-    store::ImageTag image = store::ImageTag::parse(args.image);
-    store::Store store = store::Store::open(store_dir(options));
-    std::unique_ptr<registry::Session> session = registry::open_session(target, args.registry.insecure);
+    workflow::PushRequest request;
+    request.image = store::ImageTag::parse(args.image);
+    request.destination = args.reference;
+    request.all_tags = args.all_tags;
+    request.mount_from = args.mount_from;
+    request.chunk_size = args.chunk_mib << 20;
+    request.insecure = args.registry.insecure;
+    request.store_dir = store_dir(options);
     TransferProgress progress(transfer_progress_mode(options.json), "uploaded");
-
-    nlohmann::json pushed = nlohmann::json::array();
-    for (const auto& [store_tag, remote_tag] : tags_to_push(args, store, target)) {
-        std::optional<oci::Descriptor> manifest = store.find(image.name, store_tag);
-        if (!manifest)
-            throw Error(ErrorCode::not_found, image.name + ":" + store_tag + " is not in the store at " +
-                                                  store.layout().dir().string(),
-                        "`dlenv images` lists what is there");
-        registry::PushOptions push_options;
-        push_options.progress = progress.callback();
-        push_options.upload.chunk_size = args.chunk_mib << 20;
-        oci::Manifest parsed = oci::Manifest::parse(store.layout().read_blob(*manifest), manifest->digest.text());
-        push_options.upload.mount_from = mount_source(args, target, parsed);
-        registry::PushResult result =
-            registry::push_image(*session, target.repository, store.layout(), *manifest, {remote_tag}, push_options);
-        std::string where = target.registry + "/" + target.repository + ":" + remote_tag;
-        pushed.push_back({{"reference", where},
-                          {"digest", manifest->digest.text()},
-                          {"blobs", blobs_json(result.blobs)}});
-        if (!options.json)
-            std::cout << "pushed " << image.name << ":" << store_tag << " to " << where << " "
-                      << manifest->digest.text() << "\n  blobs: " << describe_blobs(result.blobs, "uploaded") << "\n";
+    request.progress = progress.callback();
+    if (!options.json)
+        request.pushed = [&request](const workflow::PushedImage& image) {
+            std::cout << "pushed " << request.image.name << ":" << image.store_tag << " to " << image.reference << " "
+                      << image.manifest.digest.text() << "\n  blobs: " << describe_blobs(image.blobs, "uploaded")
+                      << "\n";
+        };
+    std::vector<workflow::PushedImage> pushed = workflow::push_from_store(request);
+    if (options.json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& image : pushed)
+            out.push_back({{"reference", image.reference},
+                           {"digest", image.manifest.digest.text()},
+                           {"blobs", blobs_json(image.blobs)}});
+        print_json({{"pushed", out}});
     }
-    if (options.json)
-        print_json({{"pushed", pushed}});
     return 0;
 }
 
