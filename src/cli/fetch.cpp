@@ -21,7 +21,7 @@ std::string nothing_to_fetch(const lock::Lockfile& lock)
 {
     if (!lock.packages())
         return "its Python packages are not locked (it was locked --offline without --wheelhouse)";
-    if (lock.packages()->empty() && !lock.python_environment().runtime)
+    if (lock.packages()->empty() && !lock.python().runtime)
         return "it pins no Python packages and no Python runtime";
     return "";
 }

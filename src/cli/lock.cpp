@@ -104,8 +104,8 @@ int run_lock(const LockArgs& args, const Options& options)
     if (options.json) {
         nlohmann::json json = report.to_json();
         json["lockfile"] = result.path;
-        json["digest"] = lockfile.digest();
-        auto packages = lockfile.packages();
+        json["digest"] = lockfile.digest().text();
+        const auto& packages = lockfile.packages();
         json["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
         print_json(json, out);
     } else {
@@ -113,9 +113,9 @@ int run_lock(const LockArgs& args, const Options& options)
             print_report(report, subject, out);
         out << "locked " << request.profile.name << " -> " << result.path << "\n  "
             << summary(*result.resolution.stack) << "\n";
-        if (std::optional<std::string> manifest = lockfile.base_manifest())
-            out << "  base " << lockfile.base_reference() << " pinned to " << *manifest << "\n";
-        if (auto packages = lockfile.packages())
+        if (const auto& manifest = lockfile.base_image().manifest)
+            out << "  base " << lockfile.base_image().reference << " pinned to " << manifest->text() << "\n";
+        if (const auto& packages = lockfile.packages())
             out << "  " << packages_summary(*packages) << "\n";
         else
             out << "  Python packages not locked: --offline without --wheelhouse\n";

@@ -30,11 +30,11 @@ Error not_in_store(const std::string& reference, const std::filesystem::path& st
                  "or use --base docker-archive:FILE with a `docker save` tarball");
 }
 
-BaseSource locate(const std::string& reference, const std::optional<std::string>& pinned_manifest,
+BaseSource locate(const std::string& reference, const std::optional<Digest>& pinned_manifest,
                   const std::filesystem::path& store_dir)
 {
     if (pinned_manifest && is_registry_reference(reference))
-        return {reference, BaseSource::Kind::registry, {}, {}, *pinned_manifest};
+        return {reference, BaseSource::Kind::registry, {}, {}, pinned_manifest};
     if (reference == "scratch")
         return {reference, BaseSource::Kind::scratch, {}, {}, {}};
     if (reference.starts_with("oci:")) {
@@ -78,7 +78,7 @@ oci::Descriptor from_store(const BaseSource& base, const store::Store& store)
 oci::Descriptor from_registry(const BaseSource& base, const store::Store& store, bool insecure)
 {
     ImageReference reference = ImageReference::parse(base.reference);
-    reference.digest = Digest::parse(base.pinned_manifest);
+    reference.digest = base.pinned_manifest;
     oci::Descriptor pinned{std::string(oci::media_type::k_manifest), *reference.digest, 0, {}, std::nullopt};
     if (store.layout().has_blob(pinned.digest)) {
         pinned.size = static_cast<std::int64_t>(std::filesystem::file_size(store.layout().blob_path(pinned.digest)));
@@ -106,7 +106,7 @@ oci::Descriptor checked(const store::Store& store, oci::Descriptor manifest)
 
 } // namespace
 
-BaseSource locate_base(const std::string& reference, const std::optional<std::string>& pinned_manifest,
+BaseSource locate_base(const std::string& reference, const std::optional<Digest>& pinned_manifest,
                        const std::filesystem::path& store_dir)
 {
     try {

@@ -92,7 +92,7 @@ std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lo
     std::map<std::string, std::string> annotations = image_labels(lock);
     annotations["org.opencontainers.image.created"] = rfc3339_utc(epoch);
     if (base) {
-        annotations["org.opencontainers.image.base.name"] = lock.base_reference();
+        annotations["org.opencontainers.image.base.name"] = lock.base_image().reference;
         annotations["org.opencontainers.image.base.digest"] = base->digest.text();
     }
     return annotations;
@@ -104,9 +104,9 @@ BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::str
                            oci::Compression compression, const std::filesystem::path& store_dir)
 {
     lock::Lockfile lock = lock::Lockfile::parse(lockfile.string(), read_file(lockfile));
-    std::string image = name.empty() ? lock.profile_name() : name;
+    std::string image = name.empty() ? lock.profile().name : name;
     store::check_image_name(image);
-    BaseSource source = base.empty() ? locate_base(lock.base_reference(), lock.base_manifest(), store_dir)
+    BaseSource source = base.empty() ? locate_base(lock.base_image().reference, lock.base_image().manifest, store_dir)
                                      : locate_base(base, std::nullopt, store_dir);
     std::vector<PlannedLayer> layers = plan_layers(lock, compression);
     return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch, false, {}};
@@ -157,9 +157,9 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     oci::Descriptor written = store.layout().write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
 
     store::Records records = store.records();
-    store::HistoryEntry entry = store::record_build(records, name, written, lock.digest(), now);
+    store::HistoryEntry entry = store::record_build(records, name, written, lock.digest().text(), now);
     store.commit(std::move(records));
-    return BuildResult{name, lock.digest(), written, built, fetched, entry};
+    return BuildResult{name, lock.digest().text(), written, built, fetched, entry};
 }
 
 } // namespace dlenv::image

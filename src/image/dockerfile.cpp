@@ -43,15 +43,15 @@ std::string key_values(const Pairs& pairs)
 
 std::string base_image(const lock::Lockfile& lock)
 {
-    std::string reference = lock.base_reference();
-    if (auto digest = lock.base_digest())
-        return reference + "@" + *digest;
-    return reference + "\n# The lock pins no digest for this base yet: the tag may move under you.";
+    const lock::BaseImageSection& base = lock.base_image();
+    if (base.digest)
+        return base.reference + "@" + base.digest->text();
+    return base.reference + "\n# The lock pins no digest for this base yet: the tag may move under you.";
 }
 
 std::string files(const lock::Lockfile& lock)
 {
-    lock::ImageSection image = lock.image();
+    const lock::ImageSection& image = lock.image();
     if (image.files.empty())
         return "# The lock pins no files.";
     std::string out = "# The files the lock pins, with their modes.";
@@ -67,13 +67,13 @@ std::string files(const lock::Lockfile& lock)
 std::string packages(const lock::Lockfile& lock)
 {
     std::string out;
-    lock::PythonEnvironment python = lock.python_environment();
+    const lock::PythonEnvironment& python = lock.python();
     if (python.runtime)
         out += "# The relocatable CPython the lock pins, unpacked under " + python.prefix + ".\n" +
                "ADD --checksum=sha256:" + python.runtime->sha256 + " " + python.runtime->url +
                " /tmp/python-runtime.tar.gz\n" + "RUN tar -xzf /tmp/python-runtime.tar.gz -C " + python.prefix +
                " --strip-components=1 && rm /tmp/python-runtime.tar.gz\n\n";
-    auto locked = lock.packages();
+    const auto& locked = lock.packages();
     if (!locked || locked->empty())
         return out + "# The lock pins no packages.";
     return out + "# Every package pinned by URL and sha256; pip refuses anything else.\n" +
@@ -122,8 +122,8 @@ void replace_all(std::string& text, const std::string& placeholder, const std::s
 std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& matrix)
 {
     std::string text = template_text();
-    replace_all(text, "@PROFILE@", lock.profile_name());
-    replace_all(text, "@LOCK_DIGEST@", lock.digest());
+    replace_all(text, "@PROFILE@", lock.profile().name);
+    replace_all(text, "@LOCK_DIGEST@", lock.digest().text());
     replace_all(text, "@BASE_IMAGE@", base_image(lock));
     replace_all(text, "@DEFAULT_PATH@", std::string(k_default_path));
     replace_all(text, "@DEFAULT_LIBRARY_PATH@", std::string(k_default_library_path));
@@ -142,13 +142,13 @@ void write_docker_context(const lock::Lockfile& lock, const std::filesystem::pat
     // A Dockerfile sent to a stream (`-`, for `docker build -f - .`) has its context here.
     std::filesystem::path context
         = out.is_stream() || dockerfile.parent_path().empty() ? "." : dockerfile.parent_path();
-    std::vector<lock::LockedFile> files = lock.image().files;
+    const std::vector<lock::LockedFile>& files = lock.image().files;
     for (std::size_t i = 0; i < files.size(); ++i)
         copy_file_atomic(file_source(lock, i, files[i]), context / "files" / files[i].target.substr(1));
     write_file_atomic(context / "dlenv.lock.json", lock.text());
     for (const auto& file : embedded_kit())
         write_file_atomic(context / "kit" / std::string(file.name), file.contents);
-    if (auto locked = lock.packages(); locked && !locked->empty())
+    if (const auto& locked = lock.packages(); locked && !locked->empty())
         write_file_atomic(context / "requirements.lock.txt", lock::requirements_file(lock));
     out.write(render_dockerfile(lock, matrix));
     out.commit();

@@ -137,9 +137,9 @@ private:
 std::vector<PinnedArtifact> pinned_artifacts(const lock::Lockfile& lock)
 {
     std::vector<PinnedArtifact> out;
-    if (auto runtime = lock.python_environment().runtime)
+    if (const auto& runtime = lock.python().runtime)
         out.push_back({ runtime_name(runtime->url), runtime->url, runtime->sha256, std::nullopt });
-    if (auto packages = lock.packages())
+    if (const auto& packages = lock.packages())
         for (const auto& package : *packages)
             out.push_back({ package.filename, package.url, package.sha256, package.size });
     return out;

@@ -44,8 +44,8 @@ std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)
 {
     const lock::LockedStack& stack = lock.stack();
     std::map<std::string, std::string> labels = {
-        { "org.opencontainers.image.title", lock.profile_name() },
-        { "dev.dlenv.lock.digest", lock.digest() },
+        { "org.opencontainers.image.title", lock.profile().name },
+        { "dev.dlenv.lock.digest", lock.digest().text() },
         { "dev.dlenv.framework", stack.framework + " " + stack.framework_version },
         { "dev.dlenv.cuda", stack.cuda.text() },
         { "dev.dlenv.cudnn", text_or_empty(stack.cudnn) },

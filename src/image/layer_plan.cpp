@@ -104,7 +104,7 @@ void add_parents(std::vector<oci::LayerEntry>& entries, std::set<std::string>& d
 
 std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, oci::Compression compression)
 {
-    lock::ImageSection image = lock.image();
+    const lock::ImageSection& image = lock.image();
     std::vector<PlannedLayer> layers;
     if (auto runtime = runtime_layer(lock, image.source_date_epoch, compression))
         layers.push_back(std::move(*runtime));

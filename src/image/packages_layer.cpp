@@ -16,10 +16,10 @@ constexpr std::string_view k_format = "dlenv.packages-layer/v1";
 
 std::optional<PlannedLayer> packages_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Compression compression)
 {
-    std::optional<std::vector<lock::LockedPackage>> packages = lock.packages();
+    const std::optional<std::vector<lock::LockedPackage>>& packages = lock.packages();
     if (!packages || packages->empty())
         return std::nullopt;
-    lock::PythonEnvironment python = lock.python_environment();
+    const lock::PythonEnvironment& python = lock.python();
     nlohmann::json wheels = nlohmann::json::array();
     for (const auto& package : *packages)
         wheels.push_back(package.sha256);

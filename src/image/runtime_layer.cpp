@@ -169,7 +169,7 @@ std::vector<oci::LayerEntry> runtime_entries(const std::filesystem::path& archiv
 
 std::optional<PlannedLayer> runtime_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Compression compression)
 {
-    lock::PythonEnvironment python = lock.python_environment();
+    const lock::PythonEnvironment& python = lock.python();
     if (!python.runtime)
         return std::nullopt;
     std::string key = layer_cache_key(

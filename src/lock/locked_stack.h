@@ -1,7 +1,8 @@
 #pragma once
 
-#include "core/json_reader.h"
 #include "core/version.h"
+#include "resolve/report.h"
+#include "resolve/stack.h"
 
 #include <optional>
 #include <string>
@@ -9,12 +10,29 @@
 
 namespace dlenv::lock {
 
+// A package pinned beside the framework (stack.companions[]).
+struct LockedCompanion {
+    std::string name;    // "torchvision"
+    std::string version; // "0.16.2+cu118"
+};
+
+// What the resolution said about one GPU the stack is for (stack.gpus[]).
+struct LockedGpu {
+    std::string name;
+    ComputeCapability compute_capability;
+    resolve::Severity verdict;         // written as resolve::verdict_name: "ok", "warning", "error"
+    std::vector<std::string> findings; // the codes of the findings about this GPU
+};
+
 // The stack a lock pins, as its "stack" section says it, with every field's type checked:
 // what the image's labels, its NVIDIA_REQUIRE_CUDA, the doctor's driver floor and
 // verify's promises are made from.
 struct LockedStack {
     std::string framework; // stack.framework.name: "torch"
     std::string framework_version; // stack.framework.local_version: "2.1.2+cu118"
+    std::string framework_public_version; // stack.framework.version: "2.1.2"
+    std::string variant; // stack.framework.variant: "cu118"
+    std::vector<LockedCompanion> companions;
     CudaVersion cuda;
     std::optional<CudnnVersion> cudnn;
     std::optional<NcclVersion> nccl;
@@ -23,10 +41,13 @@ struct LockedStack {
     std::optional<DriverVersion> minor_version_driver; // stack.driver.minor_version_min
     bool forward_compat = false; // stack.driver.forward_compat
     std::vector<ComputeCapability> arch_list;
+    std::vector<ComputeCapability> ptx;
+    std::vector<LockedGpu> gpus;
+    std::vector<std::string> unconfirmed; // facts the stack rests on that are not confirmed
 };
 
-// Reads the "stack" section. Throws Error(invalid_input) naming the file and the field
-// ("x.lock.json: stack.cuda: expected a string, got 11.8 (number)").
-LockedStack read_locked_stack(const JsonReader& stack);
+// The lock's record of a resolved stack. Throws Error(invalid_input) when the matrix
+// gave a cuDNN or NCCL version that is not one.
+LockedStack locked_stack_of(const resolve::Stack& stack);
 
 } // namespace dlenv::lock

@@ -1,6 +1,7 @@
 #include "lock/packages.h"
 
 #include "core/sha256.h"
+#include "lock/section_json.h"
 
 namespace dlenv::lock {
 namespace {

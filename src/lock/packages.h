@@ -1,9 +1,5 @@
 #pragma once
 
-#include "core/json_reader.h"
-
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -45,14 +41,5 @@ struct PythonEnvironment {
     std::string prefix;  // "/usr/local": bin/, lib/pythonX.Y/site-packages
     std::optional<PythonRuntime> runtime;
 };
-
-// The JSON of each part, and the checked reading back: errors name the file and field
-// ("lockfiles/x.lock.json: packages[3].sha256: expected 64 lowercase hexadecimal digits").
-nlohmann::json to_json(const LockedPackage& package);
-nlohmann::json to_json(const PackageSources& sources);
-nlohmann::json to_json(const PythonEnvironment& environment);
-LockedPackage read_locked_package(const JsonReader& field);
-PackageSources read_package_sources(const JsonReader& field);
-PythonEnvironment read_python_environment(const JsonReader& field);
 
 } // namespace dlenv::lock

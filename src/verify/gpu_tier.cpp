@@ -36,7 +36,7 @@ std::string no_gpu_reason()
 }
 
 GpuTierResult run_gpu_tier(std::string_view tier, const ContainerContext& context, const HostFacts& host,
-    const Thresholds& thresholds, const GpuHost& gpu_host)
+    const lock::Thresholds& thresholds, const GpuHost& gpu_host)
 {
     if (!host.driver)
         return { std::nullopt, no_gpu_reason() };

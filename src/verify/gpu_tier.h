@@ -28,6 +28,6 @@ std::string no_gpu_reason();
 // NVIDIA_REQUIRE_CUDA) and `gpu-injection` passes, then the kit's findings and figures
 // (see evaluate_kit_output), or one failed `kit-run` finding when the kit gave none.
 GpuTierResult run_gpu_tier(std::string_view tier, const ContainerContext& context, const HostFacts& host,
-    const Thresholds& thresholds, const GpuHost& gpu_host);
+    const lock::Thresholds& thresholds, const GpuHost& gpu_host);
 
 } // namespace dlenv::verify

@@ -25,20 +25,20 @@ struct Spec {
     std::string what; // words for the measurement: "memory bandwidth"
     std::string missing; // what the matrix lacks, for the skip
     std::optional<double> (*peak)(const matrix::Gpu&);
-    double Thresholds::*threshold;
+    double lock::Thresholds::*threshold;
 };
 
 const std::vector<Spec> k_specs = {
     { "memory_bandwidth", "GB/s", "bandwidth_fraction", "bandwidth", "memory bandwidth", "memory bandwidth",
-        [](const matrix::Gpu& gpu) { return gpu.bandwidth_gb_s; }, &Thresholds::bandwidth_min_fraction },
+        [](const matrix::Gpu& gpu) { return gpu.bandwidth_gb_s; }, &lock::Thresholds::bandwidth_min_fraction },
     { "gemm_fp16", "TFLOPS", "gemm_fp16_fraction", "gemm-throughput", "FP16 GEMM throughput",
         "dense FP16 tensor-core peak",
         [](const matrix::Gpu& gpu) { return gpu.tensor_tflops ? gpu.tensor_tflops->fp16 : std::nullopt; },
-        &Thresholds::gemm_min_fraction },
+        &lock::Thresholds::gemm_min_fraction },
     { "gemm_bf16", "TFLOPS", "gemm_bf16_fraction", "gemm-throughput", "BF16 GEMM throughput",
         "dense BF16 tensor-core peak",
         [](const matrix::Gpu& gpu) { return gpu.tensor_tflops ? gpu.tensor_tflops->bf16 : std::nullopt; },
-        &Thresholds::gemm_min_fraction },
+        &lock::Thresholds::gemm_min_fraction },
 };
 
 void hold_to_spec(const Spec& spec, const KitDevice& device, const KitFigure& figure, const matrix::Matrix& matrix,
@@ -72,18 +72,8 @@ void hold_to_spec(const Spec& spec, const KitDevice& device, const KitFigure& fi
 
 } // namespace
 
-Thresholds Thresholds::from_lock(const nlohmann::json& thresholds)
-{
-    Thresholds out;
-    if (thresholds.contains("bandwidth_min_fraction"))
-        out.bandwidth_min_fraction = thresholds.at("bandwidth_min_fraction").get<double>();
-    if (thresholds.contains("gemm_min_fraction"))
-        out.gemm_min_fraction = thresholds.at("gemm_min_fraction").get<double>();
-    return out;
-}
-
 void evaluate_kit_output(
-    const KitOutput& output, const matrix::Matrix& matrix, const Thresholds& thresholds, TierReport& tier)
+    const KitOutput& output, const matrix::Matrix& matrix, const lock::Thresholds& thresholds, TierReport& tier)
 {
     tier.findings.insert(tier.findings.end(), output.findings.begin(), output.findings.end());
     for (const auto& figure : output.figures)

@@ -1,21 +1,11 @@
 #pragma once
 
+#include "lock/validation.h"
 #include "matrix/matrix.h"
 #include "verify/kit_run.h"
 #include "verify/report.h"
 
-#include <nlohmann/json.hpp>
-
 namespace dlenv::verify {
-
-// The lock's validation thresholds (validation.thresholds), with the profile defaults
-// for a lock that names none.
-struct Thresholds {
-    double bandwidth_min_fraction = 0.8;
-    double gemm_min_fraction = 0.6;
-
-    static Thresholds from_lock(const nlohmann::json& thresholds);
-};
 
 // Adds a kit's output to `tier`: its findings as they are, its figures as report
 // figures named gpu<N>_<name> (raw, no threshold), and per device the fractions of the
@@ -27,6 +17,6 @@ struct Thresholds {
 // figure in another unit than the spec's (GB/s, TFLOPS) gives a skip finding saying so:
 // the figure stays, without a fraction.
 void evaluate_kit_output(
-    const KitOutput& output, const matrix::Matrix& matrix, const Thresholds& thresholds, TierReport& tier);
+    const KitOutput& output, const matrix::Matrix& matrix, const lock::Thresholds& thresholds, TierReport& tier);
 
 } // namespace dlenv::verify

@@ -35,13 +35,13 @@ std::optional<lock::Lockfile> check_kit_lock(
         findings.push_back({ "kit-lock", Outcome::fail,
             std::string("the manifest has no ") + k_lock_annotation + " annotation to check " + std::string(k_kit_lock)
                 + " against" });
-    else if (annotation->second != lock->digest())
+    else if (annotation->second != lock->digest().text())
         findings.push_back({ "kit-lock", Outcome::fail,
-            std::string(k_kit_lock) + " is lock " + lock->digest() + ", the image was built from "
+            std::string(k_kit_lock) + " is lock " + lock->digest().text() + ", the image was built from "
                 + annotation->second });
     else
         findings.push_back({ "kit-lock", Outcome::pass,
-            std::string(k_kit_lock) + " is the lock the image was built from (" + lock->digest() + ")" });
+            std::string(k_kit_lock) + " is the lock the image was built from (" + lock->digest().text() + ")" });
     return lock;
 }
 

@@ -17,7 +17,7 @@ void add_cuda_base(const lock::Lockfile& lock, Promises& promises)
 {
     static const std::regex cuda_image(
         R"(^(?:[^/]+/)?nvidia/cuda:([0-9.]+)-(?:(cudnn[0-9]*)-)?(base|runtime|devel)-.*$)");
-    std::string reference = lock.base_reference();
+    const std::string& reference = lock.base_image().reference;
     std::smatch m;
     if (!std::regex_match(reference, m, cuda_image))
         return;
@@ -35,7 +35,7 @@ void add_cuda_base(const lock::Lockfile& lock, Promises& promises)
 
 void add_packages(const lock::Lockfile& lock, Promises& promises)
 {
-    auto packages = lock.packages();
+    const auto& packages = lock.packages();
     if (!packages)
         return;
     for (const auto& package : *packages) {

@@ -65,7 +65,7 @@ PromotionCheck check_promotion(const store::Store& store, const std::string& nam
     PromotionCheck check { *latest, {}, {} };
     StoredImage image = read_image(store.layout(), *latest);
     lock::Lockfile lock = lock_of(store, image);
-    check.required = lock.validation_tiers();
+    check.required = lock.validation().tiers;
     store::Verification record = store::read_verification(store, latest->digest);
     std::string digest = latest->digest.short_text();
     for (const auto& tier : check.required) {

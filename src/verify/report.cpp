@@ -11,6 +11,15 @@ nlohmann::json host_json(const HostFacts& host)
         { "driver", host.driver ? nlohmann::json(*host.driver) : nlohmann::json(nullptr) }, { "gpus", host.gpus } };
 }
 
+// The same keys as the lock's validation.thresholds; an empty object when no lock was read.
+nlohmann::json thresholds_json(const std::optional<lock::Thresholds>& thresholds)
+{
+    if (!thresholds)
+        return nlohmann::json::object();
+    return { { "bandwidth_min_fraction", thresholds->bandwidth_min_fraction },
+        { "gemm_min_fraction", thresholds->gemm_min_fraction } };
+}
+
 nlohmann::json findings_json(const TierReport& tier)
 {
     nlohmann::json out = nlohmann::json::array();
@@ -78,7 +87,7 @@ nlohmann::json Report::to_json() const
     for (const auto& [tier, why] : unavailable)
         missing.push_back({ { "tier", tier }, { "reason", why } });
     return { { "name", name }, { "digest", digest }, { "lock_digest", lock_digest }, { "runtime", runtime },
-        { "time", time }, { "host", host_json(host) }, { "thresholds", thresholds }, { "tiers", tiers_out },
+        { "time", time }, { "host", host_json(host) }, { "thresholds", thresholds_json(thresholds) }, { "tiers", tiers_out },
         { "unavailable", missing }, { "passed", passed() } };
 }
 
@@ -89,7 +98,7 @@ nlohmann::json Report::tier_json(const TierReport& tier) const
     out["runtime"] = runtime;
     out["time"] = time;
     out["lock_digest"] = lock_digest;
-    out["thresholds"] = thresholds;
+    out["thresholds"] = thresholds_json(thresholds);
     return out;
 }
 

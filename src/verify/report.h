@@ -1,5 +1,7 @@
 #pragma once
 
+#include "lock/validation.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -54,7 +56,7 @@ struct Report {
     HostFacts host;
     std::vector<TierReport> tiers;
     std::vector<std::pair<std::string, std::string>> unavailable; // tier, why it could not run
-    nlohmann::json thresholds = nlohmann::json::object(); // the lock's validation thresholds
+    std::optional<lock::Thresholds> thresholds; // the lock's validation thresholds; nullopt: no lock was read
 
     // Every tier that ran passed (unavailable tiers are not passes: see `unavailable`).
     bool passed() const;

@@ -45,7 +45,7 @@ std::vector<std::string> lock_tiers(const std::optional<lock::Lockfile>& lock)
 {
     std::vector<std::string> tiers;
     if (lock)
-        tiers = lock->validation_tiers();
+        tiers = lock->validation().tiers;
     return tiers.empty() ? std::vector<std::string> { std::string(k_tier_static) } : tiers;
 }
 
@@ -129,14 +129,14 @@ Report verify_image(const VerifyRequest& request)
         report.tiers.push_back(std::move(tier));
     }
     if (lock) {
-        report.lock_digest = lock->digest();
-        report.thresholds = lock->json().at("validation").at("thresholds");
+        report.lock_digest = lock->digest().text();
+        report.thresholds = lock->validation().thresholds;
     }
     for (const auto& wanted : request.tiers.empty() ? lock_tiers(lock) : request.tiers) {
         if (wanted == k_tier_static)
             continue;
         GpuTierResult result
-            = run_gpu_tier(wanted, context, report.host, Thresholds::from_lock(report.thresholds), this_host());
+            = run_gpu_tier(wanted, context, report.host, report.thresholds.value_or(lock::Thresholds {}), this_host());
         if (result.report)
             report.tiers.push_back(std::move(*result.report));
         else

@@ -14,15 +14,15 @@ namespace {
 // for the lock's platform, so every later build pulls exactly that.
 void pin_base_image(lock::Lockfile& lockfile, bool insecure)
 {
-    std::string base = lockfile.base_reference();
+    std::string base = lockfile.base_image().reference;
     if (!is_registry_reference(base))
         return;
     try {
         ImageReference reference = ImageReference::parse(base);
         std::unique_ptr<registry::Session> session = registry::open_session(reference, insecure);
         registry::ResolvedImage image =
-            registry::resolve_image(*session, reference, registry::parse_platform(lockfile.base_platform()));
-        lockfile.pin_base(image.digest.text(), image.manifest.digest.text());
+            registry::resolve_image(*session, reference, registry::parse_platform(lockfile.base_image().platform));
+        lockfile.pin_base(image.digest, image.manifest.digest);
     } catch (const Error& e) {
         throw Error(e.code(), e.message(), e.hint().empty() ? "pass --offline to lock without pinning the base image"
                                                            : e.hint() + "; or pass --offline to lock without pinning "

@@ -8,6 +8,9 @@
 #include "support/resigned_lock.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
 
 using namespace dlenv;
 using dlenv::testing::resigned_lock;
@@ -23,6 +26,12 @@ lock::Lockfile lock_shipped(const std::string& name)
     return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report,
                                       lock::package_sources(profile, *resolution.stack),
                                       "lockfiles/" + profile.name + ".lock.json");
+}
+
+// The lock as its JSON, as a reader of the file sees it.
+nlohmann::json json_of(const lock::Lockfile& lockfile)
+{
+    return nlohmann::json::parse(lockfile.text());
 }
 
 // A lock re-signed by hand: the digest matches, so only the checks after it stand.
@@ -51,7 +60,7 @@ TEST_CASE("locking the same inputs twice gives the same bytes", "[lock]")
 TEST_CASE("pytorch-2.1-cu118 pins CUDA 11.8, cuDNN 8.7.0.84 and torch 2.1.2+cu118 with its companions", "[lock]")
 {
     auto lockfile = lock_shipped("pytorch-2.1-cu118");
-    const auto& json = lockfile.json();
+    nlohmann::json json = json_of(lockfile);
     const auto& stack = json.at("stack");
     CHECK(json.at("format") == "dlenv.lock/v1");
     CHECK(stack.at("cuda") == "11.8.0");
@@ -94,7 +103,7 @@ TEST_CASE("a lock read back verifies its format and digest", "[lock]")
     }
     SECTION("an unknown format version is refused")
     {
-        nlohmann::json json = lockfile.json();
+        nlohmann::json json = json_of(lockfile);
         json["format"] = "dlenv.lock/v9";
         CHECK_THROWS_WITH(lock::Lockfile::parse("x.lock.json", json.dump()),
                           "x.lock.json: format: unknown format 'dlenv.lock/v9'");
@@ -104,7 +113,7 @@ TEST_CASE("a lock read back verifies its format and digest", "[lock]")
 TEST_CASE("a lock whose image files leave the image root or the lock's directory is refused, naming the field",
           "[lock]")
 {
-    nlohmann::json json = lock_shipped("pytorch-2.1-cu118").json();
+    nlohmann::json json = json_of(lock_shipped("pytorch-2.1-cu118"));
     nlohmann::json file = {{"source", "app.py"}, {"target", "/app/app.py"}, {"mode", "0644"},
                            {"sha256", std::string(64, 'a')}, {"size", 3}};
     json["image"]["files"] = nlohmann::json::array({file}); // `= {file}` is `= file` under clang
@@ -132,7 +141,7 @@ TEST_CASE("a lock whose image files leave the image root or the lock's directory
 
 TEST_CASE("a lock whose stack is missing or of the wrong types is refused when read, naming the field", "[lock]")
 {
-    nlohmann::json json = lock_shipped("pytorch-2.1-cu118").json();
+    nlohmann::json json = json_of(lock_shipped("pytorch-2.1-cu118"));
     CHECK_NOTHROW(signed_lock(json));
 
     nlohmann::json without = json;
@@ -162,4 +171,95 @@ TEST_CASE("a lock with a number too large for a double is refused naming the fil
     text.replace(text.find("\"source_date_epoch\": 0"), 22, "\"source_date_epoch\": 1e400");
     CHECK_THROWS_WITH(
         lock::Lockfile::parse("x.lock.json", text), "x.lock.json: not valid JSON: number overflow parsing '1e400'");
+}
+
+TEST_CASE("every shipped lock reads back and writes the same bytes", "[lock]")
+{
+    std::size_t locks = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(DLENV_SOURCE_DIR) + "/lockfiles")) {
+        if (!entry.path().filename().string().ends_with(".lock.json"))
+            continue;
+        INFO(entry.path().string());
+        std::string committed = read_file(entry.path());
+        lock::Lockfile lockfile = lock::Lockfile::parse(entry.path().string(), committed);
+        CHECK(lockfile.text() == committed);
+        CHECK(lockfile.digest().text() == nlohmann::json::parse(committed).at("digest"));
+        ++locks;
+    }
+    CHECK(locks == resolve::shipped_profiles().size());
+}
+
+TEST_CASE("a lock with every section filled reads back typed and writes the same bytes", "[lock]")
+{
+    // A lock with pinned base, files, packages, a Python runtime, warnings and a host, as
+    // `dlenv lock` wrote it; parse and write must agree on each of them.
+    std::string path = std::string(DLENV_SOURCE_DIR) + "/tests/fixtures/lock/every_section.lock.json";
+    std::string committed = read_file(path);
+    lock::Lockfile lockfile = lock::Lockfile::parse(path, committed);
+    CHECK(lockfile.text() == committed);
+
+    CHECK(lockfile.profile().name == "team");
+    CHECK(lockfile.base_image().reference == "registry.example/cuda:11.8.0-runtime");
+    CHECK(lockfile.base_image().digest == Digest::from_hex(std::string(64, 'a')));
+    CHECK(lockfile.base_image().manifest == Digest::from_hex(std::string(64, 'b')));
+    CHECK(lockfile.base_image().platform == "linux/amd64");
+    REQUIRE(lockfile.image().files.size() == 1);
+    CHECK(lockfile.image().files[0].mode == 0755);
+    REQUIRE(lockfile.packages());
+    REQUIRE(lockfile.packages()->size() == 2);
+    CHECK(lockfile.packages()->at(0).size == 18300000);
+    CHECK(lockfile.packages()->at(1).size == std::nullopt);
+    REQUIRE(lockfile.python().runtime);
+    CHECK(lockfile.python().runtime->sha256 == std::string(64, 'c'));
+    CHECK(lockfile.validation().tiers == std::vector<std::string>{"static", "gpu"});
+    CHECK(lockfile.validation().thresholds.bandwidth_min_fraction == 0.75);
+    CHECK(lockfile.validation().thresholds.gemm_min_fraction == 0.5);
+    REQUIRE(lockfile.warnings().size() == 1);
+    CHECK(lockfile.warnings()[0].code == "gpu-cubin-compatible");
+    REQUIRE(lockfile.host());
+    CHECK(lockfile.host()->driver->text() == "535.104.05");
+    CHECK(lockfile.host()->gpus == std::vector<std::string>{"NVIDIA H100 80GB HBM3", "8.9"});
+    REQUIRE(lockfile.stack().gpus.size() == 4); // the profile's and the host's
+    CHECK(lockfile.stack().gpus[0].verdict == resolve::Severity::info);
+    CHECK(lockfile.stack().companions.empty()); // the shipped locks have them
+}
+
+TEST_CASE("pinning the base and locking the packages are written and change the digest", "[lock]")
+{
+    lock::Lockfile lockfile = lock_shipped("pytorch-2.1-cu118");
+    Digest before = lockfile.digest();
+    lockfile.pin_base(Digest::from_hex(std::string(64, 'a')), Digest::from_hex(std::string(64, 'b')));
+    lockfile.set_packages({});
+    nlohmann::json json = json_of(lockfile);
+    CHECK(json.at("base_image").at("digest") == "sha256:" + std::string(64, 'a'));
+    CHECK(json.at("base_image").at("manifest") == "sha256:" + std::string(64, 'b'));
+    CHECK(json.at("packages") == nlohmann::json::array());
+    CHECK(lockfile.digest() != before);
+    CHECK(lock::Lockfile::parse("x.lock.json", lockfile.text()).text() == lockfile.text());
+}
+
+TEST_CASE("a lock is checked whole when read: unknown fields, wrong types, values written otherwise", "[lock]")
+{
+    nlohmann::json json = json_of(lock_shipped("pytorch-2.1-cu118"));
+    const std::vector<std::tuple<std::string, nlohmann::json, std::string>> bad = {
+        { "/extra", 1, "x.lock.json: extra: unknown field" },
+        { "/stack/framework/build", "x", "x.lock.json: stack.framework.build: unknown field" },
+        { "/validation/thresholds/gemm_min_fraction", "high",
+            "x.lock.json: validation.thresholds.gemm_min_fraction: expected a number, got \"high\" (string)" },
+        { "/base_image/digest", "latest", "x.lock.json: base_image.digest: not a sha256 digest: \"latest\"" },
+        { "/stack/gpus/0/verdict", "fine",
+            "x.lock.json: stack.gpus[0].verdict: expected \"ok\", \"warning\" or \"error\"" },
+        { "/host", nlohmann::json({ { "driver", "535.104.05" }, { "gpus", 3 } }),
+            "x.lock.json: host.gpus: expected an array, got 3 (number)" },
+        { "/stack/arch_list/0", "sm_37", "x.lock.json: stack: not written the way this dlenv writes it" },
+        { "/validation/thresholds/gemm_min_fraction", 1, "x.lock.json: validation: not written the way this dlenv writes it" },
+    };
+    for (const auto& [pointer, value, message] : bad) {
+        nlohmann::json edited = json;
+        edited[nlohmann::json::json_pointer(pointer)] = value;
+        CHECK_THROWS_WITH(signed_lock(edited), message);
+    }
+    nlohmann::json without_packages = json;
+    without_packages.erase("packages");
+    CHECK_THROWS_WITH(signed_lock(without_packages), "x.lock.json: packages: missing");
 }

@@ -8,7 +8,7 @@ using namespace dlenv;
 
 namespace {
 
-verify::TierReport evaluate(const std::string& fixture, const verify::Thresholds& thresholds = {})
+verify::TierReport evaluate(const std::string& fixture, const lock::Thresholds& thresholds = {})
 {
     std::string text = read_file(std::filesystem::path(DLENV_SOURCE_DIR) / "tests" / "fixtures" / "kit" / fixture);
     verify::TierReport tier { "gpu", {}, {}, 0 };
@@ -82,8 +82,7 @@ TEST_CASE("an H100 copying at 70% of its memory bandwidth fails the bandwidth fi
 
 TEST_CASE("the lock's thresholds are the ones held to", "[verify]")
 {
-    auto thresholds
-        = verify::Thresholds::from_lock({ { "bandwidth_min_fraction", 0.5 }, { "gemm_min_fraction", 0.75 } });
+    lock::Thresholds thresholds { 0.5, 0.75 };
     verify::TierReport tier = evaluate("gpu_h100_slow_memory.json", thresholds);
     CHECK(held_findings(tier)
         == std::vector<std::string> {
@@ -93,7 +92,7 @@ TEST_CASE("the lock's thresholds are the ones held to", "[verify]")
             "under the threshold 0.75",
             "fail GPU 0 (NVIDIA H100 80GB HBM3): BF16 GEMM throughput 690 TFLOPS is 0.697 of the 989.4 TFLOPS spec, "
             "under the threshold 0.75" });
-    verify::Thresholds defaults = verify::Thresholds::from_lock(nlohmann::json::object());
+    lock::Thresholds defaults; // held to when the image carries no lock that can be read
     CHECK(defaults.bandwidth_min_fraction == 0.8);
     CHECK(defaults.gemm_min_fraction == 0.6);
 }

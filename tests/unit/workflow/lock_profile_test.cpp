@@ -47,7 +47,7 @@ TEST_CASE("lock_profile offline writes the bytes `dlenv lock --offline` writes f
     REQUIRE(result.lockfile);
     CHECK(result.path == output);
     CHECK_FALSE(result.lockfile->packages());
-    CHECK_FALSE(result.lockfile->base_manifest());
+    CHECK_FALSE(result.lockfile->base_image().manifest);
     std::string committed = read_file(std::string(DLENV_SOURCE_DIR) + "/lockfiles/pytorch-2.1-cu118.lock.json");
     CHECK(read_file(output) == committed);
     CHECK(result.lockfile->text() == committed);
