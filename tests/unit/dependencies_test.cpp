@@ -55,6 +55,24 @@ std::vector<std::pair<std::string, std::string>> includes_of(const fs::path& fil
     return out;
 }
 
+// A statement that parses JSON, the ways dlenv can (core/json_reader.h, nlohmann), and
+// names a lock: a lockfile, its text, its path.
+bool parses_lock_json(const std::string& statement)
+{
+    static const std::regex parse(R"(JsonReader::parse_\w*document\w*\s*\(|json::parse\s*\()");
+    static const std::regex lock("lock", std::regex::icase);
+    return std::regex_search(statement, parse) && std::regex_search(statement, lock);
+}
+
+std::vector<std::string> statements_of(const fs::path& file)
+{
+    std::vector<std::string> out;
+    std::istringstream source(dlenv::read_file(file));
+    for (std::string statement; std::getline(source, statement, ';');)
+        out.push_back(statement);
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("modules include only the modules below them, and C libraries only through their seam", "[dependencies]")
@@ -81,4 +99,39 @@ TEST_CASE("modules include only the modules below them, and C libraries only thr
         }
     }
     CHECK(files > 20);
+}
+
+TEST_CASE("only the lock module reads a lock through its JSON", "[dependencies]")
+{
+    CHECK(parses_lock_json("auto json = JsonReader::parse_document(path, lockfile.text())"));
+    CHECK(parses_lock_json("nlohmann::json j = nlohmann::json::parse(read_file(k_kit_lock))"));
+    CHECK_FALSE(parses_lock_json("nlohmann::json config = JsonReader::parse_document_or_null(blob)"));
+
+    fs::path src = fs::path(DLENV_SOURCE_DIR) / "src";
+    std::size_t lock_headers = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(src)) {
+        if (!entry.is_regular_file() || (entry.path().extension() != ".h" && entry.path().extension() != ".cpp"))
+            continue;
+        std::string relative = fs::relative(entry.path(), src).generic_string();
+        bool in_lock = relative.starts_with("lock/");
+        for (const auto& [header, line] : includes_of(entry.path())) {
+            INFO(relative << ": " << line);
+            // the sections' JSON is the lock module's own
+            CHECK((in_lock || header != "lock/section_json.h"));
+            // so are JSON types: a module reads the lock as its typed sections
+            if (in_lock && entry.path().extension() == ".h" && relative != "lock/section_json.h") {
+                CHECK_FALSE(header.starts_with("nlohmann/"));
+                CHECK(header != "core/json_reader.h");
+            }
+        }
+        if (in_lock) {
+            lock_headers += entry.path().extension() == ".h";
+            continue;
+        }
+        for (const auto& statement : statements_of(entry.path())) {
+            INFO(relative << ": parses a lock's JSON: " << statement);
+            CHECK_FALSE(parses_lock_json(statement));
+        }
+    }
+    CHECK(lock_headers > 5);
 }
