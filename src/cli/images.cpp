@@ -2,37 +2,13 @@
 
 #include "cli/output.h"
 #include "cli/store_output.h"
+#include "store/image_list.h"
 #include "store/store.h"
 
 #include <cstdio>
 
 namespace dlenv::cli {
 namespace {
-
-struct ImageRow {
-    std::string name;
-    std::string tag;
-    oci::Descriptor manifest;
-    std::string created; // when the store first recorded this image
-    std::int64_t size;   // manifest, config and layers as stored
-};
-
-std::string first_recorded(const store::ImageRecord& record, const Digest& digest)
-{
-    for (const auto& entry : record.history)
-        if (entry.image.digest == digest)
-            return entry.time;
-    return "";
-}
-
-std::int64_t stored_size(const store::Store& store, const oci::Descriptor& manifest)
-{
-    oci::Manifest parsed = oci::Manifest::parse(store.layout().read_blob(manifest), manifest.digest.text());
-    std::int64_t size = manifest.size + parsed.config.size;
-    for (const auto& layer : parsed.layers)
-        size += layer.size;
-    return size;
-}
 
 std::string human_size(std::int64_t bytes)
 {
@@ -50,11 +26,7 @@ std::string human_size(std::int64_t bytes)
 
 int run_images(const Options& options)
 {
-    store::Store store = store::Store::open(store_dir(options));
-    std::vector<ImageRow> rows;
-    for (const auto& [name, record] : store.records().images)
-        for (const auto& [tag, manifest] : record.tags)
-            rows.push_back({name, tag, manifest, first_recorded(record, manifest.digest), stored_size(store, manifest)});
+    std::vector<store::ListedImage> rows = store::list_images(store::Store::open(store_dir(options)));
     if (options.json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& row : rows)
