@@ -2,10 +2,8 @@
 
 #include "cli/matrix_option.h"
 #include "cli/output.h"
-#include "core/error.h"
-#include "core/file.h"
 #include "host/doctor.h"
-#include "lock/lockfile.h"
+#include "workflow/doctor_inputs.h"
 
 #include <iostream>
 
@@ -17,24 +15,6 @@ struct DoctorArgs {
     std::string data_dir = ".";
     std::uint64_t read_mib = 256;
 };
-
-// The lock's stack.driver, verified with the lock's digest.
-host::DriverFloor driver_floor(const std::string& file)
-{
-    const lock::LockedStack stack = lock::Lockfile::parse(file, read_file(file)).stack();
-    return { file, stack.toolkit_driver, stack.minor_version_driver, stack.forward_compat };
-}
-
-host::GpuLookup gpu_lookup(const matrix::Matrix& matrix)
-{
-    return [&matrix](const std::string& name) -> std::optional<host::GpuSpec> {
-        const matrix::Gpu* gpu = matrix.find_gpu(name);
-        if (!gpu)
-            return std::nullopt;
-        return host::GpuSpec{gpu->name,        gpu->compute_capability, gpu->architecture,
-                             gpu->memory_gb,   gpu->memory_type,        gpu->bandwidth_gb_s};
-    };
-}
 
 void print_findings(const std::vector<host::Finding>& findings)
 {
@@ -62,9 +42,9 @@ int run_doctor(const DoctorArgs& args, const Options& options)
 {
     std::optional<host::DriverFloor> floor;
     if (!args.lock.empty())
-        floor = driver_floor(args.lock);
+        floor = workflow::driver_floor(args.lock);
     host::HostState state = host::probe_host({"/", args.data_dir, args.read_mib << 20});
-    auto findings = host::diagnose(state, floor, gpu_lookup(load_matrix(options)));
+    auto findings = host::diagnose(state, floor, workflow::gpu_lookup(load_matrix(options)));
     if (options.json)
         print_json(host::to_json(findings));
     else
