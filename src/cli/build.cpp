@@ -1,15 +1,14 @@
 #include "cli/commands.h"
 
 #include "image/builder.h"
-#include "image/dockerfile.h"
 #include "cli/artifacts_output.h"
 #include "cli/lockfile_argument.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
 #include "cli/store_output.h"
-#include "core/time_text.h"
-#include "oci/docker_archive.h"
+#include "oci/compression.h"
+#include "workflow/build_into_store.h"
 
 #include <iostream>
 #include <memory>
@@ -61,27 +60,17 @@ int run_build(const BuildArgs& args, const Options& options)
     if (args.archive == "-" && args.dockerfile == "-")
         throw Error(ErrorCode::invalid_input, "--archive - and --dockerfile - both name standard output",
             "send one of them to a file");
-    std::filesystem::path dir = store_dir(options);
+    workflow::BuildIntoStoreRequest request;
+    request.store_dir = store_dir(options);
     std::string lockfile = lockfile_argument(args.lockfile, "build");
-    image::BuildRequest request =
-        image::prepare_build(lockfile, args.name, args.base, oci::parse_compression(args.compression), dir);
-    request.insecure_registry = args.registry.insecure;
-    const auto& matrix = load_matrix(options);
-    bool progress = shows_progress(options);
-    store::Store store = store::Store::open_for_writing(dir);
-    auto report = [progress](const std::string& step) {
-        if (progress)
-            std::cerr << "  " << step << "\n";
-    };
-    image::BuildResult result = image::build_image(request, store, matrix, now_seconds(), report);
-    if (!args.archive.empty()) {
-        report("docker archive " + args.archive);
-        oci::export_docker_archive(store.layout(), result.manifest, {result.name + ":latest"},
-                                   request.source_date_epoch,
-                                   args.archive);
-    }
-    if (!args.dockerfile.empty())
-        image::write_docker_context(request.lock, args.dockerfile, matrix);
+    image::BuildRequest build = image::prepare_build(lockfile, args.name, args.base,
+                                                     oci::parse_compression(args.compression), request.store_dir);
+    build.insecure_registry = args.registry.insecure;
+    request.archive = args.archive;
+    request.dockerfile = args.dockerfile;
+    if (shows_progress(options))
+        request.progress = [](const std::string& step) { std::cerr << "  " << step << "\n"; };
+    image::BuildResult result = workflow::build_into_store(build, request, load_matrix(options));
     std::ostream& out = report_stream({ args.archive, args.dockerfile });
     if (options.json)
         print_json(result_json(result), out);

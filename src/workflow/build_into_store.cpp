@@ -1,0 +1,28 @@
+#include "workflow/build_into_store.h"
+
+#include "image/dockerfile.h"
+#include "oci/docker_archive.h"
+#include "store/store.h"
+
+namespace dlenv::workflow {
+
+image::BuildResult build_into_store(const image::BuildRequest& build, const BuildIntoStoreRequest& request,
+                                    const matrix::Matrix& matrix)
+{
+    auto progress = [&request](const std::string& step) {
+        if (request.progress)
+            request.progress(step);
+    };
+    store::Store store = store::Store::open_for_writing(request.store_dir);
+    image::BuildResult result = image::build_image(build, store, matrix, request.clock(), progress);
+    if (!request.archive.empty()) {
+        progress("docker archive " + request.archive.string());
+        oci::export_docker_archive(store.layout(), result.manifest, {result.name + ":latest"},
+                                   build.source_date_epoch, request.archive);
+    }
+    if (!request.dockerfile.empty())
+        image::write_docker_context(build.lock, request.dockerfile, matrix);
+    return result;
+}
+
+} // namespace dlenv::workflow
