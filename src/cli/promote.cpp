@@ -2,11 +2,7 @@
 
 #include "cli/output.h"
 #include "cli/store_output.h"
-#include "core/error.h"
-#include "core/time_text.h"
-#include "store/store.h"
-#include "store/tags.h"
-#include "verify/promotion.h"
+#include "workflow/promote_latest.h"
 
 #include <iostream>
 #include <memory>
@@ -16,22 +12,10 @@ namespace {
 
 int run_promote(const std::string& name, const Options& options)
 {
-    store::Store store = store::Store::open_for_writing(store_dir(options));
-    verify::PromotionCheck check = verify::check_promotion(store, name);
-    if (!check.problems.empty()) {
-        std::string message = name + ":latest cannot be promoted: " + check.problems.front();
-        for (std::size_t i = 1; i < check.problems.size(); ++i)
-            message += "; " + check.problems[i];
-        std::string required;
-        for (const auto& tier : check.required)
-            required += (required.empty() ? "" : ", ") + tier;
-        throw Error(ErrorCode::verification_failed, message,
-            "its lock requires passing verifications of the tiers " + required
-                + " (the profile's \"validation\": {\"tiers\": [...]})");
-    }
-    store::Records records = store.records();
-    store::HistoryEntry entry = store::record_promotion(records, name, check.image, now_seconds());
-    store.commit(std::move(records));
+    workflow::PromoteRequest request;
+    request.name = name;
+    request.store_dir = store_dir(options);
+    store::HistoryEntry entry = workflow::promote_latest(request);
     if (options.json)
         print_json({ { "name", name }, { "digest", entry.image.digest.text() }, { "moved", moves_json(entry) } });
     else

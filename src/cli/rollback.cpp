@@ -2,9 +2,8 @@
 
 #include "cli/output.h"
 #include "cli/store_output.h"
-#include "core/time_text.h"
-#include "store/store.h"
 #include "store/tags.h"
+#include "workflow/roll_back_image.h"
 
 #include <iostream>
 #include <memory>
@@ -14,18 +13,12 @@ namespace {
 
 int run_rollback(const std::string& name, bool production, const Options& options)
 {
-    store::Store store = store::Store::open_for_writing(store_dir(options));
-    store::Records records = store.records();
-    auto present = [&](const Digest& digest) { return store.layout().has_blob(digest); };
-    store::HistoryEntry entry = production ? store::roll_back_production(records, name, now_seconds(), present)
-                                           : store::roll_back(records, name, now_seconds(), present);
+    workflow::RollbackRequest request;
+    request.name = name;
+    request.production = production;
+    request.store_dir = store_dir(options);
+    store::HistoryEntry entry = workflow::roll_back_image(request);
     std::string tag(production ? store::k_production : store::k_latest);
-    if (!store.layout().has_blob(entry.image.digest))
-        throw Error(ErrorCode::not_found,
-            "the image " + entry.image.digest.text() + " that " + name + ":" + tag
-                + " would go back to is no longer in the store",
-            "`dlenv fsck` says what is damaged; build the image again");
-    store.commit(std::move(records));
     if (options.json)
         print_json({ { "name", name }, { "digest", entry.image.digest.text() }, { "moved", moves_json(entry) } });
     else
