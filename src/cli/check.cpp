@@ -78,7 +78,7 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
             print_json(report.to_json());
         else
             print_report(report, describe(*args));
-        exit_code = report.verdict() == resolve::Severity::error ? 1 : 0;
+        exit_code = report.verdict() == Verdict::fail ? 1 : 0;
     });
 }
 

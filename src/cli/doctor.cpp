@@ -16,12 +16,12 @@ struct DoctorArgs {
     std::uint64_t read_mib = 256;
 };
 
-void print_findings(const std::vector<host::Finding>& findings)
+void print_findings(const std::vector<Finding>& findings)
 {
     std::size_t failed = 0, warned = 0;
     for (const auto& f : findings) {
-        failed += f.verdict == host::Verdict::fail;
-        warned += f.verdict == host::Verdict::warn;
+        failed += f.verdict == Verdict::fail;
+        warned += f.verdict == Verdict::warn;
     }
     if (failed)
         std::cout << "fail: this machine is not ready for training (" << failed << " failed, " << warned
@@ -32,8 +32,8 @@ void print_findings(const std::vector<host::Finding>& findings)
         std::cout << "ok: this machine is ready for training\n";
     for (const auto& f : findings) {
         std::string label(to_string(f.verdict));
-        std::cout << "  " << label << std::string(9 - label.size(), ' ') << f.check << ": " << f.message << "\n";
-        if (f.verdict == host::Verdict::warn || f.verdict == host::Verdict::fail)
+        std::cout << "  " << label << std::string(9 - label.size(), ' ') << f.code << ": " << f.message << "\n";
+        if (f.verdict == Verdict::warn || f.verdict == Verdict::fail)
             std::cout << "           why: " << f.why << "\n";
     }
 }
@@ -49,7 +49,7 @@ int run_doctor(const DoctorArgs& args, const Options& options)
         print_json(host::to_json(findings));
     else
         print_findings(findings);
-    return host::overall(findings) == host::Verdict::fail ? 1 : 0;
+    return worst_verdict(findings) == Verdict::fail ? 1 : 0;
 }
 
 } // namespace

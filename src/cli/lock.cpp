@@ -109,7 +109,7 @@ int run_lock(const LockArgs& args, const Options& options)
         json["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
         print_json(json, out);
     } else {
-        if (report.verdict() == resolve::Severity::warning)
+        if (report.verdict() == Verdict::warn)
             print_report(report, subject, out);
         out << "locked " << request.profile.name << " -> " << result.path << "\n  "
             << summary(*result.resolution.stack) << "\n";

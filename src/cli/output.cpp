@@ -22,26 +22,22 @@ void print_error(const Error& error, bool json)
 
 void print_report(const resolve::Report& report, const std::string& subject, std::ostream& out)
 {
-    using resolve::Severity;
     std::size_t errors = 0, warnings = 0;
     for (const auto& f : report.findings) {
-        errors += f.severity == Severity::error;
-        warnings += f.severity == Severity::warning;
+        errors += f.verdict == Verdict::fail;
+        warnings += f.verdict == Verdict::warn;
     }
-    switch (report.verdict()) {
-    case Severity::info: out << "ok: " << subject << " works\n"; break;
-    case Severity::warning:
-        out << "warning: " << subject << " works, with " << warnings << (warnings == 1 ? " warning\n" : " warnings\n");
-        break;
-    case Severity::error:
+    if (errors)
         out << "error: " << subject << " does not work (" << errors << (errors == 1 ? " error)\n" : " errors)\n");
-        break;
-    }
+    else if (warnings)
+        out << "warning: " << subject << " works, with " << warnings << (warnings == 1 ? " warning\n" : " warnings\n");
+    else
+        out << "ok: " << subject << " works\n";
     for (const auto& f : report.findings) {
-        std::string label = f.severity == Severity::info ? "ok" : std::string(to_string(f.severity));
+        std::string label(resolve::verdict_name(f.verdict));
         out << "  " << label << std::string(9 - label.size(), ' ') << f.code << ": " << f.message << "\n";
-        if (!f.source.empty())
-            out << "           source: " << f.source << "\n";
+        if (!f.why.empty())
+            out << "           source: " << f.why << "\n";
     }
     if (!report.suggestions.empty()) {
         out << "suggestions:\n";

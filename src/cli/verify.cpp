@@ -64,10 +64,10 @@ void print_human(const verify::Report& report, const std::string& subject)
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.2f", tier.seconds);
         std::cout << tier.tier << ": " << (tier.passed() ? "passed" : "FAILED") << " ("
-                  << tier.count(verify::Outcome::pass) << " pass, " << tier.count(verify::Outcome::fail) << " fail, "
-                  << tier.count(verify::Outcome::skip) << " skip) in " << seconds << " s\n";
+                  << tier.count(Verdict::ok) << " pass, " << tier.count(Verdict::fail) << " fail, "
+                  << tier.count(Verdict::unknown) << " skip) in " << seconds << " s\n";
         for (const auto& finding : tier.findings)
-            std::cout << "  " << verify::to_string(finding.outcome) << "  " << finding.code << ": " << finding.message
+            std::cout << "  " << verify::outcome_name(finding.verdict) << "  " << finding.code << ": " << finding.message
                       << "\n";
         for (const auto& figure : tier.figures)
             std::cout << "  figure  " << figure_text(figure) << "\n";

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/version.h"
-#include "host/finding.h"
 #include "host/gpu_probe.h"
 #include "host/read_speed.h"
+#include "host/report.h"
 #include "host/system_facts.h"
 #include "host/topology.h"
 

@@ -45,7 +45,7 @@ std::string_view link_name(Link link)
 
 Finding check_driver(const std::optional<DriverFacts>& driver)
 {
-    Finding f{"driver", Verdict::ok, "", "", "an NVIDIA driver", k_driver_why, std::nullopt, ""};
+    Finding f{.code = "driver", .verdict = Verdict::ok, .why = k_driver_why, .threshold = "an NVIDIA driver"};
     if (!driver) {
         f.verdict = Verdict::fail;
         f.message = std::string(k_no_driver) + ": neither NVML (libnvidia-ml.so.1) nor nvidia-smi answered";
@@ -59,10 +59,11 @@ Finding check_driver(const std::optional<DriverFacts>& driver)
 
 Finding check_driver_floor(const std::optional<DriverFacts>& driver, const DriverFloor& floor)
 {
-    Finding f{"driver_lock", Verdict::unknown, "", "", floor_text(floor),
-              "the image's CUDA runtime refuses to start (cudaErrorInsufficientDriver) on a driver older than its "
-              "toolkit's floor, and under minor-version compatibility PTX from a newer toolkit cannot be JIT-compiled",
-              std::nullopt, ""};
+    Finding f{.code = "driver_lock",
+              .why = "the image's CUDA runtime refuses to start (cudaErrorInsufficientDriver) on a driver older than "
+                     "its toolkit's floor, and under minor-version compatibility PTX from a newer toolkit cannot be "
+                     "JIT-compiled",
+              .threshold = floor_text(floor)};
     if (!driver) {
         f.message = std::string(k_no_driver) + ": cannot compare with the floor of " + floor.lock;
         return f;
@@ -95,9 +96,12 @@ std::vector<Finding> check_gpu_models(const std::optional<DriverFacts>& driver, 
     const std::string why = "dlenv lock and verify check a GPU's architecture against the image's arch list and "
                             "its measured bandwidth against the spec in the matrix; an unknown model gets neither";
     if (!driver || driver->gpus.empty())
-        return {Finding{"gpu", driver ? Verdict::fail : Verdict::unknown,
-                        driver ? "the driver sees no GPU" : std::string(k_no_driver), "", "", why,
-                        driver ? std::optional<double>(0) : std::nullopt, driver ? "GPUs" : ""}};
+        return {Finding{.code = "gpu",
+                        .verdict = driver ? Verdict::fail : Verdict::unknown,
+                        .message = driver ? "the driver sees no GPU" : std::string(k_no_driver),
+                        .why = why,
+                        .measured = driver ? std::optional<double>(0) : std::nullopt,
+                        .unit = driver ? "GPUs" : ""}};
     std::map<std::string, unsigned> count; // models in the order of their first index
     std::vector<const DetectedGpu*> models;
     for (const auto& gpu : driver->gpus)
@@ -107,7 +111,13 @@ std::vector<Finding> check_gpu_models(const std::optional<DriverFacts>& driver, 
     for (const DetectedGpu* gpu : models) {
         unsigned n = count[gpu->name];
         std::string label = (n > 1 ? std::to_string(n) + " x " : "") + gpu->name;
-        Finding f{"gpu", Verdict::ok, "", gpu->name, "a model the matrix knows", why, double(n), "GPUs"};
+        Finding f{.code = "gpu",
+                  .verdict = Verdict::ok,
+                  .why = why,
+                  .value = gpu->name,
+                  .threshold = "a model the matrix knows",
+                  .measured = double(n),
+                  .unit = "GPUs"};
         if (auto spec = lookup(gpu->name)) {
             f.message = label + ": " + spec_text(*spec);
         } else {
@@ -124,10 +134,10 @@ std::vector<Finding> check_gpu_models(const std::optional<DriverFacts>& driver, 
 Finding check_topology(const HostState& host)
 {
     const auto& topology = host.topology;
-    Finding f{"gpu_topology", Verdict::unknown, "", "", "no GPU pair across CPU sockets",
-              "multi-GPU training all-reduces gradients every step; NVLink carries hundreds of GB/s, PCIe tens, and "
-              "traffic across CPU sockets less still, so the slowest link sets the step time",
-              std::nullopt, ""};
+    Finding f{.code = "gpu_topology",
+              .why = "multi-GPU training all-reduces gradients every step; NVLink carries hundreds of GB/s, PCIe tens, "
+                     "and traffic across CPU sockets less still, so the slowest link sets the step time",
+              .threshold = "no GPU pair across CPU sockets"};
     if (!host.driver) {
         f.message = std::string(k_no_driver) + ": topology not visible";
         return f;

@@ -31,10 +31,13 @@ std::optional<double> gpu_memory_gib(const DriverFacts& driver, const GpuLookup&
 
 Finding check_cpu_cores(const CpuFacts& cpu, const std::optional<DriverFacts>& driver)
 {
-    Finding f{"cpu_cores_per_gpu", Verdict::unknown, "", "", ">= 8 CPU cores per GPU",
-              "each GPU's data loader decodes and augments on several CPU worker processes beside the training "
-              "process itself; with fewer than 8 cores per GPU the input pipeline becomes the bottleneck",
-              double(cpu.cores), "cores"};
+    Finding f{.code = "cpu_cores_per_gpu",
+              .why = "each GPU's data loader decodes and augments on several CPU worker processes beside the "
+                     "training process itself; with fewer than 8 cores per GPU the input pipeline becomes the "
+                     "bottleneck",
+              .threshold = ">= 8 CPU cores per GPU",
+              .measured = double(cpu.cores),
+              .unit = "cores"};
     f.value = std::to_string(cpu.cores) + " CPU cores (" + cpu.source + ")";
     if (!driver || driver->gpus.empty()) {
         f.message = (driver ? std::string("no GPU") : std::string("no NVIDIA driver found")) + ": " +
@@ -56,11 +59,13 @@ Finding check_cpu_cores(const CpuFacts& cpu, const std::optional<DriverFacts>& d
 Finding check_memory(const MemoryFacts& memory, const std::optional<DriverFacts>& driver, const GpuLookup& lookup)
 {
     double ram = gib(memory.total_kib);
-    Finding f{"ram_vs_gpu_memory", Verdict::unknown, "", "", ">= 2x the total GPU memory",
-              "host memory holds the data loader's workers and prefetch queues, pinned staging buffers and whole "
-              "checkpoints while they are saved or loaded; below 2x GPU memory, loading a checkpoint or offloading to "
-              "the CPU (FSDP, DeepSpeed) runs the machine out of memory",
-              ram, "GiB"};
+    Finding f{.code = "ram_vs_gpu_memory",
+              .why = "host memory holds the data loader's workers and prefetch queues, pinned staging buffers and "
+                     "whole checkpoints while they are saved or loaded; below 2x GPU memory, loading a checkpoint or "
+                     "offloading to the CPU (FSDP, DeepSpeed) runs the machine out of memory",
+              .threshold = ">= 2x the total GPU memory",
+              .measured = ram,
+              .unit = "GiB"};
     f.value = number_text(ram) + " GiB (MemTotal " + std::to_string(memory.total_kib) + " kB)";
     std::optional<double> gpus = driver ? gpu_memory_gib(*driver, lookup) : std::nullopt;
     if (!driver || driver->gpus.empty() || !gpus || *gpus <= 0) {
@@ -85,12 +90,15 @@ Finding check_memory(const MemoryFacts& memory, const std::optional<DriverFacts>
 
 Finding check_swap(const MemoryFacts& memory)
 {
-    Finding f{"swap", Verdict::ok, "", number_text(gib(memory.swap_kib)) + " GiB (SwapTotal " +
-                                          std::to_string(memory.swap_kib) + " kB)",
-              "no swap",
-              "when memory runs short a training process that can swap slows by orders of magnitude while holding its "
-              "GPUs, instead of being stopped at once by the out-of-memory killer",
-              gib(memory.swap_kib), "GiB"};
+    Finding f{.code = "swap",
+              .verdict = Verdict::ok,
+              .why = "when memory runs short a training process that can swap slows by orders of magnitude while "
+                     "holding its GPUs, instead of being stopped at once by the out-of-memory killer",
+              .value = number_text(gib(memory.swap_kib)) + " GiB (SwapTotal " + std::to_string(memory.swap_kib) +
+                       " kB)",
+              .threshold = "no swap",
+              .measured = gib(memory.swap_kib),
+              .unit = "GiB"};
     if (memory.swap_kib == 0) {
         f.message = "no swap: a job that runs out of memory fails fast instead of thrashing";
     } else {
@@ -103,10 +111,10 @@ Finding check_swap(const MemoryFacts& memory)
 
 Finding check_read_speed(const HostState& host)
 {
-    Finding f{"data_read_speed", Verdict::unknown, "", "", ">= 2000 MB/s (local NVMe)",
-              "training streams its data set from this directory; storage slower than local NVMe (2 GB/s and up) "
-              "leaves the GPUs waiting for input unless the data set fits in the page cache",
-              std::nullopt, ""};
+    Finding f{.code = "data_read_speed",
+              .why = "training streams its data set from this directory; storage slower than local NVMe (2 GB/s and "
+                     "up) leaves the GPUs waiting for input unless the data set fits in the page cache",
+              .threshold = ">= 2000 MB/s (local NVMe)"};
     std::string where = host.data_dir.string();
     if (!host.read) {
         f.message = "cannot measure the read speed of " + where + ": " + host.read_error;

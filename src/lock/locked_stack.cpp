@@ -27,10 +27,10 @@ nlohmann::json optional_text(const std::optional<Version>& version)
     return version ? nlohmann::json(version->text()) : nlohmann::json(nullptr);
 }
 
-resolve::Severity read_verdict(const JsonReader& field)
+Verdict read_verdict(const JsonReader& field)
 {
     std::string text = field.string();
-    for (resolve::Severity verdict : {resolve::Severity::info, resolve::Severity::warning, resolve::Severity::error})
+    for (Verdict verdict : {Verdict::ok, Verdict::warn, Verdict::fail})
         if (resolve::verdict_name(verdict) == text)
             return verdict;
     field.fail("expected \"ok\", \"warning\" or \"error\"", "run `dlenv lock` again");

@@ -20,7 +20,7 @@ struct LockedCompanion {
 struct LockedGpu {
     std::string name;
     ComputeCapability compute_capability;
-    resolve::Severity verdict;         // written as resolve::verdict_name: "ok", "warning", "error"
+    Verdict verdict;                   // written as resolve::verdict_name: "ok", "warning", "error"
     std::vector<std::string> findings; // the codes of the findings about this GPU
 };
 

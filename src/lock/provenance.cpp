@@ -8,8 +8,8 @@ std::vector<LockedWarning> locked_warnings(const resolve::Report& report)
 {
     std::vector<LockedWarning> out;
     for (const auto& f : report.findings)
-        if (f.severity == resolve::Severity::warning)
-            out.push_back({f.code, f.message, f.source});
+        if (f.verdict == Verdict::warn)
+            out.push_back({f.code, f.message, f.why});
     return out;
 }
 

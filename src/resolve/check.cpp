@@ -77,11 +77,11 @@ void suggest_variants(const matrix::Matrix& matrix, const Query& query, const Fr
             if (request.framework == Framework::torch)
                 request.local = variant.tag;
         Report outcome = run(matrix, alternative, false);
-        if (outcome.verdict() == Severity::error)
+        if (outcome.verdict() == Verdict::fail)
             continue;
         report.suggest("use " + variant.tag + " (torch " + (primary.version) + "+" + variant.tag + "): " +
                        driver_requirement(matrix, variant.cuda) +
-                       (outcome.verdict() == Severity::warning ? " (works, with warnings)" : ""));
+                       (outcome.verdict() == Verdict::warn ? " (works, with warnings)" : ""));
     }
 }
 
@@ -116,7 +116,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                                       : nullptr;
             std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
             std::string name = std::string(to_string(primary->framework)) + " " + primary->version;
-            report.add(Severity::error, "framework-no-cuda-build",
+            report.add(Verdict::fail, "framework-no-cuda-build",
                        name + " has no " + wanted + " build" +
                            (release ? "; its builds: " + variant_list(*release) : ""),
                        release ? release->provenance.cite() : "");
@@ -125,7 +125,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             return report;
         }
         ctx.cuda = ctx.build->cuda;
-        report.add(Severity::info, "framework-build",
+        report.add(Verdict::ok, "framework-build",
                    primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text() +
                        (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "") +
                        (ctx.build->torch_variant && ctx.build->torch_variant->pypi_default && !pinned && !query.cuda
@@ -140,7 +140,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
     check_gpus(ctx, report);
     check_cudnn(ctx, report);
 
-    if (suggest_alternatives && report.verdict() == Severity::error && ctx.build && ctx.build->torch)
+    if (suggest_alternatives && report.verdict() == Verdict::fail && ctx.build && ctx.build->torch)
         suggest_variants(matrix, query, *primary, *ctx.build->torch, ctx.build->variant, report);
     return report;
 }

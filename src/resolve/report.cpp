@@ -4,32 +4,30 @@
 
 namespace dlenv::resolve {
 
-std::string_view to_string(Severity severity)
+std::string_view severity_name(Verdict verdict)
 {
-    switch (severity) {
-    case Severity::info: return "info";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
+    switch (verdict) {
+    case Verdict::ok: return "info";
+    case Verdict::warn: return "warning";
+    case Verdict::fail: return "error";
+    case Verdict::unknown: return "unknown";
     }
     return "unknown";
 }
 
-std::string_view verdict_name(Severity verdict)
+std::string_view verdict_name(Verdict verdict)
 {
-    return verdict == Severity::info ? "ok" : to_string(verdict);
+    return verdict == Verdict::ok ? "ok" : severity_name(verdict);
 }
 
-Severity Report::verdict() const
+Verdict Report::verdict() const
 {
-    Severity worst = Severity::info;
-    for (const auto& finding : findings)
-        worst = std::max(worst, finding.severity);
-    return worst;
+    return worst_verdict(findings);
 }
 
-void Report::add(Severity severity, std::string code, std::string message, std::string source, std::string gpu)
+void Report::add(Verdict verdict, std::string code, std::string message, std::string source, std::string gpu)
 {
-    findings.push_back({severity, std::move(code), std::move(message), std::move(source), std::move(gpu)});
+    findings.push_back({std::move(code), verdict, std::move(message), std::move(source), std::move(gpu)});
 }
 
 void Report::suggest(std::string suggestion)
@@ -42,12 +40,12 @@ nlohmann::json Report::to_json() const
 {
     nlohmann::json findings_json = nlohmann::json::array();
     for (const auto& f : findings) {
-        nlohmann::json item = {{"severity", to_string(f.severity)},
+        nlohmann::json item = {{"severity", severity_name(f.verdict)},
                                {"code", f.code},
                                {"message", f.message},
-                               {"source", f.source}};
-        if (!f.gpu.empty())
-            item["gpu"] = f.gpu;
+                               {"source", f.why}};
+        if (!f.subject.empty())
+            item["gpu"] = f.subject;
         findings_json.push_back(std::move(item));
     }
     return {{"verdict", verdict_name(verdict())}, {"findings", findings_json}, {"suggestions", suggestions}};

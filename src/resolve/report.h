@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/finding.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -8,31 +10,22 @@
 
 namespace dlenv::resolve {
 
-enum class Severity { info, warning, error };
-std::string_view to_string(Severity severity);
-
-// One conclusion a rule reached, with the fact it rests on.
-struct Finding {
-    Severity severity;
-    std::string code;    // stable, for scripts: "driver-minor-version-compat"
-    std::string message; // what and why, in one sentence or two
-    std::string source;  // URL(s) of the facts used
-    std::string gpu;     // the GPU it is about, if any
-};
-
-// Everything `check` has to say: findings, and choices that would work instead.
+// Everything `check` has to say: findings (ok, warn or fail; `why` holds the URL(s) of the
+// facts used, `subject` the GPU a finding is about), and choices that would work instead.
 struct Report {
     std::vector<Finding> findings;
     std::vector<std::string> suggestions;
 
-    Severity verdict() const; // the worst finding; info when there is none
-    void add(Severity severity, std::string code, std::string message, std::string source, std::string gpu = {});
+    Verdict verdict() const; // the worst finding; ok when there is none
+    void add(Verdict verdict, std::string code, std::string message, std::string source, std::string gpu = {});
     void suggest(std::string suggestion);
 
-    // {"verdict": "ok"|"warning"|"error", "findings": [...], "suggestions": [...]}
+    // {"verdict": "ok"|"warning"|"error", "findings": [{"severity", "code", "message",
+    // "source", "gpu"?}...], "suggestions": [...]}
     nlohmann::json to_json() const;
 };
 
-std::string_view verdict_name(Severity verdict); // "ok", "warning", "error"
+std::string_view severity_name(Verdict verdict); // a finding's: "info", "warning", "error"
+std::string_view verdict_name(Verdict verdict);  // a report's or a GPU's: "ok", "warning", "error"
 
 } // namespace dlenv::resolve

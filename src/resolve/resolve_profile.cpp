@@ -50,10 +50,10 @@ std::vector<GpuVerdict> gpu_verdicts(const matrix::Matrix& matrix, const Query& 
             note_unconfirmed(target.model->provenance, target.label, stack);
         for (const auto* variant : target.variants)
             note_unconfirmed(variant->provenance, variant->name, stack);
-        GpuVerdict verdict{target.label, target.compute_capability, Severity::info, {}};
+        GpuVerdict verdict{target.label, target.compute_capability, Verdict::ok, {}};
         for (const auto& finding : report.findings)
-            if (finding.gpu == target.label) {
-                verdict.verdict = std::max(verdict.verdict, finding.severity);
+            if (finding.subject == target.label) {
+                verdict.verdict = std::max(verdict.verdict, finding.verdict);
                 verdict.codes.push_back(finding.code);
             }
         out.push_back(std::move(verdict));
@@ -67,7 +67,7 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
 {
     Query query = query_for(profile, host);
     Resolution resolution{check(matrix, query), std::nullopt};
-    if (resolution.report.verdict() == Severity::error)
+    if (resolution.report.verdict() == Verdict::fail)
         return resolution;
 
     const FrameworkRequest& request = query.frameworks.front();

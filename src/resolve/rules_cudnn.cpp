@@ -27,17 +27,17 @@ void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report&
     if (wanted.is_prefix_of(ships) || ships.is_prefix_of(wanted))
         return;
     if (build.cudnn_bundled)
-        report.add(Severity::warning, "cudnn-bundled",
+        report.add(Verdict::warn, "cudnn-bundled",
                    build.name() + " bundles cuDNN " + ships.text() + " and loads it, not the cuDNN " + wanted.text() +
                        " of the system",
                    build.provenance.cite());
     else if (wanted.major() != ships.major())
-        report.add(Severity::error, "cudnn-untested-major",
+        report.add(Verdict::fail, "cudnn-untested-major",
                    build.name() + " was built and tested with cuDNN " + ships.text() + "; cuDNN " + wanted.text() +
                        " is another major version",
                    build.provenance.cite());
     else
-        report.add(Severity::warning, "cudnn-untested",
+        report.add(Verdict::warn, "cudnn-untested",
                    build.name() + " was tested with cuDNN " + ships.text() + ", not " + wanted.text(),
                    build.provenance.cite());
 }
@@ -50,7 +50,7 @@ void check_cudnn(const Context& ctx, Report& report)
     if (ctx.build && ctx.build->cudnn && wanted)
         check_against_build(ctx, *wanted, report);
     if (ctx.build && ctx.build->jax_build && wanted && !ctx.build->jax_build->cudnn.contains(*wanted))
-        report.add(Severity::error, "cudnn-outside-framework-range",
+        report.add(Verdict::fail, "cudnn-outside-framework-range",
                    "JAX's " + ctx.build->jax_build->extra + " build needs cuDNN " +
                        ctx.build->jax_build->cudnn.describe() + ", not " + wanted->text(),
                    ctx.build->provenance.cite());
@@ -75,10 +75,10 @@ void check_cudnn(const Context& ctx, Report& report)
     }
     if (!match) {
         if (builds_known && !bundled)
-            report.add(Severity::error, "cudnn-cuda-mismatch",
+            report.add(Verdict::fail, "cudnn-cuda-mismatch",
                        "cuDNN " + loaded->text() + " has no build for CUDA " + ctx.cuda->text(), "");
         else if (!builds_known && !bundled) // a bundled cuDNN is the framework vendor's choice
-            report.add(Severity::warning, "cudnn-unconfirmed",
+            report.add(Verdict::warn, "cudnn-unconfirmed",
                        "the CUDA builds of cuDNN " + loaded->text() + " are not on record (unconfirmed)", "");
         return;
     }
@@ -87,13 +87,13 @@ void check_cudnn(const Context& ctx, Report& report)
     if (release->provenance.unconfirmed())
         label += " [unconfirmed]";
     if (ctx.query.driver && match->driver_linux && *ctx.query.driver < *match->driver_linux)
-        report.add(Severity::error, "cudnn-driver-too-old",
+        report.add(Verdict::fail, "cudnn-driver-too-old",
                    label + " needs driver >= " + match->driver_linux->text() + ", not " + ctx.query.driver->text(),
                    source);
     for (const auto& gpu : ctx.gpus) {
         if (match->compute_capabilities.empty() || supports(match->compute_capabilities, gpu.compute_capability))
             continue;
-        report.add(Severity::error, "cudnn-gpu-unsupported",
+        report.add(Verdict::fail, "cudnn-gpu-unsupported",
                    label + " supports compute capabilities " + cc_list(match->compute_capabilities) + "; " +
                        gpu.label + " is " + gpu.compute_capability.text(),
                    source, gpu.label);

@@ -55,7 +55,7 @@ void check_driver(const Context& ctx, Report& report)
     const DriverVersion& toolkit_driver = *toolkit->driver_linux;
 
     if (driver >= toolkit_driver) {
-        report.add(Severity::info, "driver-backward-compatible",
+        report.add(Verdict::ok, "driver-backward-compatible",
                    "driver " + driver.text() + " runs CUDA " + line + " applications (the CUDA " + line +
                        " toolkit driver is " + toolkit_driver.text() + "; newer drivers run older CUDA)",
                    toolkit->provenance.cite());
@@ -64,7 +64,7 @@ void check_driver(const Context& ctx, Report& report)
 
     const auto* floor = ctx.matrix.minor_version_floor(cuda.major());
     if (floor && driver >= floor->driver_linux) {
-        report.add(Severity::warning, "driver-minor-version-compat",
+        report.add(Verdict::warn, "driver-minor-version-compat",
                    "driver " + driver.text() + " is older than the CUDA " + line + " toolkit driver " +
                        toolkit_driver.text() + "; it runs CUDA " + std::to_string(cuda.major()) +
                        ".x applications under minor-version compatibility (>= " + floor->driver_linux.text() +
@@ -85,14 +85,14 @@ void check_driver(const Context& ctx, Report& report)
                 unsupported.push_back(gpu.label);
         if (!unsupported.empty()) {
             for (const auto& label : unsupported)
-                report.add(Severity::error, "forward-compat-unsupported-gpu",
+                report.add(Verdict::fail, "forward-compat-unsupported-gpu",
                            "forward compatibility (" + compat_package(cuda) + ") works only on data-center GPUs and Jetson; on " +
                                label + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
                            forward.provenance.cite(), label);
             report.suggest(upgrade_suggestion(toolkit_driver, floor));
             return;
         }
-        report.add(Severity::warning, "driver-forward-compat",
+        report.add(Verdict::warn, "driver-forward-compat",
                    "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " +
                        toolkit_driver.text() + floor_text + "); it runs only with the " + compat_package(cuda) +
                        " package (forward compatibility)" +
@@ -113,7 +113,7 @@ void check_driver(const Context& ctx, Report& report)
     if (!consumer.empty())
         message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front() +
                    ", only on data-center GPUs and Jetson";
-    report.add(Severity::error, "driver-too-old", message,
+    report.add(Verdict::fail, "driver-too-old", message,
                floor ? join_sources(toolkit->provenance, floor->provenance) : toolkit->provenance.cite());
     report.suggest(upgrade_suggestion(toolkit_driver, floor));
     if (all_datacenter)

@@ -13,7 +13,7 @@ void check_python(const Context& ctx, Report& report)
     const auto& python = ctx.query.python;
     if (!python || !ctx.build || ctx.build->python.contains(*python))
         return;
-    report.add(Severity::error, "python-unsupported",
+    report.add(Verdict::fail, "python-unsupported",
                ctx.build->name() + " supports Python " + ctx.build->python.describe() + ", not " + python->text(),
                ctx.build->provenance.cite());
     report.suggest("use Python " + ctx.build->python.describe() + " with " + ctx.build->name());
@@ -28,7 +28,7 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
     const CudaVersion& host = *ctx.query.cuda;
     if (build.framework == Framework::tensorflow) {
         if (host.major() != build.cuda.major()) {
-            report.add(Severity::error, "framework-cuda-untested",
+            report.add(Verdict::fail, "framework-cuda-untested",
                        build.name() + " was built and tested with CUDA " + build.cuda.text() + "; CUDA " + host.text() +
                            " is another major version, whose libraries it does not load",
                        build.provenance.cite());
@@ -37,7 +37,7 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
                     report.suggest("tensorflow " + other.line + " is tested with CUDA " + other.cuda.text() +
                                    " and cuDNN " + other.cudnn.text());
         } else if (host.minor() != build.cuda.minor()) {
-            report.add(Severity::warning, "framework-cuda-untested",
+            report.add(Verdict::warn, "framework-cuda-untested",
                        build.name() + " was tested with CUDA " + build.cuda.text() + ", not " + host.text(),
                        build.provenance.cite());
         }
@@ -46,13 +46,13 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
     if (build.framework != Framework::torch || request.local.empty())
         return;
     if (host.major() != build.cuda.major())
-        report.add(Severity::error, "cpp-extension-cuda-mismatch",
+        report.add(Verdict::fail, "cpp-extension-cuda-mismatch",
                    "extensions built with the host's CUDA " + host.text() + " fail against " + build.name() +
                        ": torch.utils.cpp_extension refuses a CUDA major other than the " + build.cuda.text() +
                        " torch was built with (torch itself runs, on its own CUDA libraries)",
                    build.provenance.cite());
     else if (host.minor() != build.cuda.minor())
-        report.add(Severity::warning, "cpp-extension-cuda-minor",
+        report.add(Verdict::warn, "cpp-extension-cuda-minor",
                    "extensions built with the host's CUDA " + host.text() + " against " + build.name() + " (CUDA " +
                        build.cuda.text() + ") get a minor-version mismatch warning from torch.utils.cpp_extension",
                    build.provenance.cite());
@@ -91,7 +91,7 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
             candidates.push_back(&set);
     for (const auto* set : candidates)
         if (set && matches(pick(*set))) {
-            report.add(Severity::info, "companion-paired",
+            report.add(Verdict::ok, "companion-paired",
                        name + " " + pick(*set)->str() + " is built for torch " + set->torch.str(),
                        set->provenance.cite());
             return;
@@ -101,7 +101,7 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
     for (const auto& release : ctx.matrix.torch_releases())
         for (const auto& set : release.companions)
             if (matches(pick(set))) {
-                report.add(Severity::error, "companion-mismatch",
+                report.add(Verdict::fail, "companion-mismatch",
                            name + " " + pick(set)->str() + " is built for torch " + set.torch.str() +
                                " and cannot be used with " + build.name() +
                                " (companion binaries are compiled against one torch release)",

@@ -71,7 +71,7 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
     const std::string sm = gpu.compute_capability.sm_name();
     const std::string source = build.provenance.cite();
     if (!build.arch_list) {
-        report.add(Severity::warning, "gpu-arch-list-unknown",
+        report.add(Verdict::warn, "gpu-arch-list-unknown",
                    "the GPU code " + build.name() + " carries is not on record (unconfirmed): cannot tell whether it has "
                    "kernels for " + sm,
                    source, gpu.label);
@@ -80,10 +80,10 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
     CodePath path = code_path(*build.arch_list, build.ptx, gpu.compute_capability);
     std::string archs = arch_list_text(*build.arch_list, build.ptx);
     if (path.exact) {
-        report.add(Severity::info, "gpu-cubin", build.name() + " carries " + sm + " kernels for " + gpu.label, source,
+        report.add(Verdict::ok, "gpu-cubin", build.name() + " carries " + sm + " kernels for " + gpu.label, source,
                    gpu.label);
     } else if (path.cubin) {
-        report.add(Severity::warning, "gpu-cubin-compatible",
+        report.add(Verdict::warn, "gpu-cubin-compatible",
                    build.name() + " has no " + sm + " kernels (" + archs + "); its " + path.cubin->sm_name() +
                        " cubins run on " + gpu.compute_capability.text() +
                        " (same major, higher minor), without kernels specific to " +
@@ -93,7 +93,7 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
         const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
         bool minor_version_mode = ctx.query.driver && toolkit && *ctx.query.driver < *toolkit->driver_linux;
         if (minor_version_mode)
-            report.add(Severity::error, "gpu-ptx-jit-driver-too-old",
+            report.add(Verdict::fail, "gpu-ptx-jit-driver-too-old",
                        gpu.label + " needs the driver to JIT-compile " + build.name() + "'s compute_" +
                            std::to_string(path.ptx->major()) + std::to_string(path.ptx->minor()) +
                            " PTX, but driver " + ctx.query.driver->text() + " is older than the CUDA " +
@@ -101,12 +101,12 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                            ": cudaErrorUnsupportedPtxVersion (222)",
                        source, gpu.label);
         else
-            report.add(Severity::warning, "gpu-ptx-jit",
+            report.add(Verdict::warn, "gpu-ptx-jit",
                        build.name() + " has no cubin for " + sm + " (" + archs + "); the driver JIT-compiles its " +
                            path.ptx->text() + " PTX on first launch (slow start, no architecture-specific kernels)",
                        source, gpu.label);
     } else {
-        report.add(Severity::error, "gpu-no-kernel",
+        report.add(Verdict::fail, "gpu-no-kernel",
                    build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs +
                        ", and a cubin runs only on the same major with an equal or higher minor "
                        "(\"no kernel image is available for execution on the device\")",
@@ -116,7 +116,7 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                            sm);
     }
     if (arch && ctx.cuda && *ctx.cuda < arch->min_cuda)
-        report.add(Severity::warning, "gpu-extension-target",
+        report.add(Verdict::warn, "gpu-extension-target",
                    "CUDA " + ctx.cuda->text() + " cannot target " + sm + " (needs CUDA >= " + arch->min_cuda.text() +
                        "): extensions built against " + build.name() + " cannot carry " + sm + " code",
                    arch->provenance.cite(), gpu.label);
@@ -146,7 +146,7 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
     const CudaVersion& cuda = *ctx.cuda;
     const std::string sm = gpu.compute_capability.sm_name();
     if (cuda < arch.min_cuda) {
-        report.add(Severity::error, "cuda-cannot-target-gpu",
+        report.add(Verdict::fail, "cuda-cannot-target-gpu",
                    "CUDA " + cuda.text() + " cannot target " + sm + " (" + gpu.label + ", " + arch.name +
                        "): compute capability " + gpu.compute_capability.text() + " needs CUDA >= " +
                        arch.min_cuda.text(),
@@ -157,13 +157,13 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
                    gpu.compute_capability.text() + ")";
         report.suggest(fix);
     } else if (arch.max_cuda && cuda.compare_truncated(*arch.max_cuda) > 0) {
-        report.add(Severity::error, "cuda-dropped-gpu",
+        report.add(Verdict::fail, "cuda-dropped-gpu",
                    "CUDA " + cuda.text() + " no longer targets " + sm + " (" + gpu.label + ", " + arch.name +
                        "): the last toolkit that does is " + arch.max_cuda->text(),
                    arch.provenance.cite(), gpu.label);
         report.suggest("use CUDA <= " + arch.max_cuda->text() + " for " + gpu.label);
     } else {
-        report.add(Severity::info, "cuda-targets-gpu",
+        report.add(Verdict::ok, "cuda-targets-gpu",
                    "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + ")", arch.provenance.cite(),
                    gpu.label);
     }
@@ -176,7 +176,7 @@ void check_gpus(const Context& ctx, Report& report)
     for (const auto& gpu : ctx.gpus) {
         const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
         if (arch && arch->min_driver_linux && ctx.query.driver && *ctx.query.driver < *arch->min_driver_linux)
-            report.add(Severity::error, "driver-too-old-for-gpu",
+            report.add(Verdict::fail, "driver-too-old-for-gpu",
                        "driver " + ctx.query.driver->text() + " does not support " + gpu.label + " (" + arch->name +
                            ", compute capability " + gpu.compute_capability.text() + "): it needs >= " +
                            arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
@@ -184,7 +184,7 @@ void check_gpus(const Context& ctx, Report& report)
         if (ctx.build && ctx.build->framework == Framework::jax) {
             const auto& min = ctx.build->jax->min_compute_capability;
             if (min && gpu.compute_capability < *min)
-                report.add(Severity::error, "gpu-below-framework-minimum",
+                report.add(Verdict::fail, "gpu-below-framework-minimum",
                            "JAX supports compute capability " + min->text() + " and newer; " + gpu.label + " is " +
                                gpu.compute_capability.text(),
                            ctx.build->provenance.cite(), gpu.label);

@@ -26,7 +26,7 @@ struct PinnedPackage {
 struct GpuVerdict {
     std::string name;
     ComputeCapability compute_capability;
-    Severity verdict;
+    Verdict verdict;
     std::vector<std::string> codes; // the findings about this GPU
 };
 

@@ -104,7 +104,7 @@ void check_container_start(const ContainerContext& context, const std::optional<
     std::vector<Finding>& findings, std::vector<Figure>& figures)
 {
     if (!shell) {
-        findings.push_back({ "container-start", Outcome::skip, "the image has no entrypoint program to start" });
+        findings.push_back({ "container-start", Verdict::unknown, "the image has no entrypoint program to start" });
         return;
     }
     // Built-ins only, so that the check needs nothing but the shell itself.
@@ -114,30 +114,30 @@ void check_container_start(const ContainerContext& context, const std::optional<
         context.work_dir / "start", context.timeout_seconds);
     figures.push_back({ "container_start_seconds", run.seconds, "s", static_cast<double>(context.timeout_seconds) });
     if (!has_line(run.output, k_started)) {
-        findings.push_back({ "container-start", Outcome::fail,
+        findings.push_back({ "container-start", Verdict::fail,
             *shell + " did not start under " + context.runtime.name + ": " + describe_failure(run, context) });
-        findings.push_back({ "kit-readable", Outcome::skip, "the container did not start" });
+        findings.push_back({ "kit-readable", Verdict::unknown, "the container did not start" });
         return;
     }
-    findings.push_back({ "container-start", Outcome::pass, *shell + " starts under " + context.runtime.name });
+    findings.push_back({ "container-start", Verdict::ok, *shell + " starts under " + context.runtime.name });
     if (has_line(run.output, k_kit_read))
         findings.push_back(
-            { "kit-readable", Outcome::pass, "/opt/dlenv/dlenv.lock.json is readable in the container" });
+            { "kit-readable", Verdict::ok, "/opt/dlenv/dlenv.lock.json is readable in the container" });
     else
-        findings.push_back({ "kit-readable", Outcome::fail,
+        findings.push_back({ "kit-readable", Verdict::fail,
             "/opt/dlenv/dlenv.lock.json is not readable in the container: " + describe_failure(run, context) });
 }
 
 void check_framework_import(const ContainerContext& context, const Promises& promises, std::vector<Finding>& findings)
 {
     if (!promises.framework) {
-        findings.push_back({ "framework-import", Outcome::skip,
+        findings.push_back({ "framework-import", Verdict::unknown,
             "the lock pins no " + promises.framework_name + " package, so the image does not install it" });
         return;
     }
     auto python = find_program(context.rootfs, context.process.env, "python3");
     if (!python) {
-        findings.push_back({ "framework-import", Outcome::skip, "the image has no python3" });
+        findings.push_back({ "framework-import", Verdict::unknown, "the image has no python3" });
         return;
     }
     std::string expected;
@@ -149,13 +149,13 @@ void check_framework_import(const ContainerContext& context, const Promises& pro
         context.work_dir / "framework", context.timeout_seconds);
     std::string version = last_line(run.output);
     if (run.exit_code != 0 || run.timed_out)
-        findings.push_back({ "framework-import", Outcome::fail,
+        findings.push_back({ "framework-import", Verdict::fail,
             "import " + *promises.framework + " failed: " + describe_failure(run, context) });
     else if (version != expected)
-        findings.push_back({ "framework-import", Outcome::fail,
+        findings.push_back({ "framework-import", Verdict::fail,
             "import " + *promises.framework + " gives version " + version + ", the lock pins " + expected });
     else
-        findings.push_back({ "framework-import", Outcome::pass,
+        findings.push_back({ "framework-import", Verdict::ok,
             "import " + *promises.framework + " works on the CPU and gives version " + version });
 }
 

@@ -53,7 +53,7 @@ std::optional<std::string> check_entrypoint(
     const LibrarySearch& search, const ImageProcess& process, std::vector<Finding>& findings)
 {
     if (process.args.empty()) {
-        findings.push_back({ "entrypoint", Outcome::fail, "the image config has neither Entrypoint nor Cmd" });
+        findings.push_back({ "entrypoint", Verdict::fail, "the image config has neither Entrypoint nor Cmd" });
         return std::nullopt;
     }
     std::string program = process.args.front();
@@ -68,21 +68,21 @@ std::optional<std::string> check_entrypoint(
     }
     if (!path) {
         findings.push_back(
-            { "entrypoint", Outcome::fail, program + " (the entrypoint's program) is not in the image" });
+            { "entrypoint", Verdict::fail, program + " (the entrypoint's program) is not in the image" });
         return std::nullopt;
     }
     Closure closure;
     try {
         closure = resolve_closure(search, *path);
     } catch (const Error& e) {
-        findings.push_back({ "entrypoint", Outcome::fail, e.message() });
+        findings.push_back({ "entrypoint", Verdict::fail, e.message() });
         return std::nullopt;
     }
     for (const auto& missing : closure.missing)
-        findings.push_back({ "entrypoint-closure", Outcome::fail,
+        findings.push_back({ "entrypoint-closure", Verdict::fail,
             *path + ": " + missing.name + ", needed by " + missing.needed_by + ", is not in the image" });
     if (closure.missing.empty())
-        findings.push_back({ "entrypoint-closure", Outcome::pass,
+        findings.push_back({ "entrypoint-closure", Verdict::ok,
             *path + " and its " + std::to_string(closure.loaded.size() - 1)
                 + " dependencies resolve inside the image" });
     return path;

@@ -46,7 +46,7 @@ GpuTierResult run_gpu_tier(std::string_view tier, const ContainerContext& contex
     if (auto requirement = env_value(context.process.env, "NVIDIA_REQUIRE_CUDA")) {
         if (auto refusal = refuse_require_cuda(*requirement, driver_host(host, matrix), matrix))
             return { std::nullopt, "the image cannot start on this host: " + *refusal };
-        report.findings.push_back({ "require-cuda", Outcome::pass,
+        report.findings.push_back({ "require-cuda", Verdict::ok,
             "NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" accepts driver " + *host.driver });
     }
     GpuInjection plan;
@@ -55,7 +55,7 @@ GpuTierResult run_gpu_tier(std::string_view tier, const ContainerContext& contex
     } catch (const Error& e) {
         return { std::nullopt, "GPU injection cannot be planned: " + with_hint(e) };
     }
-    report.findings.push_back({ "gpu-injection", Outcome::pass,
+    report.findings.push_back({ "gpu-injection", Verdict::ok,
         "GPUs injected from " + plan.source + ": " + std::to_string(plan.devices.size()) + " device nodes, "
             + std::to_string(plan.binds.size()) + " binds, " + std::to_string(plan.hooks.size()) + " hooks" });
     KitRun run;

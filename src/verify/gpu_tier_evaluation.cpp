@@ -53,7 +53,7 @@ void hold_to_spec(const Spec& spec, const KitDevice& device, const KitFigure& fi
         : peak <= 0                            ? "the matrix has no " + spec.missing + " for this model"
                                                : "";
     if (!why.empty()) {
-        tier.findings.push_back({ spec.code, Outcome::skip,
+        tier.findings.push_back({ spec.code, Verdict::unknown,
             gpu_text + ": " + spec.what + " " + measured + " is reported as a figure only: " + why });
         return;
     }
@@ -64,9 +64,9 @@ void hold_to_spec(const Spec& spec, const KitDevice& device, const KitFigure& fi
         + " " + figure.unit + " spec";
     if (fraction < threshold)
         tier.findings.push_back(
-            { spec.code, Outcome::fail, gpu_text + ": " + facts + ", under the threshold " + number_text(threshold) });
+            { spec.code, Verdict::fail, gpu_text + ": " + facts + ", under the threshold " + number_text(threshold) });
     else
-        tier.findings.push_back({ spec.code, Outcome::pass,
+        tier.findings.push_back({ spec.code, Verdict::ok,
             gpu_text + ": " + facts + ", at or above the threshold " + number_text(threshold) });
 }
 

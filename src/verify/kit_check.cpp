@@ -19,7 +19,7 @@ std::optional<lock::Lockfile> check_kit_lock(
     auto host = find_in_rootfs(rootfs, k_kit_lock);
     std::error_code ec;
     if (!host || !std::filesystem::is_regular_file(*host, ec)) {
-        findings.push_back({ "kit-lock", Outcome::fail,
+        findings.push_back({ "kit-lock", Verdict::fail,
             std::string(k_kit_lock) + " is missing: the image was not built by dlenv build" });
         return std::nullopt;
     }
@@ -27,20 +27,20 @@ std::optional<lock::Lockfile> check_kit_lock(
     try {
         lock = lock::Lockfile::parse(std::string(k_kit_lock), read_file(*host));
     } catch (const Error& e) {
-        findings.push_back({ "kit-lock", Outcome::fail, e.message() });
+        findings.push_back({ "kit-lock", Verdict::fail, e.message() });
         return std::nullopt;
     }
     auto annotation = manifest.annotations.find(k_lock_annotation);
     if (annotation == manifest.annotations.end())
-        findings.push_back({ "kit-lock", Outcome::fail,
+        findings.push_back({ "kit-lock", Verdict::fail,
             std::string("the manifest has no ") + k_lock_annotation + " annotation to check " + std::string(k_kit_lock)
                 + " against" });
     else if (annotation->second != lock->digest().text())
-        findings.push_back({ "kit-lock", Outcome::fail,
+        findings.push_back({ "kit-lock", Verdict::fail,
             std::string(k_kit_lock) + " is lock " + lock->digest().text() + ", the image was built from "
                 + annotation->second });
     else
-        findings.push_back({ "kit-lock", Outcome::pass,
+        findings.push_back({ "kit-lock", Verdict::ok,
             std::string(k_kit_lock) + " is the lock the image was built from (" + lock->digest().text() + ")" });
     return lock;
 }
@@ -52,15 +52,15 @@ void check_files(
         auto host = find_in_rootfs(rootfs, file.target);
         std::error_code ec;
         if (!host || !std::filesystem::is_regular_file(*host, ec)) {
-            findings.push_back({ "file-sha256", Outcome::fail, file.target + " is missing" });
+            findings.push_back({ "file-sha256", Verdict::fail, file.target + " is missing" });
             continue;
         }
         std::string actual = sha256_file_hex(*host);
         if (actual != file.sha256)
-            findings.push_back({ "file-sha256", Outcome::fail,
+            findings.push_back({ "file-sha256", Verdict::fail,
                 file.target + " has sha256 " + actual + ", the lock pins " + file.sha256 });
         else
-            findings.push_back({ "file-sha256", Outcome::pass, file.target + " has the pinned sha256 " + file.sha256 });
+            findings.push_back({ "file-sha256", Verdict::ok, file.target + " has the pinned sha256 " + file.sha256 });
     }
 }
 

@@ -13,12 +13,12 @@ namespace {
 constexpr std::size_t k_tail_lines = 5;
 constexpr std::size_t k_tail_chars = 600;
 
-Outcome read_outcome(const JsonReader& field)
+Verdict read_outcome(const JsonReader& field)
 {
     std::string text = field.string();
-    for (Outcome outcome : { Outcome::pass, Outcome::fail, Outcome::skip })
-        if (text == to_string(outcome))
-            return outcome;
+    for (Verdict verdict : { Verdict::ok, Verdict::fail, Verdict::unknown })
+        if (text == outcome_name(verdict))
+            return verdict;
     field.fail("expected pass, fail or skip, got \"" + text + "\"");
 }
 
@@ -40,7 +40,7 @@ KitFigure read_figure(const JsonReader& row, const KitOutput& output)
 
 Finding kit_failure(const std::string& message)
 {
-    return { "kit-run", Outcome::fail, message };
+    return { "kit-run", Verdict::fail, message };
 }
 
 // Why a finished run gave no kit output, or nullopt with `output` filled.

@@ -31,14 +31,14 @@ void check_version(const std::filesystem::path& root, const std::string& path, c
     std::string what = library.soname + " (" + (real ? real->filename().string() : path) + ")";
     // Components version themselves (libcudart 12.1.105 in CUDA 12.1.1); X.Y is shared.
     if (found.find('.') == std::string::npos)
-        findings.push_back({ "library-version", Outcome::pass,
+        findings.push_back({ "library-version", Verdict::ok,
             what + " names no minor version; the soname matches the lock's " + library.version });
     else if (major_minor(found) != major_minor(library.version))
         findings.push_back(
-            { "library-version", Outcome::fail, what + " is version " + found + ", the lock pins " + library.version });
+            { "library-version", Verdict::fail, what + " is version " + found + ", the lock pins " + library.version });
     else
         findings.push_back(
-            { "library-version", Outcome::pass, what + " is version " + found + ", as the lock's " + library.version });
+            { "library-version", Verdict::ok, what + " is version " + found + ", as the lock's " + library.version });
 }
 
 } // namespace
@@ -49,18 +49,18 @@ void check_libraries(
     for (const auto& library : libraries) {
         auto path = find_library(search, library.soname);
         if (!path) {
-            findings.push_back({ "library-present", Outcome::fail,
+            findings.push_back({ "library-present", Verdict::fail,
                 library.soname + " (promised by the " + library.promiser + ") is not in the image's library path" });
             continue;
         }
-        findings.push_back({ "library-present", Outcome::pass, library.soname + " is " + *path });
+        findings.push_back({ "library-present", Verdict::ok, library.soname + " is " + *path });
         Closure closure = resolve_closure(search, *path);
         if (closure.missing.empty())
-            findings.push_back({ "library-closure", Outcome::pass,
+            findings.push_back({ "library-closure", Verdict::ok,
                 library.soname + " and its " + std::to_string(closure.loaded.size() - 1)
                     + " dependencies resolve inside the image" });
         for (const auto& missing : closure.missing)
-            findings.push_back({ "library-closure", Outcome::fail,
+            findings.push_back({ "library-closure", Verdict::fail,
                 library.soname + ": " + missing.name + ", needed by " + missing.needed_by + ", is not in the image" });
         check_version(search.root, *path, library, findings);
     }
@@ -72,7 +72,7 @@ void check_cuda_version(const std::filesystem::path& rootfs, const std::string& 
     auto host = find_in_rootfs(rootfs, file);
     std::error_code ec;
     if (!host || !std::filesystem::is_regular_file(*host, ec)) {
-        findings.push_back({ "cuda-version", Outcome::fail, file + " is missing; the lock pins CUDA " + cuda });
+        findings.push_back({ "cuda-version", Verdict::fail, file + " is missing; the lock pins CUDA " + cuda });
         return;
     }
     std::string found;
@@ -80,13 +80,13 @@ void check_cuda_version(const std::filesystem::path& rootfs, const std::string& 
         nlohmann::json version = JsonReader::parse_document(file, read_file(*host));
         found = JsonReader(file, version).at("cuda").at("version").string();
     } catch (const Error& e) {
-        findings.push_back({ "cuda-version", Outcome::fail, e.message() });
+        findings.push_back({ "cuda-version", Verdict::fail, e.message() });
         return;
     }
     if (found == cuda)
-        findings.push_back({ "cuda-version", Outcome::pass, file + " says CUDA " + found + ", as the lock" });
+        findings.push_back({ "cuda-version", Verdict::ok, file + " says CUDA " + found + ", as the lock" });
     else
-        findings.push_back({ "cuda-version", Outcome::fail, file + " says CUDA " + found + ", the lock pins " + cuda });
+        findings.push_back({ "cuda-version", Verdict::fail, file + " says CUDA " + found + ", the lock pins " + cuda });
 }
 
 } // namespace dlenv::verify

@@ -61,13 +61,13 @@ void check_packages(
                         metadata && std::filesystem::is_regular_file(*metadata))
                         found = metadata_version(*metadata);
         if (!found)
-            findings.push_back({ "package-version", Outcome::fail,
+            findings.push_back({ "package-version", Verdict::fail,
                 package.name + " " + package.version + " is not installed in the image" });
         else if (*found != package.version)
-            findings.push_back({ "package-version", Outcome::fail,
+            findings.push_back({ "package-version", Verdict::fail,
                 package.name + " is " + *found + ", the lock pins " + package.version });
         else
-            findings.push_back({ "package-version", Outcome::pass, package.name + " " + *found + " is installed" });
+            findings.push_back({ "package-version", Verdict::ok, package.name + " " + *found + " is installed" });
     }
 }
 

@@ -24,7 +24,7 @@ lock::Lockfile lock_of(const store::Store& store, const StoredImage& image)
     unpack_image(store.layout(), kit, work.path() / "kit");
     std::vector<Finding> findings;
     auto lock = check_kit_lock(work.path() / "kit", image.manifest, findings);
-    if (!lock || findings.front().outcome != Outcome::pass)
+    if (!lock || findings.front().verdict != Verdict::ok)
         throw Error(ErrorCode::verification_failed,
             "cannot tell which tiers image " + image.descriptor.digest.short_text()
                 + " needs: " + findings.front().message,

@@ -25,7 +25,7 @@ nlohmann::json findings_json(const TierReport& tier)
     nlohmann::json out = nlohmann::json::array();
     for (const auto& finding : tier.findings)
         out.push_back(
-            { { "code", finding.code }, { "outcome", to_string(finding.outcome) }, { "message", finding.message } });
+            { { "code", finding.code }, { "outcome", outcome_name(finding.verdict) }, { "message", finding.message } });
     return out;
 }
 
@@ -42,21 +42,23 @@ nlohmann::json tier_body(const TierReport& tier)
 {
     return { { "tier", tier.tier }, { "passed", tier.passed() }, { "seconds", tier.seconds },
         { "counts",
-            { { "pass", tier.count(Outcome::pass) }, { "fail", tier.count(Outcome::fail) },
-                { "skip", tier.count(Outcome::skip) } } },
+            { { "pass", tier.count(Verdict::ok) }, { "fail", tier.count(Verdict::fail) },
+                { "skip", tier.count(Verdict::unknown) } } },
         { "findings", findings_json(tier) }, { "figures", figures_json(tier) } };
 }
 
 } // namespace
 
-std::string_view to_string(Outcome outcome)
+std::string_view outcome_name(Verdict verdict)
 {
-    switch (outcome) {
-    case Outcome::pass:
+    switch (verdict) {
+    case Verdict::ok:
         return "pass";
-    case Outcome::fail:
+    case Verdict::warn:
+        return "warn";
+    case Verdict::fail:
         return "fail";
-    case Outcome::skip:
+    case Verdict::unknown:
         return "skip";
     }
     return "fail";
@@ -64,13 +66,13 @@ std::string_view to_string(Outcome outcome)
 
 bool TierReport::passed() const
 {
-    return count(Outcome::fail) == 0;
+    return count(Verdict::fail) == 0;
 }
 
-std::size_t TierReport::count(Outcome outcome) const
+std::size_t TierReport::count(Verdict verdict) const
 {
     return static_cast<std::size_t>(std::count_if(
-        findings.begin(), findings.end(), [&](const Finding& finding) { return finding.outcome == outcome; }));
+        findings.begin(), findings.end(), [&](const Finding& finding) { return finding.verdict == verdict; }));
 }
 
 bool Report::passed() const

@@ -1,24 +1,25 @@
 #pragma once
 
+#include "core/finding.h"
 #include "lock/validation.h"
 
 #include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlenv::verify {
 
-enum class Outcome { pass, fail, skip };
-std::string_view to_string(Outcome outcome);
+// A check's result is core's `Finding`: a stable code tests and scripts branch on
+// ("library-closure", "file-sha256", ...), a verdict and words for people. Verify's checks
+// pass (ok), fail, or skip (unknown: the check did not apply or could not run); they never
+// warn.
 
-// One check's result: a stable code tests and scripts branch on, and words for people.
-struct Finding {
-    std::string code; // "library-closure", "file-sha256", ...
-    Outcome outcome;
-    std::string message;
-};
+// A verdict as verify reports it and the kit writes it: "pass", "fail", "skip" ("warn" for
+// the warning no check gives).
+std::string_view outcome_name(Verdict verdict);
 
 // A measured number, with the threshold it was held to when there is one.
 struct Figure {
@@ -36,7 +37,7 @@ struct TierReport {
     double seconds = 0;
 
     bool passed() const;
-    std::size_t count(Outcome outcome) const;
+    std::size_t count(Verdict verdict) const;
 };
 
 // What the host offered the checks.

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
-using host::Verdict;
 
 namespace {
 
@@ -53,7 +52,7 @@ TEST_CASE("a well-built training box passes every check", "[host]")
     std::vector<std::string> messages;
     for (const auto& f : findings) {
         CHECK(f.verdict == Verdict::ok);
-        messages.push_back(f.check + ": " + f.message);
+        messages.push_back(f.code + ": " + f.message);
     }
     CHECK(messages == std::vector<std::string>{
                           "driver: NVIDIA driver 550.54.15 (read through nvidia-smi)",
@@ -65,7 +64,7 @@ TEST_CASE("a well-built training box passes every check", "[host]")
                           "data_read_speed: sequential read 4000 MB/s from /data, at least 2000 MB/s",
                           "gpu_topology: 28 GPU pairs: 28 NVLink",
                       });
-    CHECK(host::overall(findings) == Verdict::ok);
+    CHECK(worst_verdict(findings) == Verdict::ok);
 }
 
 TEST_CASE("without a driver the GPU findings say so, and the driver check fails", "[host]")
@@ -91,7 +90,7 @@ TEST_CASE("without a driver the GPU findings say so, and the driver check fails"
     CHECK(findings[4].value == "23.5 GiB (MemTotal 24683656 kB)");
     CHECK(findings[7].verdict == Verdict::unknown);
     CHECK(findings[7].message == "no NVIDIA driver found: topology not visible");
-    CHECK(host::overall(findings) == Verdict::fail);
+    CHECK(worst_verdict(findings) == Verdict::fail);
 }
 
 TEST_CASE("fewer than 8 CPU cores per GPU starve the data loaders", "[host]")
@@ -238,7 +237,7 @@ TEST_CASE("nvidia-smi text of a PCIe box goes through to exact findings", "[host
     auto findings = host::diagnose(state, std::nullopt, h100);
     std::vector<std::string> lines;
     for (const auto& f : findings)
-        lines.push_back(std::string(to_string(f.verdict)) + " " + f.check + ": " + f.message);
+        lines.push_back(std::string(to_string(f.verdict)) + " " + f.code + ": " + f.message);
     CHECK(lines == std::vector<std::string>{
                        "ok driver: NVIDIA driver 535.104.05 (read through nvidia-smi)",
                        "warn gpu: 4 x NVIDIA L4: not in dlenv's GPU matrix (the driver reports sm_89)",
@@ -251,5 +250,5 @@ TEST_CASE("nvidia-smi text of a PCIe box goes through to exact findings", "[host
                        "warn gpu_topology: 6 GPU pairs: 2 PCIe switch, 4 across CPU sockets: all-reduce between "
                        "GPUs on different sockets goes through the CPU interconnect",
                    });
-    CHECK(host::overall(findings) == host::Verdict::warn);
+    CHECK(worst_verdict(findings) == Verdict::warn);
 }

@@ -62,7 +62,7 @@ Codes problems(const Report& report)
 {
     Codes out;
     for (const auto& f : report.findings)
-        if (f.severity != Severity::info)
+        if (f.verdict != Verdict::ok)
             out.insert(f.code);
     return out;
 }
@@ -121,7 +121,7 @@ TEST_CASE("case 1: torch 2.1 (PyPI cu121) on driver 525.60.13 runs under minor-v
         ask.gpus = {gpu};
     Report r = check(ask);
     SHOW(r);
-    CHECK(r.verdict() == Severity::warning);
+    CHECK(r.verdict() == Verdict::warn);
     CHECK(problems(r) == Codes{"driver-minor-version-compat"});
     CHECK(has_code(r, "framework-build"));
     CHECK(suggests(r, "for the full CUDA 12.1 feature set, upgrade the driver to >= 530.30.02"));
@@ -131,7 +131,7 @@ TEST_CASE("case 2: torch 2.1 cu121 on driver 470.57.02 with an RTX 3090 fails; t
 {
     Report r = check({.frameworks = {"torch==2.1"}, .driver = "470.57.02", .gpus = {"RTX 3090"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"driver-too-old"});
     const Finding* too_old = finding(r, "driver-too-old");
     REQUIRE(too_old);
@@ -149,7 +149,7 @@ TEST_CASE("case 4: CUDA 11.8 on driver 470.57.02 runs under minor-version compat
 {
     Report r = check({.cuda = "11.8", .driver = "470.57.02"});
     SHOW(r);
-    CHECK(r.verdict() == Severity::warning);
+    CHECK(r.verdict() == Verdict::warn);
     CHECK(problems(r) == Codes{"driver-minor-version-compat"});
     CHECK(suggests(r, "for the full CUDA 11.8 feature set, upgrade the driver to >= 520.61.05"));
 }
@@ -159,7 +159,7 @@ TEST_CASE("case 6: tensorflow 2.14 (CUDA 11.8) on driver 580.65.06 is ok: driver
 {
     Report r = check({.frameworks = {"tensorflow==2.14"}, .driver = "580.65.06"});
     SHOW(r);
-    CHECK(r.verdict() == Severity::info);
+    CHECK(r.verdict() == Verdict::ok);
     CHECK(problems(r).empty());
     CHECK(has_code(r, "driver-backward-compatible"));
 }
@@ -168,7 +168,7 @@ TEST_CASE("case 9: tensorflow 2.14 with CUDA 12.2 and cuDNN 8.9 fails: it was bu
 {
     Report r = check({.frameworks = {"tensorflow==2.14"}, .cuda = "12.2", .cudnn = "8.9"});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     // cuDNN 8.9 instead of the tested 8.7 is a second, lesser complaint.
     CHECK(problems(r) == Codes{"framework-cuda-untested", "cudnn-untested"});
     CHECK(suggests(r, "tensorflow 2.15 is tested with CUDA 12.2 and cuDNN 8.9"));
@@ -178,7 +178,7 @@ TEST_CASE("case 10: tensorflow 2.15 with CUDA 12.2, cuDNN 8.9 and driver 535.104
 {
     Report r = check({.frameworks = {"tensorflow==2.15"}, .cuda = "12.2", .cudnn = "8.9", .driver = "535.104.05"});
     SHOW(r);
-    CHECK(r.verdict() == Severity::info);
+    CHECK(r.verdict() == Verdict::ok);
     CHECK(problems(r).empty());
 }
 
@@ -186,7 +186,7 @@ TEST_CASE("case 13: CUDA 11.7 cannot target the RTX 4090 (sm_89 needs CUDA 11.8)
 {
     Report r = check({.cuda = "11.7", .gpus = {"RTX 4090"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"cuda-cannot-target-gpu"});
     CHECK(suggests_containing(r, "use CUDA >= 11.8"));
 }
@@ -202,7 +202,7 @@ TEST_CASE("case 14: torch 1.13 cu117 on an RTX 4090 runs on its sm_86 cubins, wi
 {
     Report r = check({.frameworks = {"torch==1.13"}, .cuda = "11.7", .gpus = {"RTX 4090"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::warning);
+    CHECK(r.verdict() == Verdict::warn);
     CHECK(problems(r) == Codes{"gpu-cubin-compatible", "gpu-extension-target"});
 }
 
@@ -212,7 +212,7 @@ TEST_CASE("case 15: torch 1.12 cu116 has no kernel for an H100; torch 2.0 cu118 
     CAPTURE(gpu);
     Report r = check({.frameworks = {"torch==1.12"}, .cuda = "11.6", .gpus = {gpu}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(has_code(r, "gpu-no-kernel"));
     // CUDA 11.6 cannot target sm_90 either.
     CHECK(problems(r) == Codes{"gpu-no-kernel", "gpu-extension-target"});
@@ -225,7 +225,7 @@ TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu1
     {
         Report r = check({.frameworks = {"torch==2.0"}, .gpus = {"H100 SXM5"}});
         SHOW(r);
-        CHECK(r.verdict() == Severity::error);
+        CHECK(r.verdict() == Verdict::fail);
         // Besides the missing kernels: CUDA 11.7 cannot target sm_90, and the bundled
         // cuDNN 8.5 does not support compute capability 9.0.
         CHECK(problems(r) == Codes{"gpu-no-kernel", "gpu-extension-target", "cudnn-gpu-unsupported"});
@@ -238,7 +238,7 @@ TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu1
                             Ask{.frameworks = {"torch==2.0"}, .cuda = "11.7", .gpus = {"H100 SXM5"}});
         Report r = check(ask);
         SHOW(r);
-        CHECK(r.verdict() == Severity::error);
+        CHECK(r.verdict() == Verdict::fail);
         CHECK(has_code(r, "gpu-no-kernel"));
     }
     SECTION("cu118 named by label or by CUDA version")
@@ -247,7 +247,7 @@ TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu1
                             Ask{.frameworks = {"torch==2.0"}, .cuda = "11.8", .gpus = {"H100 SXM5"}});
         Report r = check(ask);
         SHOW(r);
-        CHECK(r.verdict() == Severity::info);
+        CHECK(r.verdict() == Verdict::ok);
         CHECK(problems(r).empty());
         CHECK(has_code(r, "gpu-cubin"));
     }
@@ -257,7 +257,7 @@ TEST_CASE("case 21: torch 2.8 cu128 has no kernel for a GTX 1080 Ti (sm_61); cu1
 {
     Report r = check({.frameworks = {"torch==2.8"}, .cuda = "12.8", .gpus = {"GTX 1080 Ti"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"gpu-no-kernel"});
     CHECK(suggests_containing(r, "use cu126"));
     CHECK(suggests(r, "use cu126 (torch 2.8+cu126): driver >= 560.28.03, or >= 525.60.13 under minor-version "
@@ -269,7 +269,7 @@ TEST_CASE("case 24: a host CUDA of another major breaks extension builds against
 {
     Report r = check({.frameworks = {"torch==2.1.2+cu121"}, .cuda = "11.8"});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"cpp-extension-cuda-mismatch"});
     CHECK(has_code(r, "framework-build")); // torch itself runs, as cu121
 }
@@ -278,7 +278,7 @@ TEST_CASE("case 24: a host CUDA of another minor only warns when building extens
 {
     Report r = check({.frameworks = {"torch==2.1.2+cu121"}, .cuda = "12.4"});
     SHOW(r);
-    CHECK(r.verdict() == Severity::warning);
+    CHECK(r.verdict() == Verdict::warn);
     CHECK(problems(r) == Codes{"cpp-extension-cuda-minor"});
 }
 
@@ -286,7 +286,7 @@ TEST_CASE("case 25: torchaudio 2.0.1 is built for torch 2.0.0 and cannot go with
 {
     Report r = check({.frameworks = {"torch==2.0.1", "torchaudio==2.0.1"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"companion-mismatch"});
     CHECK(suggests(r, "use torchaudio 2.0.2 with torch 2.0.1"));
 }
@@ -295,7 +295,7 @@ TEST_CASE("case 25: torchaudio 2.0.2 pairs with torch 2.0.1", "[resolve]")
 {
     Report r = check({.frameworks = {"torch==2.0.1", "torchaudio==2.0.2"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::info);
+    CHECK(r.verdict() == Verdict::ok);
     CHECK(has_code(r, "companion-paired"));
 }
 
@@ -305,7 +305,7 @@ TEST_CASE("torch 2.1 has no CUDA 12.2 build; both of its builds are suggested wi
 {
     Report r = check({.frameworks = {"torch==2.1"}, .cuda = "12.2"});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"framework-no-cuda-build"});
     CHECK(r.findings.front().message ==
           "torch 2.1 has no CUDA 12.2 build; its builds: cu118 (CUDA 11.8) and cu121 (CUDA 12.1, experimental)");
@@ -322,12 +322,12 @@ TEST_CASE("forward compatibility on a GeForce GPU is refused (cudaErrorCompatNot
     CAPTURE(gpu);
     Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {gpu}, .forward_compat = true});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"forward-compat-unsupported-gpu"});
     const Finding* refused = finding(r, "forward-compat-unsupported-gpu");
     REQUIRE(refused);
     CHECK_THAT(refused->message, Contains("cudaErrorCompatNotSupportedOnDevice (804)"));
-    CHECK(refused->gpu == r.findings.back().gpu);
+    CHECK(refused->subject == r.findings.back().subject);
     CHECK(suggests(r, "upgrade the driver to >= 530.30.02 (or >= 525.60.13 under minor-version compatibility)"));
 }
 
@@ -338,7 +338,7 @@ TEST_CASE("forward compatibility on a data-center GPU runs a newer CUDA major on
     CAPTURE(gpu);
     Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {gpu}, .forward_compat = true});
     SHOW(r);
-    CHECK(r.verdict() == Severity::warning);
+    CHECK(r.verdict() == Verdict::warn);
     CHECK(problems(r) == Codes{"driver-forward-compat"});
 }
 
@@ -355,17 +355,17 @@ TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 chec
     Report by_family = check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .driver = "535.104.05", .gpus = {family}});
     Report by_variant = check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .driver = "535.104.05", .gpus = {variant}});
     SHOW(by_family);
-    CHECK(by_family.verdict() == Severity::info);
+    CHECK(by_family.verdict() == Verdict::ok);
     CHECK(by_family.verdict() == by_variant.verdict());
     const Finding* cubin = finding(by_family, "gpu-cubin");
     REQUIRE(cubin);
-    CHECK(cubin->gpu == family);
+    CHECK(cubin->subject == family);
     CHECK(cubin->message == "torch 2.1 cu118 carries " + sm + " kernels for " + family);
     Report forward = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {family}, .forward_compat = true});
     CHECK(problems(forward) == Codes{"driver-forward-compat"});
     std::string lower = family;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    CHECK(finding(check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .gpus = {lower}}), "gpu-cubin")->gpu == family);
+    CHECK(finding(check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .gpus = {lower}}), "gpu-cubin")->subject == family);
 }
 
 TEST_CASE("a bare data-center compute capability may use forward compatibility; a shared one may not", "[resolve]")
@@ -385,7 +385,7 @@ TEST_CASE("without forward compatibility, a data-center GPU on an old driver is 
 {
     Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {"A100 80GB SXM4"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"driver-too-old"});
     CHECK(suggests(r, "or keep the driver and install cuda-compat-12-1 (forward compatibility, --forward-compat)"));
 }
@@ -396,7 +396,7 @@ TEST_CASE("Blackwell: an RTX 5090 needs driver 570.26 even where CUDA 12.8 would
 {
     Report r = check({.cuda = "12.8", .driver = "560.35.03", .gpus = {"RTX 5090"}});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"driver-too-old-for-gpu", "driver-minor-version-compat"});
 }
 
@@ -410,7 +410,7 @@ TEST_CASE("a Python outside the framework's range is an error naming the range",
     CAPTURE(framework, python);
     Report r = check({.frameworks = {framework}, .python = python});
     SHOW(r);
-    CHECK(r.verdict() == Severity::error);
+    CHECK(r.verdict() == Verdict::fail);
     CHECK(problems(r) == Codes{"python-unsupported"});
     const Finding* unsupported = finding(r, "python-unsupported");
     REQUIRE(unsupported);
@@ -528,12 +528,12 @@ TEST_CASE("a toolkit past an architecture's last CUDA cannot target it; an updat
 {
     Report dropped = check({.cuda = "13.0", .gpus = {"V100S"}});
     SHOW(dropped);
-    CHECK(dropped.verdict() == Severity::error);
+    CHECK(dropped.verdict() == Verdict::fail);
     CHECK(problems(dropped) == Codes{"cuda-dropped-gpu"});
     CHECK(suggests(dropped, "use CUDA <= 12.9 for Tesla V100S-PCIE-32GB"));
 
     Report update = check({.cuda = "12.9.1", .gpus = {"V100S"}});
     SHOW(update);
-    CHECK(update.verdict() == Severity::info);
+    CHECK(update.verdict() == Verdict::ok);
     CHECK(has_code(update, "cuda-targets-gpu"));
 }

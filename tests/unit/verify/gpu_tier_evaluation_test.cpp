@@ -39,7 +39,7 @@ std::vector<std::string> held_findings(const verify::TierReport& tier)
     std::vector<std::string> out;
     for (const auto& finding : tier.findings)
         if (finding.code == "bandwidth" || finding.code == "gemm-throughput")
-            out.push_back(std::string(verify::to_string(finding.outcome)) + " " + finding.message);
+            out.push_back(std::string(verify::outcome_name(finding.verdict)) + " " + finding.message);
     return out;
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("an H100 copying at 70% of its memory bandwidth fails the bandwidth fi
     CHECK(held_findings(tier).front()
         == "fail GPU 0 (NVIDIA H100 80GB HBM3): memory bandwidth 2345 GB/s is 0.7 of the 3350 GB/s spec, under the "
            "threshold 0.8");
-    CHECK(tier.count(verify::Outcome::fail) == 1);
+    CHECK(tier.count(Verdict::fail) == 1);
 }
 
 TEST_CASE("the lock's thresholds are the ones held to", "[verify]")

@@ -75,7 +75,7 @@ TEST_CASE("an image built before the kit existed fails its GPU tier after the dr
     std::vector<std::string> findings;
     for (const auto& finding : result.report->findings)
         findings.push_back(
-            std::string(verify::to_string(finding.outcome)) + " " + finding.code + ": " + finding.message);
+            std::string(verify::outcome_name(finding.verdict)) + " " + finding.code + ": " + finding.message);
     CHECK(findings
         == std::vector<std::string> {
             "pass require-cuda: NVIDIA_REQUIRE_CUDA=\"cuda>=12.1 brand=tesla,driver>=470,driver<471\" accepts driver "
@@ -115,7 +115,7 @@ TEST_CASE("the kit runs in the container with the planned GPUs, and its output b
     CHECK(result.report->passed());
     CHECK(result.report->findings.front().message
         == "GPUs injected from ldconfig -p and " + (scratch / "dev").string() + ": 2 device nodes, 1 binds, 0 hooks");
-    CHECK(result.report->count(verify::Outcome::pass) == 1 + 8 + 3);
+    CHECK(result.report->count(Verdict::ok) == 1 + 8 + 3);
     CHECK(result.report->figures.front().name == "kit_seconds");
     CHECK(result.report->figures.back().name == "gpu0_gemm_bf16_fraction");
 }

@@ -46,7 +46,7 @@ TEST_CASE("a passing H100 kit run parses into its devices, findings and figures"
     CHECK(out.devices[0].memory_bytes == 85017755648);
     REQUIRE(out.findings.size() == 8);
     CHECK(out.findings[2].code == "nvrtc-compile");
-    CHECK(out.findings[2].outcome == verify::Outcome::pass);
+    CHECK(out.findings[2].verdict == Verdict::ok);
     CHECK(out.findings[2].message == "saxpy, reduce, bandwidth and fma kernels compiled by NVRTC 12.1 for sm_90");
     REQUIRE(out.figures.size() == 5);
     CHECK(out.figures[0].name == "memory_bandwidth");
@@ -78,7 +78,7 @@ TEST_CASE("a crashed, silent or slow kit is one failed kit-run finding with stde
     CHECK_FALSE(run.output);
     REQUIRE(run.failure);
     CHECK(run.failure->code == "kit-run");
-    CHECK(run.failure->outcome == verify::Outcome::fail);
+    CHECK(run.failure->verdict == Verdict::fail);
     CHECK(run.failure->message
         == "python3 /opt/dlenv/kit/gpu_tier.py crashed with exit status 1; stderr: " + k_crash_tail
             + "; the kit exits 0 whatever its checks find, so this is a broken kit or image: rebuild the image "

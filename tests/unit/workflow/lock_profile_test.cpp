@@ -68,7 +68,7 @@ TEST_CASE("lock_profile of a profile that cannot work returns the report and wri
         = workflow::lock_profile(matrix::Matrix::embedded(), offline_request((scratch / "old.json").string(), output));
     CHECK_FALSE(result.lockfile);
     CHECK_FALSE(result.resolution.stack);
-    CHECK(result.resolution.report.verdict() == resolve::Severity::error);
+    CHECK(result.resolution.report.verdict() == Verdict::fail);
     CHECK(result.path.empty());
     CHECK_FALSE(std::filesystem::exists(output));
 }
