@@ -56,7 +56,7 @@ void print_human(const verify::Report& report, const std::string& subject)
 {
     std::cout << "verify " << subject << " " << report.digest << " with " << report.runtime << "\n"
               << "  host: kernel " << report.host.kernel << ", "
-              << (report.host.driver ? "NVIDIA driver " + *report.host.driver + ", "
+              << (report.host.driver ? "NVIDIA driver " + report.host.driver->text() + ", "
                              + std::to_string(report.host.gpus.size()) + " GPU(s)"
                                      : std::string("no NVIDIA driver"))
               << "\n";

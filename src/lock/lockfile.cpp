@@ -108,7 +108,7 @@ Lockfile::Lockfile(LockSections sections, std::string file)
 }
 
 Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
-                              const resolve::HostFacts& host, const resolve::Stack& stack,
+                              const HostFacts& host, const resolve::Stack& stack,
                               const resolve::Report& report, const PackageSources& sources,
                               const std::filesystem::path& lock_path,
                               const std::optional<std::filesystem::path>& files_root)

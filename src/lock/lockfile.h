@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/digest.h"
+#include "core/host_facts.h"
 #include "lock/base_image_section.h"
 #include "lock/image_section.h"
 #include "lock/locked_stack.h"
@@ -48,7 +49,7 @@ public:
     // `sources` and are not locked yet (set_packages does that). Equal inputs give equal
     // bytes.
     static Lockfile from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
-                               const resolve::HostFacts& host, const resolve::Stack& stack,
+                               const HostFacts& host, const resolve::Stack& stack,
                                const resolve::Report& report, const PackageSources& sources,
                                const std::filesystem::path& lock_path,
                                const std::optional<std::filesystem::path>& files_root = std::nullopt);

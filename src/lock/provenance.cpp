@@ -13,7 +13,7 @@ std::vector<LockedWarning> locked_warnings(const resolve::Report& report)
     return out;
 }
 
-std::optional<LockedHost> locked_host(const resolve::HostFacts& host)
+std::optional<LockedHost> locked_host(const HostFacts& host)
 {
     if (!host.driver && host.gpus.empty())
         return std::nullopt;

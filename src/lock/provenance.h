@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/host_facts.h"
 #include "core/version.h"
 #include "resolve/report.h"
 #include "resolve/stack.h"
@@ -32,6 +33,6 @@ struct LockedHost {
 // The warnings of `report`, in its order.
 std::vector<LockedWarning> locked_warnings(const resolve::Report& report);
 // `host` as the lock records it; nullopt when it names neither a driver nor a GPU.
-std::optional<LockedHost> locked_host(const resolve::HostFacts& host);
+std::optional<LockedHost> locked_host(const HostFacts& host);
 
 } // namespace dlenv::lock

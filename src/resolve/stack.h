@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/host_facts.h"
 #include "core/pep440.h"
 #include "core/version.h"
 #include "matrix/matrix.h"
@@ -11,12 +12,6 @@
 #include <vector>
 
 namespace dlenv::resolve {
-
-// Facts about the machine a lock is for; all optional.
-struct HostFacts {
-    std::optional<DriverVersion> driver;
-    std::vector<std::string> gpus; // models, or X.Y where the model is unknown
-};
 
 struct PinnedPackage {
     std::string name;
@@ -53,8 +48,8 @@ struct Resolution {
     std::optional<Stack> stack; // none when the report has an error
 };
 
-// Resolves a profile against the matrices and, where given, the host. The driver
-// checked is the host's, else the profile's fleet floor.
+// Resolves a profile against the matrices and, where given, the host (its driver and
+// GPUs). The driver checked is the host's, else the profile's fleet floor.
 Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host);
 
 } // namespace dlenv::resolve

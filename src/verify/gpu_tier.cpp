@@ -13,7 +13,7 @@ namespace {
 // NVIDIA_REQUIRE_CUDA names brands as NVML does; the matrix knows each GPU's segment.
 DriverHost driver_host(const HostFacts& host, const matrix::Matrix& matrix)
 {
-    DriverHost out { DriverVersion::parse(*host.driver), {} };
+    DriverHost out { *host.driver, {} };
     for (const auto& name : host.gpus)
         if (const matrix::Gpu* gpu = matrix.find_gpu(name))
             out.brands.push_back(gpu->segment == matrix::GpuSegment::datacenter ? "tesla"
@@ -47,7 +47,7 @@ GpuTierResult run_gpu_tier(std::string_view tier, const ContainerContext& contex
         if (auto refusal = refuse_require_cuda(*requirement, driver_host(host, matrix), matrix))
             return { std::nullopt, "the image cannot start on this host: " + *refusal };
         report.findings.push_back({ "require-cuda", Verdict::ok,
-            "NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" accepts driver " + *host.driver });
+            "NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" accepts driver " + host.driver->text() });
     }
     GpuInjection plan;
     try {

@@ -8,7 +8,7 @@ namespace {
 nlohmann::json host_json(const HostFacts& host)
 {
     return { { "kernel", host.kernel },
-        { "driver", host.driver ? nlohmann::json(*host.driver) : nlohmann::json(nullptr) }, { "gpus", host.gpus } };
+        { "driver", host.driver ? nlohmann::json(host.driver->text()) : nlohmann::json(nullptr) }, { "gpus", host.gpus } };
 }
 
 // The same keys as the lock's validation.thresholds; an empty object when no lock was read.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/finding.h"
+#include "core/host_facts.h"
 #include "lock/validation.h"
 
 #include <nlohmann/json.hpp>
@@ -40,13 +41,6 @@ struct TierReport {
     std::size_t count(Verdict verdict) const;
 };
 
-// What the host offered the checks.
-struct HostFacts {
-    std::string kernel; // uname -r
-    std::optional<std::string> driver; // NVIDIA driver version; nullopt: no driver
-    std::vector<std::string> gpus; // names as the driver reports them
-};
-
 // The result of `dlenv verify` on one image.
 struct Report {
     std::string name; // image name
@@ -54,7 +48,7 @@ struct Report {
     std::string lock_digest; // the lock the image carries
     std::string runtime; // "runc", "crun", "bwrap"
     std::string time; // RFC 3339, UTC
-    HostFacts host;
+    HostFacts host; // what the host offered the checks
     std::vector<TierReport> tiers;
     std::vector<std::pair<std::string, std::string>> unavailable; // tier, why it could not run
     std::optional<lock::Thresholds> thresholds; // the lock's validation thresholds; nullopt: no lock was read

@@ -26,7 +26,7 @@ HostFacts host_facts()
     if (::uname(&name) == 0)
         host.kernel = name.release;
     if (auto driver = host::probe_driver()) {
-        host.driver = driver->driver.text();
+        host.driver = driver->driver;
         for (const auto& gpu : driver->gpus)
             host.gpus.push_back(gpu.name);
     }

@@ -4,9 +4,9 @@
 
 namespace dlenv::workflow {
 
-resolve::HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix)
+HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix)
 {
-    resolve::HostFacts host{request.driver, request.gpus};
+    HostFacts host{{}, request.driver, request.gpus};
     if (!request.detect)
         return host;
     std::optional<host::DriverFacts> detected = request.detect();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/host_facts.h"
 #include "core/version.h"
 #include "host/gpu_probe.h"
 #include "matrix/matrix.h"
@@ -26,6 +27,6 @@ struct HostRequest {
 // one was given, and its GPUs after the given ones, each named by its model where
 // `matrix` knows the model, else by its compute capability (one with neither is left
 // out). Error(environment) when `detect` finds no driver.
-resolve::HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix);
+HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix);
 
 } // namespace dlenv::workflow

@@ -54,7 +54,7 @@ std::vector<lock::LockedPackage> lock_closure(const resolve::Profile& profile, c
 LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request)
 {
     const resolve::Profile& profile = request.profile;
-    resolve::HostFacts host = host_facts(request.host, matrix);
+    HostFacts host = host_facts(request.host, matrix);
     LockResult result{resolve::resolve_profile(matrix, profile, host), "", std::nullopt};
     if (!result.resolution.stack)
         return result;

@@ -21,7 +21,7 @@ verify::GpuHost gpu_host(const Scratch& scratch)
         test::nvidia_device_numbers };
 }
 
-const verify::HostFacts k_h100_host { "6.1.0", "535.104.05", { "NVIDIA H100 80GB HBM3" } };
+const HostFacts k_h100_host { "6.1.0", DriverVersion::parse("535.104.05"), { "NVIDIA H100 80GB HBM3" } };
 
 } // namespace
 
@@ -39,7 +39,7 @@ TEST_CASE("without a driver a GPU tier says to run it on a GPU machine", "[verif
 TEST_CASE("an image whose NVIDIA_REQUIRE_CUDA refuses the driver cannot run its GPU tiers here", "[verify]")
 {
     Scratch scratch;
-    verify::HostFacts geforce { "6.1.0", "470.57.02", { "NVIDIA GeForce RTX 3090" } };
+    HostFacts geforce { "6.1.0", DriverVersion::parse("470.57.02"), { "NVIDIA GeForce RTX 3090" } };
     verify::GpuTierResult result = verify::run_gpu_tier("gpu",
         context_for(scratch, { "NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471" }), geforce, {},
         gpu_host(scratch));

@@ -8,7 +8,7 @@ using namespace dlenv;
 
 namespace {
 
-std::vector<std::string> gpus_of(const resolve::HostFacts& host)
+std::vector<std::string> gpus_of(const HostFacts& host)
 {
     return host.gpus;
 }
@@ -18,11 +18,11 @@ std::vector<std::string> gpus_of(const resolve::HostFacts& host)
 TEST_CASE("host facts from the flags alone are the driver and GPUs given, and no probe is asked", "[workflow]")
 {
     const matrix::Matrix& matrix = matrix::Matrix::embedded();
-    resolve::HostFacts none = workflow::host_facts({}, matrix);
+    HostFacts none = workflow::host_facts({}, matrix);
     CHECK_FALSE(none.driver);
     CHECK(none.gpus.empty());
 
-    resolve::HostFacts given
+    HostFacts given
         = workflow::host_facts({DriverVersion::parse("535.104.05"), {"RTX 4090", "8.6"}, {}}, matrix);
     REQUIRE(given.driver);
     CHECK(given.driver->text() == "535.104.05");
@@ -41,12 +41,12 @@ TEST_CASE("host facts with detection add the machine's GPUs by model, else by co
                               "nvml"};
     auto probe = [&machine] { return std::optional<host::DriverFacts>(machine); };
 
-    resolve::HostFacts detected = workflow::host_facts({std::nullopt, {"T4"}, probe}, matrix);
+    HostFacts detected = workflow::host_facts({std::nullopt, {"T4"}, probe}, matrix);
     REQUIRE(detected.driver);
     CHECK(detected.driver->text() == "550.54.15");
     CHECK(gpus_of(detected) == std::vector<std::string>{"T4", "NVIDIA A100-SXM4-80GB", "8.9"});
 
-    resolve::HostFacts given_driver = workflow::host_facts({DriverVersion::parse("525.60.13"), {}, probe}, matrix);
+    HostFacts given_driver = workflow::host_facts({DriverVersion::parse("525.60.13"), {}, probe}, matrix);
     CHECK(given_driver.driver->text() == "525.60.13");
 }
 
