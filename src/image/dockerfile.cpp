@@ -8,8 +8,9 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/output_file.h"
-#include "core/image_target.h"
 #include "lock/requirements_file.h"
+#include "rootfs/dlenv_files.h"
+#include "rootfs/file_mode.h"
 
 #include <map>
 #include <vector>
@@ -56,7 +57,7 @@ std::string files(const lock::Lockfile& lock)
         return "# The lock pins no files.";
     std::string out = "# The files the lock pins, with their modes.";
     for (const auto& file : image.files) {
-        out += "\nCOPY --chmod=" + file_mode_text(file.mode) + " " +
+        out += "\nCOPY --chmod=" + rootfs::file_mode_text(file.mode) + " " +
                nlohmann::json::array({"files" + file.target, file.target}).dump();
     }
     return out;
@@ -77,9 +78,9 @@ std::string packages(const lock::Lockfile& lock)
     if (!locked || locked->empty())
         return out + "# The lock pins no packages.";
     return out + "# Every package pinned by URL and sha256; pip refuses anything else.\n" +
-           "COPY requirements.lock.txt /opt/dlenv/requirements.lock.txt\n" +
+           "COPY requirements.lock.txt " + std::string(rootfs::k_requirements_file) + "\n" +
            "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r " +
-           "/opt/dlenv/requirements.lock.txt";
+           std::string(rootfs::k_requirements_file);
 }
 
 // One COPY per kit directory, naming its files, so that --chmod sets the files' mode and
@@ -89,7 +90,7 @@ std::string kit()
     std::map<std::string, std::vector<std::string>> by_directory;
     for (const auto& file : embedded_kit()) {
         std::filesystem::path name(file.name);
-        std::string directory = std::string(k_kit_dir) + "/" + name.parent_path().generic_string();
+        std::string directory = std::string(rootfs::k_kit_dir) + "/" + name.parent_path().generic_string();
         if (directory.back() != '/')
             directory += '/';
         by_directory[directory].push_back("kit/" + name.generic_string());
@@ -124,6 +125,7 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
     std::string text = template_text();
     replace_all(text, "@PROFILE@", lock.profile().name);
     replace_all(text, "@LOCK_DIGEST@", lock.digest().text());
+    replace_all(text, "@LOCK_FILE@", std::string(rootfs::k_lock_file));
     replace_all(text, "@BASE_IMAGE@", base_image(lock));
     replace_all(text, "@DEFAULT_PATH@", std::string(k_default_path));
     replace_all(text, "@DEFAULT_LIBRARY_PATH@", std::string(k_default_library_path));

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/sha256.h"
 #include "oci/layer_writer.h"
+#include "rootfs/dlenv_files.h"
+#include "rootfs/path.h"
 
 namespace dlenv::image {
 namespace {
@@ -69,12 +71,12 @@ PlannedLayer kit_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Comp
         auto size = static_cast<std::int64_t>(contents.size());
         entries.push_back({path, oci::LayerEntry::Type::file, 0644, {}, std::move(contents), size, {}, {}});
     };
-    add_file("opt/dlenv/dlenv.lock.json", lock.text());
-    std::string kit_dir = image_path(std::string(k_kit_dir));
+    add_file(rootfs::relative_path(rootfs::k_lock_file), lock.text());
+    std::string kit_dir = rootfs::relative_path(rootfs::k_kit_dir);
     for (const auto& file : embedded_kit())
         add_file(kit_dir + "/" + std::string(file.name), std::string(file.contents));
-    return listed_layer("validation kit layer", "dlenv build: validation kit in /opt/dlenv", std::move(entries),
-                        epoch, compression);
+    return listed_layer("validation kit layer", "dlenv build: validation kit in " + std::string(rootfs::k_dlenv_dir),
+                        std::move(entries), epoch, compression);
 }
 
 } // namespace
@@ -85,12 +87,6 @@ std::string layer_cache_key(const nlohmann::json& inputs, std::int64_t epoch, oc
     key["format"] = std::string(oci::layer_format(compression));
     key["source_date_epoch"] = epoch;
     return sha256_hex(to_canonical_json(key));
-}
-
-std::string image_path(const std::string& absolute)
-{
-    std::size_t start = absolute.find_first_not_of('/');
-    return start == std::string::npos ? "" : absolute.substr(start);
 }
 
 void add_parents(std::vector<oci::LayerEntry>& entries, std::set<std::string>& directories, const std::string& path)

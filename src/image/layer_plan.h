@@ -43,10 +43,6 @@ std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, oci::Compressi
 // compressor's formats and the epoch.
 std::string layer_cache_key(const nlohmann::json& inputs, std::int64_t epoch, oci::Compression compression);
 
-// An absolute path in the image as layer entries name it: "/usr/local" -> "usr/local",
-// "/" -> "".
-std::string image_path(const std::string& absolute);
-
 // Adds a directory entry (0755) for each directory above `path` that is not in
 // `directories` yet, and records it there.
 void add_parents(std::vector<oci::LayerEntry>& entries, std::set<std::string>& directories, const std::string& path);

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/version.h"
 #include "pypi/installer.h"
+#include "rootfs/path.h"
 #include "store/artifacts.h"
 
 namespace dlenv::image {
@@ -40,7 +41,7 @@ std::vector<oci::LayerEntry> install_packages(const std::vector<lock::LockedPack
     const lock::PythonEnvironment& python, const store::Store& store, const std::filesystem::path& staging)
 {
     pypi::InstallScheme scheme
-        = pypi::InstallScheme::for_prefix(image_path(python.prefix), PythonVersion::parse(python.version));
+        = pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), PythonVersion::parse(python.version));
     // The installer reads a wheel's name and tags from its file name, and artifacts are
     // named by their sha256: each is linked under its wheel name beside the tree.
     std::filesystem::path wheels = staging / "wheels";

@@ -4,6 +4,7 @@
 #include "core/file.h"
 #include "oci/file_source.h"
 #include "oci/tar_reader.h"
+#include "rootfs/path.h"
 #include "store/artifacts.h"
 
 #include <algorithm>
@@ -176,7 +177,7 @@ std::optional<PlannedLayer> runtime_layer(const lock::Lockfile& lock, std::int64
         { { "runtime", k_format }, { "prefix", python.prefix }, { "sha256", python.runtime->sha256 } }, epoch,
         compression);
     lock::PythonRuntime runtime = *python.runtime;
-    std::string prefix = image_path(python.prefix);
+    std::string prefix = rootfs::relative_path(python.prefix);
     return PlannedLayer { "runtime layer",
         "dlenv build: Python " + python.version + " runtime into " + python.prefix, key,
         [runtime, prefix](const store::Store& store, const std::filesystem::path& staging) {

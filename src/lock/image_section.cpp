@@ -2,7 +2,8 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "core/image_target.h"
+#include "rootfs/file_mode.h"
+#include "rootfs/path.h"
 #include "core/regular_file.h"
 #include "core/sha256.h"
 #include "lock/section_json.h"
@@ -58,11 +59,11 @@ LockedFile read_locked_file(const JsonReader& item)
                     item.at("sha256").string(), item.at("size").non_negative_integer()};
     if (file.source.empty() || file.source.front() == '/')
         item.at("source").fail("expected a path relative to the lockfile's directory", "run `dlenv lock` again");
-    if (std::string problem = path_length_problem(file.source); !problem.empty())
+    if (std::string problem = rootfs::path_length_problem(file.source); !problem.empty())
         item.at("source").fail(problem, "run `dlenv lock` again");
-    if (std::string problem = image_target_problem(file.target); !problem.empty())
+    if (std::string problem = rootfs::image_target_problem(file.target); !problem.empty())
         item.at("target").fail(problem, "fix the profile's files and run `dlenv lock` again");
-    auto mode = parse_file_mode(item.at("mode").string());
+    auto mode = rootfs::parse_file_mode(item.at("mode").string());
     if (!mode)
         item.at("mode").fail("expected an octal mode like \"0644\"", "run `dlenv lock` again");
     file.mode = *mode;
@@ -101,7 +102,7 @@ nlohmann::json to_json(const ImageSection& image)
     for (const auto& file : image.files)
         files.push_back({{"source", file.source},
                          {"target", file.target},
-                         {"mode", file_mode_text(file.mode)},
+                         {"mode", rootfs::file_mode_text(file.mode)},
                          {"sha256", file.sha256},
                          {"size", file.size}});
     return {{"source_date_epoch", image.source_date_epoch}, {"files", files}};

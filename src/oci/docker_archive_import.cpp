@@ -5,7 +5,7 @@
 #include "core/sha256.h"
 #include "oci/compression.h"
 #include "oci/file_source.h"
-#include "oci/image_path.h"
+#include "rootfs/path.h"
 #include "oci/media_types.h"
 #include "oci/tar_reader.h"
 
@@ -107,7 +107,7 @@ private:
     {
         std::size_t slash = name.find_last_of('/');
         std::string joined = slash == std::string::npos ? target : name.substr(0, slash + 1) + target;
-        return normalize_path(joined).value_or(joined);
+        return rootfs::normalize_path(joined).value_or(joined);
     }
 
     std::string m_archive;

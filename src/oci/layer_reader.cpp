@@ -2,10 +2,10 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "oci/image_path.h"
 #include "oci/layer_stream.h"
-#include "oci/root_dir.h"
 #include "oci/tar_reader.h"
+#include "rootfs/path.h"
+#include "rootfs/root_dir.h"
 
 #include <algorithm>
 #include <optional>
@@ -24,11 +24,11 @@ constexpr std::string_view k_opaque = ".wh..wh..opq";
 std::string clean_path(const std::string& path)
 {
     if (path.starts_with('/'))
-        throw unsafe_entry(path, "absolute path");
-    std::vector<std::string> parts = split_path(path);
+        throw rootfs::unsafe_entry(path, "absolute path");
+    std::vector<std::string> parts = rootfs::split_path(path);
     if (std::find(parts.begin(), parts.end(), "..") != parts.end())
-        throw unsafe_entry(path, "path has a \"..\" component");
-    return join_path(parts);
+        throw rootfs::unsafe_entry(path, "path has a \"..\" component");
+    return rootfs::join_path(parts);
 }
 
 std::string join(const std::string& dir, std::string_view name)
@@ -50,7 +50,7 @@ public:
         if (path.empty() && entry.type == TarEntry::Type::directory)
             return; // the root's own mode and time belong to whoever made the directory
         if (path.empty())
-            throw unsafe_entry(entry.path, "names the root as a non-directory");
+            throw rootfs::unsafe_entry(entry.path, "names the root as a non-directory");
         std::size_t slash = path.find_last_of('/');
         std::string parent = slash == std::string::npos ? "" : path.substr(0, slash);
         std::string_view name = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
@@ -76,7 +76,7 @@ public:
         case TarEntry::Type::hardlink:
             return m_root.make_hardlink(path, link_target(path, entry.link_target));
         case TarEntry::Type::other:
-            throw unsafe_entry(path, "device nodes, fifos and sockets are not unpacked");
+            throw rootfs::unsafe_entry(path, "device nodes, fifos and sockets are not unpacked");
         }
     }
 
@@ -102,7 +102,7 @@ private:
         try {
             return clean_path(target);
         } catch (const Error&) {
-            throw unsafe_entry(path, "hard link to " + target + " leads out of the root");
+            throw rootfs::unsafe_entry(path, "hard link to " + target + " leads out of the root");
         }
     }
 
@@ -115,7 +115,7 @@ private:
         }
         std::string_view hidden = name.substr(k_whiteout_prefix.size());
         if (hidden.empty() || hidden == "." || hidden == "..")
-            throw unsafe_entry(path, "whiteout names no file");
+            throw rootfs::unsafe_entry(path, "whiteout names no file");
         remove_lower(join(parent, hidden));
     }
 
@@ -130,7 +130,7 @@ private:
                 remove_lower(join(path, child));
     }
 
-    RootDir m_root;
+    rootfs::RootDir m_root;
     std::set<std::string> m_written; // this layer's paths and their parents
     std::vector<TarEntry> m_directories;
 };

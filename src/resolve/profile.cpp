@@ -4,7 +4,8 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/image_name.h"
-#include "core/image_target.h"
+#include "rootfs/file_mode.h"
+#include "rootfs/path.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
 
@@ -30,7 +31,7 @@ Framework companion(const JsonReader& field)
 std::uint32_t file_mode(const JsonReader& field)
 {
     std::string text = field.string();
-    auto mode = parse_file_mode(text);
+    auto mode = rootfs::parse_file_mode(text);
     if (!mode)
         field.fail("expected an octal mode like \"0644\", got \"" + text + "\"");
     return *mode;
@@ -42,9 +43,9 @@ ProfileFile profile_file(const JsonReader& item)
     ProfileFile file{item.at("source").string(), item.at("target").string(), 0644};
     if (file.source.empty() || file.source.front() == '/')
         item.at("source").fail("expected a path relative to the profile's directory");
-    if (std::string problem = path_length_problem(file.source); !problem.empty())
+    if (std::string problem = rootfs::path_length_problem(file.source); !problem.empty())
         item.at("source").fail(problem);
-    if (std::string problem = image_target_problem(file.target); !problem.empty())
+    if (std::string problem = rootfs::image_target_problem(file.target); !problem.empty())
         item.at("target").fail(problem);
     if (auto mode = item.find("mode"))
         file.mode = file_mode(*mode);

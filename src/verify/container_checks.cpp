@@ -2,7 +2,8 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "verify/rootfs_path.h"
+#include "rootfs/dlenv_files.h"
+#include "rootfs/lookup.h"
 #include "verify/static_checks.h"
 
 #include <unistd.h>
@@ -27,7 +28,7 @@ std::optional<std::uint32_t> number(const std::string& text)
 std::optional<std::uint32_t> lookup(
     const std::filesystem::path& rootfs, const std::string& file, const std::string& name, std::size_t field)
 {
-    auto host = find_in_rootfs(rootfs, file);
+    auto host = rootfs::lookup(rootfs, file);
     if (!host)
         return std::nullopt;
     std::istringstream lines(read_file(*host));
@@ -108,8 +109,9 @@ void check_container_start(const ContainerContext& context, const std::optional<
         return;
     }
     // Built-ins only, so that the check needs nothing but the shell itself.
-    std::string script = "echo " + std::string(k_started) + "; read -r line < /opt/dlenv/dlenv.lock.json && echo "
-        + std::string(k_kit_read);
+    const std::string lock_file(rootfs::k_lock_file);
+    std::string script
+        = "echo " + std::string(k_started) + "; read -r line < " + lock_file + " && echo " + std::string(k_kit_read);
     ContainerRun run = run_container(context.runtime, spec_for(context, { *shell, "-c", script }), context.rootfs,
         context.work_dir / "start", context.timeout_seconds);
     figures.push_back({ "container_start_seconds", run.seconds, "s", static_cast<double>(context.timeout_seconds) });
@@ -121,11 +123,10 @@ void check_container_start(const ContainerContext& context, const std::optional<
     }
     findings.push_back({ "container-start", Verdict::ok, *shell + " starts under " + context.runtime.name });
     if (has_line(run.output, k_kit_read))
-        findings.push_back(
-            { "kit-readable", Verdict::ok, "/opt/dlenv/dlenv.lock.json is readable in the container" });
+        findings.push_back({ "kit-readable", Verdict::ok, lock_file + " is readable in the container" });
     else
         findings.push_back({ "kit-readable", Verdict::fail,
-            "/opt/dlenv/dlenv.lock.json is not readable in the container: " + describe_failure(run, context) });
+            lock_file + " is not readable in the container: " + describe_failure(run, context) });
 }
 
 void check_framework_import(const ContainerContext& context, const Promises& promises, std::vector<Finding>& findings)

@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "verify/rootfs_path.h"
+#include "rootfs/lookup.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -37,7 +37,7 @@ std::optional<std::string> find_program(
 {
     std::error_code ec;
     auto is_file = [&](const std::string& path) {
-        auto host = find_in_rootfs(rootfs, path);
+        auto host = rootfs::lookup(rootfs, path);
         return host && std::filesystem::is_regular_file(*host, ec);
     };
     if (program.find('/') != std::string::npos)
@@ -60,7 +60,7 @@ std::optional<std::string> check_entrypoint(
     auto path = find_program(search.root, process.env, program);
     // A script runs through its #! interpreter; `#!/usr/bin/env NAME` through NAME.
     for (int depth = 0; path && depth < 4; ++depth) {
-        std::vector<std::string> interpreter = shebang(*find_in_rootfs(search.root, *path));
+        std::vector<std::string> interpreter = shebang(*rootfs::lookup(search.root, *path));
         if (interpreter.empty())
             break;
         program = interpreter[0].ends_with("/env") && interpreter.size() > 1 ? interpreter[1] : interpreter[0];

@@ -3,12 +3,12 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/sha256.h"
-#include "verify/rootfs_path.h"
+#include "rootfs/dlenv_files.h"
+#include "rootfs/lookup.h"
 
 namespace dlenv::verify {
 namespace {
 
-constexpr std::string_view k_kit_lock = "/opt/dlenv/dlenv.lock.json";
 constexpr const char* k_lock_annotation = "dev.dlenv.lock.digest";
 
 } // namespace
@@ -16,16 +16,17 @@ constexpr const char* k_lock_annotation = "dev.dlenv.lock.digest";
 std::optional<lock::Lockfile> check_kit_lock(
     const std::filesystem::path& rootfs, const oci::Manifest& manifest, std::vector<Finding>& findings)
 {
-    auto host = find_in_rootfs(rootfs, k_kit_lock);
+    const std::string lock_file(rootfs::k_lock_file);
+    auto host = rootfs::lookup(rootfs, lock_file);
     std::error_code ec;
     if (!host || !std::filesystem::is_regular_file(*host, ec)) {
         findings.push_back({ "kit-lock", Verdict::fail,
-            std::string(k_kit_lock) + " is missing: the image was not built by dlenv build" });
+            lock_file + " is missing: the image was not built by dlenv build" });
         return std::nullopt;
     }
     std::optional<lock::Lockfile> lock;
     try {
-        lock = lock::Lockfile::parse(std::string(k_kit_lock), read_file(*host));
+        lock = lock::Lockfile::parse(lock_file, read_file(*host));
     } catch (const Error& e) {
         findings.push_back({ "kit-lock", Verdict::fail, e.message() });
         return std::nullopt;
@@ -33,15 +34,15 @@ std::optional<lock::Lockfile> check_kit_lock(
     auto annotation = manifest.annotations.find(k_lock_annotation);
     if (annotation == manifest.annotations.end())
         findings.push_back({ "kit-lock", Verdict::fail,
-            std::string("the manifest has no ") + k_lock_annotation + " annotation to check " + std::string(k_kit_lock)
+            std::string("the manifest has no ") + k_lock_annotation + " annotation to check " + lock_file
                 + " against" });
     else if (annotation->second != lock->digest().text())
         findings.push_back({ "kit-lock", Verdict::fail,
-            std::string(k_kit_lock) + " is lock " + lock->digest().text() + ", the image was built from "
+            lock_file + " is lock " + lock->digest().text() + ", the image was built from "
                 + annotation->second });
     else
         findings.push_back({ "kit-lock", Verdict::ok,
-            std::string(k_kit_lock) + " is the lock the image was built from (" + lock->digest().text() + ")" });
+            lock_file + " is the lock the image was built from (" + lock->digest().text() + ")" });
     return lock;
 }
 
@@ -49,7 +50,7 @@ void check_files(
     const std::filesystem::path& rootfs, const std::vector<lock::LockedFile>& files, std::vector<Finding>& findings)
 {
     for (const auto& file : files) {
-        auto host = find_in_rootfs(rootfs, file.target);
+        auto host = rootfs::lookup(rootfs, file.target);
         std::error_code ec;
         if (!host || !std::filesystem::is_regular_file(*host, ec)) {
             findings.push_back({ "file-sha256", Verdict::fail, file.target + " is missing" });

@@ -2,7 +2,8 @@
 
 #include "core/error.h"
 #include "core/json_reader.h"
-#include "verify/rootfs_path.h"
+#include "rootfs/dlenv_files.h"
+#include "rootfs/lookup.h"
 #include "verify/static_checks.h"
 
 #include <sstream>
@@ -47,7 +48,7 @@ Finding kit_failure(const std::string& message)
 std::optional<std::string> why_no_output(
     const ContainerRun& run, std::string_view tier, int timeout_seconds, std::optional<KitOutput>& output)
 {
-    std::string script = kit_script(tier);
+    std::string script = rootfs::kit_script(tier);
     std::string command = "python3 " + script;
     std::string errors = error_tail(run.errors);
     std::string stderr_text = errors.empty() ? " (nothing on stderr)" : "; stderr: " + errors;
@@ -75,11 +76,6 @@ const KitDevice* find_device(const KitOutput& output, std::uint32_t index)
         if (device.index == index)
             return &device;
     return nullptr;
-}
-
-std::string kit_script(std::string_view tier)
-{
-    return "/opt/dlenv/kit/" + std::string(tier) + "_tier.py";
 }
 
 KitOutput parse_kit_output(const std::string& script, std::string_view tier, const std::string& text)
@@ -119,8 +115,8 @@ std::string error_tail(const std::string& errors)
 
 KitRun run_kit(const ContainerContext& context, std::string_view tier, const GpuInjection& gpus)
 {
-    std::string script = kit_script(tier);
-    if (!find_in_rootfs(context.rootfs, script))
+    std::string script = rootfs::kit_script(tier);
+    if (!rootfs::lookup(context.rootfs, script))
         return { std::nullopt,
             kit_failure(script
                 + " is not in the image: it was built by a dlenv without the validation kit; "

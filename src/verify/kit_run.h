@@ -40,9 +40,6 @@ struct KitOutput {
 // The device whose index is `index`; null when there is none.
 const KitDevice* find_device(const KitOutput& output, std::uint32_t index);
 
-// The kit script of `tier` in the image: /opt/dlenv/kit/<tier>_tier.py.
-std::string kit_script(std::string_view tier);
-
 // Parses the standard output of `script` run for `tier`. Fields the contract does not
 // name are ignored, so an image built by a newer dlenv still reads. Error(invalid_input)
 // naming the script and the field for output that breaks the contract: not JSON,
@@ -62,7 +59,7 @@ struct KitRun {
     std::optional<double> seconds; // how long the container ran; none: it was not started
 };
 
-// Runs `python3 <kit_script(tier)>` in the image as the image runs its own process
+// Runs `python3 <rootfs::kit_script(tier)>` in the image as the image runs its own process
 // (environment, user, working directory) with the GPUs of `gpus` injected, at most
 // `context.timeout_seconds`. A kit missing from the image (built before the kit
 // existed), an image without python3, a run that timed out, exited nonzero or printed

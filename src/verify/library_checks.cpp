@@ -3,7 +3,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/json_reader.h"
-#include "verify/rootfs_path.h"
+#include "rootfs/lookup.h"
 
 namespace dlenv::verify {
 namespace {
@@ -26,7 +26,7 @@ std::string file_version(const std::filesystem::path& file)
 void check_version(const std::filesystem::path& root, const std::string& path, const PromisedLibrary& library,
     std::vector<Finding>& findings)
 {
-    auto real = find_in_rootfs(root, path);
+    auto real = rootfs::lookup(root, path);
     std::string found = real ? file_version(*real) : std::string();
     std::string what = library.soname + " (" + (real ? real->filename().string() : path) + ")";
     // Components version themselves (libcudart 12.1.105 in CUDA 12.1.1); X.Y is shared.
@@ -69,7 +69,7 @@ void check_libraries(
 void check_cuda_version(const std::filesystem::path& rootfs, const std::string& cuda, std::vector<Finding>& findings)
 {
     const std::string file = "/usr/local/cuda/version.json";
-    auto host = find_in_rootfs(rootfs, file);
+    auto host = rootfs::lookup(rootfs, file);
     std::error_code ec;
     if (!host || !std::filesystem::is_regular_file(*host, ec)) {
         findings.push_back({ "cuda-version", Verdict::fail, file + " is missing; the lock pins CUDA " + cuda });

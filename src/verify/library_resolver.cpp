@@ -2,8 +2,8 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "rootfs/lookup.h"
 #include "verify/elf.h"
-#include "verify/rootfs_path.h"
 
 #include <fnmatch.h>
 
@@ -36,7 +36,7 @@ std::string image_path_of(const std::filesystem::path& root, const std::filesyst
 std::vector<std::string> expand_include(const std::filesystem::path& root, const std::string& pattern)
 {
     std::filesystem::path as_path(pattern);
-    auto dir = find_in_rootfs(root, as_path.parent_path().string());
+    auto dir = rootfs::lookup(root, as_path.parent_path().string());
     std::vector<std::string> out;
     std::error_code ec;
     if (!dir || !std::filesystem::is_directory(*dir, ec))
@@ -52,7 +52,7 @@ std::vector<std::string> expand_include(const std::filesystem::path& root, const
 void read_ld_so_conf(
     const std::filesystem::path& root, const std::string& file, int depth, std::vector<std::string>& dirs)
 {
-    auto host = find_in_rootfs(root, file);
+    auto host = rootfs::lookup(root, file);
     std::error_code ec;
     if (!host || depth > 8 || !std::filesystem::is_regular_file(*host, ec))
         return;
@@ -98,7 +98,7 @@ std::optional<Found> search_dirs(const std::filesystem::path& root, const std::v
     const std::string& name, std::uint16_t machine)
 {
     for (const auto& dir : dirs) {
-        auto host = find_in_rootfs(root, dir + "/" + name);
+        auto host = rootfs::lookup(root, dir + "/" + name);
         std::error_code ec;
         if (!host || !std::filesystem::is_regular_file(*host, ec))
             continue;
@@ -139,7 +139,7 @@ std::vector<std::string> system_library_dirs(const std::filesystem::path& root)
 
 Closure resolve_closure(const LibrarySearch& search, const std::string& image_path)
 {
-    auto start = find_in_rootfs(search.root, image_path);
+    auto start = rootfs::lookup(search.root, image_path);
     std::error_code ec;
     if (!start || !std::filesystem::is_regular_file(*start, ec))
         throw Error(ErrorCode::not_found, image_path + " is not a file in the image");

@@ -1,7 +1,7 @@
 #include "verify/static_checks.h"
 
 #include "core/file.h"
-#include "verify/rootfs_path.h"
+#include "rootfs/lookup.h"
 
 #include <algorithm>
 #include <cctype>
@@ -26,10 +26,10 @@ std::vector<std::string> site_dirs(const std::filesystem::path& rootfs)
 {
     std::vector<std::string> out;
     for (std::string base : { "/usr/lib", "/usr/local/lib", "/usr/lib64", "/usr/local/lib64", "/opt/conda/lib" })
-        for (const auto& name : names_in_rootfs(rootfs, base))
+        for (const auto& name : rootfs::names_in(rootfs, base))
             if (name.starts_with("python"))
                 for (const char* site : { "/site-packages", "/dist-packages" })
-                    if (auto dir = find_in_rootfs(rootfs, base + "/" + name + site);
+                    if (auto dir = rootfs::lookup(rootfs, base + "/" + name + site);
                         dir && std::filesystem::is_directory(*dir))
                         out.push_back(base + "/" + name + site);
     std::sort(out.begin(), out.end());
@@ -54,10 +54,10 @@ void check_packages(
     for (const auto& package : packages) {
         std::optional<std::string> found;
         for (const auto& site : sites)
-            for (const auto& name : names_in_rootfs(rootfs, site))
+            for (const auto& name : rootfs::names_in(rootfs, site))
                 if (!found && name.ends_with(".dist-info")
                     && normalized(name.substr(0, name.find('-'))) == normalized(package.name))
-                    if (auto metadata = find_in_rootfs(rootfs, site + "/" + name + "/METADATA");
+                    if (auto metadata = rootfs::lookup(rootfs, site + "/" + name + "/METADATA");
                         metadata && std::filesystem::is_regular_file(*metadata))
                         found = metadata_version(*metadata);
         if (!found)

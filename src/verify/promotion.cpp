@@ -1,6 +1,7 @@
 #include "verify/promotion.h"
 
 #include "core/error.h"
+#include "rootfs/dlenv_files.h"
 #include "store/blob_check.h"
 #include "store/staging.h"
 #include "store/tags.h"
@@ -28,7 +29,7 @@ lock::Lockfile lock_of(const store::Store& store, const StoredImage& image)
         throw Error(ErrorCode::verification_failed,
             "cannot tell which tiers image " + image.descriptor.digest.short_text()
                 + " needs: " + findings.front().message,
-            "build the image with `dlenv build`, which adds the lock in /opt/dlenv");
+            "build the image with `dlenv build`, which adds the lock in " + std::string(rootfs::k_dlenv_dir));
     return *lock;
 }
 

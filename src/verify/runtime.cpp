@@ -4,8 +4,8 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/subprocess.h"
+#include "rootfs/mount_point.h"
 #include "verify/engine.h"
-#include "verify/mount_point.h"
 #include "verify/runtime_config.h"
 
 #include <unistd.h>
@@ -40,15 +40,17 @@ bool under_runtime_mount(std::string_view destination)
 // returns the spec with each bind's destination as resolved inside the image.
 ContainerSpec place_mounts(const std::filesystem::path& rootfs, ContainerSpec spec)
 {
+    using rootfs::MountPointKind;
     for (std::string_view mounted : k_runtime_mounts)
-        if (std::string placed = make_mount_point(rootfs, mounted, MountPointKind::directory); placed != mounted)
+        if (std::string placed = rootfs::make_mount_point(rootfs, mounted, MountPointKind::directory);
+            placed != mounted)
             throw Error(ErrorCode::invalid_input,
                 "the image's " + std::string(mounted) + " is a symbolic link to " + placed
                     + ", where a container needs a directory",
                 "fix the image: make " + std::string(mounted) + " a directory");
     for (auto& bind : spec.binds)
         if (!under_runtime_mount(bind.destination))
-            bind.destination = make_mount_point(rootfs, bind.destination,
+            bind.destination = rootfs::make_mount_point(rootfs, bind.destination,
                 std::filesystem::is_directory(bind.source) ? MountPointKind::directory : MountPointKind::file);
     return spec;
 }

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace dlenv::verify {
+namespace dlenv::rootfs {
 
 enum class MountPointKind { directory, file };
 
@@ -20,4 +20,4 @@ enum class MountPointKind { directory, file };
 // is of the other kind, or when links loop; Error(io) for a failing system call.
 std::string make_mount_point(const std::filesystem::path& root, std::string_view path, MountPointKind kind);
 
-} // namespace dlenv::verify
+} // namespace dlenv::rootfs

@@ -1,9 +1,8 @@
-#include "verify/mount_point.h"
+#include "rootfs/mount_point.h"
 
 #include "core/error.h"
 #include "core/file.h"
-#include "oci/image_path.h"
-#include "verify/rootfs_path.h"
+#include "rootfs/path.h"
 
 #include <cerrno>
 #include <climits>
@@ -13,12 +12,12 @@
 #include <unistd.h>
 #include <vector>
 
-namespace dlenv::verify {
+namespace dlenv::rootfs {
 namespace {
 
 std::string joined(const std::vector<std::string>& components)
 {
-    return "/" + oci::join_path(components);
+    return "/" + join_path(components);
 }
 
 Error not_mountable(std::string_view path, const std::string& why)
@@ -112,7 +111,7 @@ private:
 
     void follow(int parent, const std::string& part)
     {
-        if (++m_links > k_max_rootfs_links)
+        if (++m_links > k_max_links)
             throw not_mountable(m_path, "its symbolic links loop");
         std::vector<char> target(PATH_MAX);
         ssize_t length = ::readlinkat(parent, part.c_str(), target.data(), target.size());
@@ -144,4 +143,4 @@ std::string make_mount_point(const std::filesystem::path& root, std::string_view
     return Walk(root, path).run(kind);
 }
 
-} // namespace dlenv::verify
+} // namespace dlenv::rootfs

@@ -1,10 +1,57 @@
-#include "core/image_target.h"
+#include "rootfs/path.h"
+
+#include "rootfs/dlenv_files.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <string>
 
-namespace dlenv {
+namespace dlenv::rootfs {
+
+std::vector<std::string> split_path(std::string_view path)
+{
+    std::vector<std::string> parts;
+    for (std::size_t start = 0; start <= path.size();) {
+        std::size_t end = std::min(path.find('/', start), path.size());
+        std::string_view part = path.substr(start, end - start);
+        if (!part.empty() && part != ".")
+            parts.emplace_back(part);
+        start = end + 1;
+    }
+    return parts;
+}
+
+std::string join_path(const std::vector<std::string>& parts)
+{
+    std::string out;
+    for (const auto& part : parts)
+        out += (out.empty() ? "" : "/") + part;
+    return out;
+}
+
+std::optional<std::string> normalize_path(std::string_view path)
+{
+    std::vector<std::string> out;
+    for (auto& part : split_path(path)) {
+        if (part != "..")
+            out.push_back(std::move(part));
+        else if (out.empty())
+            return std::nullopt;
+        else
+            out.pop_back();
+    }
+    return join_path(out);
+}
+
+void push_front_components(std::deque<std::string>& pending, std::string_view path)
+{
+    std::vector<std::string> parts = split_path(path);
+    pending.insert(pending.begin(), parts.begin(), parts.end());
+}
+
+std::string relative_path(std::string_view absolute)
+{
+    std::size_t start = absolute.find_first_not_of('/');
+    return start == std::string_view::npos ? "" : std::string(absolute.substr(start));
+}
 
 std::string path_length_problem(std::string_view path)
 {
@@ -34,7 +81,7 @@ std::string image_target_problem(std::string_view target)
     }
     if (std::string problem = path_length_problem(target); !problem.empty())
         return problem;
-    std::string_view owned = k_dlenv_image_dir;
+    std::string_view owned = k_dlenv_dir;
     bool inside = target.starts_with(owned) && (target.size() == owned.size() || target[owned.size()] == '/');
     bool above = target.size() < owned.size() && owned.starts_with(target) && owned[target.size()] == '/';
     if (inside || above)
@@ -42,21 +89,4 @@ std::string image_target_problem(std::string_view target)
     return "";
 }
 
-std::optional<std::uint32_t> parse_file_mode(std::string_view text)
-{
-    if (text.size() != 4 || text.front() != '0' || text.find_first_not_of("01234567") != std::string_view::npos)
-        return std::nullopt;
-    std::uint32_t mode = 0;
-    for (char digit : text)
-        mode = mode * 8 + static_cast<std::uint32_t>(digit - '0');
-    return mode;
-}
-
-std::string file_mode_text(std::uint32_t mode)
-{
-    char text[8];
-    std::snprintf(text, sizeof text, "%04o", mode);
-    return text;
-}
-
-} // namespace dlenv
+} // namespace dlenv::rootfs

@@ -1,8 +1,8 @@
-#include "oci/root_dir.h"
+#include "rootfs/root_dir.h"
 
 #include "core/error.h"
 #include "core/file.h"
-#include "oci/image_path.h"
+#include "rootfs/path.h"
 
 #include <cerrno>
 #include <cstring>
@@ -12,17 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace dlenv::oci {
+namespace dlenv::rootfs {
 namespace {
-
-// As Linux's own path walk allows, so that a chain of links still resolves.
-constexpr int k_max_links = 40;
-
-std::deque<std::string> split(std::string_view path)
-{
-    std::vector<std::string> parts = split_path(path);
-    return { parts.begin(), parts.end() };
-}
 
 UniqueFd duplicate(int fd)
 {
@@ -87,7 +78,8 @@ RootDir::RootDir(const std::filesystem::path& root)
 
 RootDir::Parent RootDir::parent_of(std::string_view path, bool create) const
 {
-    std::deque<std::string> todo = split(path);
+    std::deque<std::string> todo;
+    push_front_components(todo, path);
     if (todo.empty())
         throw unsafe_entry(path, "names the root itself");
     std::string name = todo.back();
@@ -126,8 +118,7 @@ RootDir::Parent RootDir::parent_of(std::string_view path, bool create) const
                     path, "goes through the symbolic link " + part + " -> " + target + ", which leads out of the root");
             if (++links > k_max_links)
                 throw unsafe_entry(path, "goes through too many symbolic links");
-            std::deque<std::string> hop = split(target);
-            todo.insert(todo.begin(), hop.begin(), hop.end());
+            push_front_components(todo, target);
             continue;
         } else if (!S_ISDIR(st.st_mode)) {
             throw unsafe_entry(path, part + " is not a directory");
@@ -142,7 +133,7 @@ RootDir::Parent RootDir::parent_of(std::string_view path, bool create) const
 
 UniqueFd RootDir::open_directory(std::string_view path) const
 {
-    if (split(path).empty())
+    if (split_path(path).empty())
         return duplicate(m_fd.get());
     Parent at = parent_of(path, false);
     if (at.dir.get() < 0)
@@ -234,4 +225,4 @@ std::vector<std::string> RootDir::children(std::string_view path) const
     return dir.get() < 0 ? std::vector<std::string>() : names_in(dir.get());
 }
 
-} // namespace dlenv::oci
+} // namespace dlenv::rootfs

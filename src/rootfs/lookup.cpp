@@ -1,6 +1,6 @@
-#include "verify/rootfs_path.h"
+#include "rootfs/lookup.h"
 
-#include "oci/image_path.h"
+#include "rootfs/path.h"
 
 #include <algorithm>
 #include <deque>
@@ -8,15 +8,9 @@
 #include <system_error>
 #include <vector>
 
-namespace dlenv::verify {
+namespace dlenv::rootfs {
 
-void push_front_components(std::deque<std::string>& pending, std::string_view path)
-{
-    std::vector<std::string> parts = oci::split_path(path);
-    pending.insert(pending.begin(), parts.begin(), parts.end());
-}
-
-std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path& root, std::string_view path)
+std::optional<std::filesystem::path> lookup(const std::filesystem::path& root, std::string_view path)
 {
     std::deque<std::string> pending;
     push_front_components(pending, path);
@@ -42,7 +36,7 @@ std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path&
             resolved.push_back(std::move(part));
             continue;
         }
-        if (++links > k_max_rootfs_links)
+        if (++links > k_max_links)
             return std::nullopt;
         std::string target = std::filesystem::read_symlink(here, ec).string();
         if (ec)
@@ -57,10 +51,10 @@ std::optional<std::filesystem::path> find_in_rootfs(const std::filesystem::path&
     return out;
 }
 
-std::vector<std::string> names_in_rootfs(const std::filesystem::path& root, std::string_view path)
+std::vector<std::string> names_in(const std::filesystem::path& root, std::string_view path)
 {
     std::vector<std::string> names;
-    auto dir = find_in_rootfs(root, path);
+    auto dir = lookup(root, path);
     std::error_code ec;
     if (!dir || !std::filesystem::is_directory(*dir, ec))
         return names;
@@ -70,4 +64,4 @@ std::vector<std::string> names_in_rootfs(const std::filesystem::path& root, std:
     return names;
 }
 
-} // namespace dlenv::verify
+} // namespace dlenv::rootfs

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dlenv::oci {
+namespace dlenv::rootfs {
 
 // Error(invalid_input) for what may not be unpacked, "<path>: <why>", with a hint.
 Error unsafe_entry(std::string_view path, const std::string& why);
@@ -59,4 +59,4 @@ private:
     UniqueFd m_fd;
 };
 
-} // namespace dlenv::oci
+} // namespace dlenv::rootfs
