@@ -1,12 +1,12 @@
 #include "cli/commands.h"
 
-#include "image/builder.h"
 #include "cli/artifacts_output.h"
 #include "cli/lockfile_argument.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
 #include "cli/store_output.h"
+#include "image/builder.h"
 #include "oci/compression.h"
 #include "workflow/build_into_store.h"
 
@@ -30,17 +30,12 @@ nlohmann::json result_json(const image::BuildResult& result)
 {
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& layer : result.layers)
-        layers.push_back({{"created_by", layer.created_by},
-                          {"digest", layer.descriptor.digest.text()},
-                          {"media_type", layer.descriptor.media_type},
-                          {"size", layer.descriptor.size},
-                          {"reused", layer.reused}});
-    return {{"name", result.name},
-            {"digest", result.manifest.digest.text()},
-            {"lock_digest", result.lock_digest},
-            {"layers", layers},
-            {"fetched", artifacts_json(result.fetched)},
-            {"moved", moves_json(result.history)}};
+        layers.push_back({ { "created_by", layer.created_by }, { "digest", layer.descriptor.digest.text() },
+            { "media_type", layer.descriptor.media_type }, { "size", layer.descriptor.size },
+            { "reused", layer.reused } });
+    return { { "name", result.name }, { "digest", result.manifest.digest.text() },
+        { "lock_digest", result.lock_digest }, { "layers", layers }, { "fetched", artifacts_json(result.fetched) },
+        { "moved", moves_json(result.history) } };
 }
 
 void print_result(const image::BuildResult& result, std::ostream& out)
@@ -49,7 +44,7 @@ void print_result(const image::BuildResult& result, std::ostream& out)
     for (const auto& layer : result.layers)
         reused += layer.reused ? 1 : 0;
     out << "built " << result.name << ":latest " << result.manifest.digest.text() << "\n"
-              << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
+        << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
     if (!result.fetched.empty())
         out << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
     out << "  tags: " << describe_moves(result.history) << "\n";
@@ -63,8 +58,8 @@ int run_build(const BuildArgs& args, const Options& options)
     workflow::BuildIntoStoreRequest request;
     request.store_dir = store_dir(options);
     std::string lockfile = lockfile_argument(args.lockfile, "build");
-    image::BuildRequest build = image::prepare_build(lockfile, args.name, args.base,
-                                                     oci::parse_compression(args.compression), request.store_dir);
+    image::BuildRequest build = image::prepare_build(
+        lockfile, args.name, args.base, oci::parse_compression(args.compression), request.store_dir);
     build.insecure_registry = args.registry.insecure;
     request.archive = args.archive;
     request.dockerfile = args.dockerfile;
@@ -88,15 +83,16 @@ void register_build(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("lockfile", args->lockfile, "The lockfile (default: the only *.lock.json in . or lockfiles/)");
     cmd->add_option("--name", args->name, "Image name in the store (default: the lock's profile name)");
     cmd->add_option("--base", args->base,
-                    "Base image instead of the lock's: oci:DIR[:REF], docker-archive:FILE[:TAG], scratch, or a "
-                    "NAME[:TAG] in the store");
+        "Base image instead of the lock's: oci:DIR[:REF], docker-archive:FILE[:TAG], scratch, or a "
+        "NAME[:TAG] in the store");
     cmd->add_option("--compression", args->compression, "Layer compression: gzip (default) or zstd")
-        ->check(CLI::IsMember({"gzip", "zstd"}));
-    cmd->add_option("--archive", args->archive, "Also write the image as a tarball that `docker load` reads (- for standard output)")
+        ->check(CLI::IsMember({ "gzip", "zstd" }));
+    cmd->add_option("--archive", args->archive,
+           "Also write the image as a tarball that `docker load` reads (- for standard output)")
         ->type_name("FILE.tar");
     cmd->add_option("--dockerfile", args->dockerfile,
-                    "Also write a Dockerfile, with its build context beside it, that builds the same "
-                    "stack with `docker build` (- for standard output, the context in the working directory)")
+           "Also write a Dockerfile, with its build context beside it, that builds the same "
+           "stack with `docker build` (- for standard output, the context in the working directory)")
         ->type_name("FILE");
     add_registry_options(cmd, args->registry);
     add_store_options(cmd, options);

@@ -56,11 +56,12 @@ std::string describe(const CheckArgs& args)
 void register_check(CLI::App& app, Options& options, int& exit_code)
 {
     auto args = std::make_shared<CheckArgs>();
-    auto* cmd = app.add_subcommand("check", "Check whether a framework / CUDA / cuDNN / driver / GPU / Python "
-                                            "combination works, and why");
+    auto* cmd = app.add_subcommand("check",
+        "Check whether a framework / CUDA / cuDNN / driver / GPU / Python "
+        "combination works, and why");
     cmd->add_option("--framework", args->frameworks,
-                    "NAME==VERSION: torch, torchvision, torchaudio, tensorflow, jax; 2.1 means the 2.1 line; "
-                    "a local label pins the build (torch==2.1.2+cu118)")
+           "NAME==VERSION: torch, torchvision, torchaudio, tensorflow, jax; 2.1 means the 2.1 line; "
+           "a local label pins the build (torch==2.1.2+cu118)")
         ->type_name("NAME==VERSION");
     cmd->add_option("--cuda", args->cuda, "CUDA version X.Y[.Z]: selects the framework's build, or the toolkit")
         ->type_name("X.Y[.Z]");
@@ -69,7 +70,7 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("--gpu", args->gpus, "GPU model (\"RTX 4090\"), sm_XY or X.Y")->type_name("MODEL|sm_XY|X.Y");
     cmd->add_option("--python", args->python, "Python version")->type_name("X.Y");
     cmd->add_flag("--forward-compat", args->forward_compat,
-                  "Allow forward compatibility (the cuda-compat package; data-center GPUs only)");
+        "Allow forward compatibility (the cuda-compat package; data-center GPUs only)");
     cmd->add_flag("--json", options.json, "Print the verdict, findings and suggestions as JSON");
     cmd->callback([args, &options, &exit_code] {
         const auto& matrix = load_matrix(options);

@@ -43,7 +43,7 @@ int run_doctor(const DoctorArgs& args, const Options& options)
     std::optional<host::DriverFloor> floor;
     if (!args.lock.empty())
         floor = workflow::driver_floor(args.lock);
-    host::HostState state = host::probe_host({"/", args.data_dir, args.read_mib << 20});
+    host::HostState state = host::probe_host({ "/", args.data_dir, args.read_mib << 20 });
     auto findings = host::diagnose(state, floor, workflow::gpu_lookup(load_matrix(options)));
     if (options.json)
         print_json(host::to_json(findings));
@@ -57,8 +57,9 @@ int run_doctor(const DoctorArgs& args, const Options& options)
 void register_doctor(CLI::App& app, Options& options, int& exit_code)
 {
     auto args = std::make_shared<DoctorArgs>();
-    auto* cmd = app.add_subcommand("doctor", "Check this machine for training: driver, GPUs, CPU cores, RAM, swap, "
-                                             "data read speed, GPU links; exit 1 when a check fails");
+    auto* cmd = app.add_subcommand("doctor",
+        "Check this machine for training: driver, GPUs, CPU cores, RAM, swap, "
+        "data read speed, GPU links; exit 1 when a check fails");
     cmd->add_option("--lock", args->lock, "Also check the driver against this lockfile's floor")->type_name("FILE");
     cmd->add_option("--data-dir", args->data_dir, "Measure the read speed of this directory (default: .)")
         ->type_name("DIR");

@@ -38,8 +38,10 @@ void register_export(CLI::App& app, Options&, int& exit_code)
     cmd->require_subcommand(1);
     auto* requirements = cmd->add_subcommand(
         "requirements", "The lock's packages for `pip install --no-deps --require-hashes -r`: URL and sha256 each");
-    requirements->add_option("lockfile", args->lockfile, "The lockfile (default: the only *.lock.json in . or lockfiles/)");
-    requirements->add_option("-o,--output", args->output, "Write to FILE instead of standard output")->type_name("FILE");
+    requirements->add_option(
+        "lockfile", args->lockfile, "The lockfile (default: the only *.lock.json in . or lockfiles/)");
+    requirements->add_option("-o,--output", args->output, "Write to FILE instead of standard output")
+        ->type_name("FILE");
     requirements->callback([args, &exit_code] { exit_code = run_export_requirements(*args); });
 }
 

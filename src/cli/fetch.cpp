@@ -1,12 +1,12 @@
 #include "cli/commands.h"
 
-#include "image/fetch.h"
 #include "cli/artifacts_output.h"
 #include "cli/lockfile_argument.h"
 #include "cli/output.h"
 #include "cli/store_output.h"
 #include "cli/transfer_progress.h"
 #include "core/file.h"
+#include "image/fetch.h"
 #include "lock/lockfile.h"
 #include "store/store.h"
 

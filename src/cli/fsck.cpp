@@ -14,12 +14,9 @@ int run_fsck(const Options& options)
     store::Store store = store::Store::open(store_dir(options));
     store::FsckReport report = store::check_store(store);
     if (options.json) {
-        print_json({{"ok", report.ok()},
-                    {"problems", report.problems},
-                    {"notes", report.notes},
-                    {"checked_blobs", report.checked_blobs},
-                    {"checked_artifacts", report.checked_artifacts},
-                    {"checked_bytes", report.checked_bytes}});
+        print_json({ { "ok", report.ok() }, { "problems", report.problems }, { "notes", report.notes },
+            { "checked_blobs", report.checked_blobs }, { "checked_artifacts", report.checked_artifacts },
+            { "checked_bytes", report.checked_bytes } });
     } else {
         for (const auto& problem : report.problems)
             std::cout << "problem: " << problem << "\n";
@@ -35,8 +32,9 @@ int run_fsck(const Options& options)
 
 void register_fsck(CLI::App& app, Options& options, int& exit_code)
 {
-    auto* cmd = app.add_subcommand("fsck", "Check that every blob the store references is there and matches its "
-                                           "digest, and every fetched artifact its sha256");
+    auto* cmd = app.add_subcommand("fsck",
+        "Check that every blob the store references is there and matches its "
+        "digest, and every fetched artifact its sha256");
     add_store_options(cmd, options);
     cmd->callback([&options, &exit_code] { exit_code = run_fsck(options); });
 }

@@ -15,10 +15,8 @@ int run_gc(std::size_t keep, const Options& options)
     store::Store store = store::Store::open_for_writing(store_dir(options));
     store::GcReport report = store::collect_garbage(store, keep);
     if (options.json)
-        print_json({{"kept_blobs", report.kept_blobs},
-                    {"removed_blobs", report.removed_blobs},
-                    {"removed_bytes", report.removed_bytes},
-                    {"forgotten_layers", report.forgotten_layers}});
+        print_json({ { "kept_blobs", report.kept_blobs }, { "removed_blobs", report.removed_blobs },
+            { "removed_bytes", report.removed_bytes }, { "forgotten_layers", report.forgotten_layers } });
     else
         std::cout << "removed " << report.removed_blobs << " blob(s), " << report.removed_bytes << " bytes; kept "
                   << report.kept_blobs << "\n";

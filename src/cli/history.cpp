@@ -18,12 +18,10 @@ int run_history(const std::string& name, const Options& options)
     if (options.json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& entry : record.history)
-            out.push_back({{"time", entry.time},
-                           {"action", entry.action},
-                           {"image", entry.image.digest.text()},
-                           {"lock_digest", entry.lock_digest.empty() ? nlohmann::json(nullptr)
-                                                                      : nlohmann::json(entry.lock_digest)},
-                           {"moved", moves_json(entry)}});
+            out.push_back({ { "time", entry.time }, { "action", entry.action }, { "image", entry.image.digest.text() },
+                { "lock_digest",
+                    entry.lock_digest.empty() ? nlohmann::json(nullptr) : nlohmann::json(entry.lock_digest) },
+                { "moved", moves_json(entry) } });
         print_json(out);
         return 0;
     }

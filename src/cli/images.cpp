@@ -12,7 +12,7 @@ namespace {
 
 std::string human_size(std::int64_t bytes)
 {
-    const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+    const char* units[] = { "B", "kB", "MB", "GB", "TB" };
     double value = static_cast<double>(bytes);
     std::size_t unit = 0;
     while (value >= 1000 && unit + 1 < std::size(units)) {
@@ -30,18 +30,15 @@ int run_images(const Options& options)
     if (options.json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& row : rows)
-            out.push_back({{"name", row.name},
-                           {"tag", row.tag},
-                           {"digest", row.manifest.digest.text()},
-                           {"created", row.created},
-                           {"size", row.size}});
+            out.push_back({ { "name", row.name }, { "tag", row.tag }, { "digest", row.manifest.digest.text() },
+                { "created", row.created }, { "size", row.size } });
         print_json(out);
         return 0;
     }
     std::printf("%-24s %-10s %-19s %-20s %s\n", "NAME", "TAG", "DIGEST", "CREATED", "SIZE");
     for (const auto& row : rows)
         std::printf("%-24s %-10s %-19s %-20s %s\n", row.name.c_str(), row.tag.c_str(),
-                    row.manifest.digest.short_text().c_str(), row.created.c_str(), human_size(row.size).c_str());
+            row.manifest.digest.short_text().c_str(), row.created.c_str(), human_size(row.size).c_str());
     return 0;
 }
 

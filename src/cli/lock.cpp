@@ -32,8 +32,8 @@ workflow::PackageProgress package_progress(bool shown)
 {
     if (!shown)
         return {};
-    return {[](const std::string& what) { std::cerr << "\r\033[K  reading " << what << std::flush; },
-            [] { std::cerr << "\r\033[K" << std::flush; }};
+    return { [](const std::string& what) { std::cerr << "\r\033[K  reading " << what << std::flush; },
+        [] { std::cerr << "\r\033[K" << std::flush; } };
 }
 
 workflow::LockRequest lock_request(const LockArgs& args, const Options& options)
@@ -79,10 +79,11 @@ std::string summary(const resolve::Stack& stack)
     out += "; CUDA " + stack.cuda.text();
     if (stack.cudnn)
         out += ", cuDNN " + *stack.cudnn;
-    return out + "; Python " + stack.python.text() + "; driver >= " + stack.toolkit_driver.text() +
-           (stack.minor_version_driver ? " (>= " + stack.minor_version_driver->text() + " under minor-version "
-                                                                                      "compatibility)"
-                                       : "");
+    return out + "; Python " + stack.python.text() + "; driver >= " + stack.toolkit_driver.text()
+        + (stack.minor_version_driver ? " (>= " + stack.minor_version_driver->text()
+                    + " under minor-version "
+                      "compatibility)"
+                                      : "");
 }
 
 int run_lock(const LockArgs& args, const Options& options)
@@ -111,8 +112,8 @@ int run_lock(const LockArgs& args, const Options& options)
     } else {
         if (report.verdict() == Verdict::warn)
             print_report(report, subject, out);
-        out << "locked " << request.profile.name << " -> " << result.path << "\n  "
-            << summary(*result.resolution.stack) << "\n";
+        out << "locked " << request.profile.name << " -> " << result.path << "\n  " << summary(*result.resolution.stack)
+            << "\n";
         if (const auto& manifest = lockfile.base_image().manifest)
             out << "  base " << lockfile.base_image().reference << " pinned to " << manifest->text() << "\n";
         if (const auto& packages = lockfile.packages())
@@ -132,21 +133,22 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("profile", args->profile, "A shipped profile's name (see `dlenv profiles`) or a profile file")
         ->required()
         ->type_name("PROFILE");
-    cmd->add_option("-o,--output", args->output, "Where to write the lock (default: lockfiles/NAME.lock.json; - for standard output)")
+    cmd->add_option("-o,--output", args->output,
+           "Where to write the lock (default: lockfiles/NAME.lock.json; - for standard output)")
         ->type_name("FILE");
     cmd->add_option("--driver", args->driver, "Check against this host driver instead of the profile's fleet floor")
         ->type_name("X.Y[.Z]");
     cmd->add_option("--gpu", args->gpus, "A GPU of the host, in addition to the profile's")->type_name("MODEL");
     cmd->add_flag("--host", args->host, "Detect the driver and GPUs of this machine (NVML, else nvidia-smi)");
     cmd->add_flag("--offline", args->offline,
-                  "Ask no registry or index: the base stays unpinned, and the packages too unless --wheelhouse");
+        "Ask no registry or index: the base stays unpinned, and the packages too unless --wheelhouse");
     cmd->add_option("--wheelhouse", args->wheelhouse, "Lock every Python package from this folder of wheels")
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--index", args->indexes, "Serve the index NAME from URL instead (a mirror), or add it")
         ->type_name("NAME=URL");
     cmd->add_option("--files-root", args->files_root,
-                    "Allow the profile's files inside DIR (default: only inside the profile's directory)")
+           "Allow the profile's files inside DIR (default: only inside the profile's directory)")
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory);
     add_registry_options(cmd, args->registry);

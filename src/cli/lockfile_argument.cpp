@@ -12,7 +12,7 @@ std::string lockfile_argument(const std::string& given, const std::string& comma
     if (!given.empty())
         return given;
     std::vector<std::string> found;
-    for (const char* dir : {".", "lockfiles"}) {
+    for (const char* dir : { ".", "lockfiles" }) {
         if (!std::filesystem::is_directory(dir))
             continue;
         for (const auto& entry : std::filesystem::directory_iterator(dir))
@@ -22,9 +22,9 @@ std::string lockfile_argument(const std::string& given, const std::string& comma
     if (found.size() == 1)
         return found.front();
     throw Error(ErrorCode::invalid_input,
-                found.empty() ? "no lockfile here (*.lock.json in . or lockfiles/)"
-                              : std::to_string(found.size()) + " lockfiles here; name the one to " + command,
-                "run `dlenv " + command + " LOCKFILE`, or `dlenv lock PROFILE` first");
+        found.empty() ? "no lockfile here (*.lock.json in . or lockfiles/)"
+                      : std::to_string(found.size()) + " lockfiles here; name the one to " + command,
+        "run `dlenv " + command + " LOCKFILE`, or `dlenv lock PROFILE` first");
 }
 
 } // namespace dlenv::cli

@@ -9,10 +9,10 @@ namespace dlenv::cli {
 void print_error(const Error& error, bool json)
 {
     if (json) {
-        nlohmann::json body = {{"code", to_string(error.code())}, {"message", error.what()}};
+        nlohmann::json body = { { "code", to_string(error.code()) }, { "message", error.what() } };
         if (!error.hint().empty())
             body["hint"] = error.hint();
-        print_json({{"error", body}});
+        print_json({ { "error", body } });
         return;
     }
     std::cerr << "dlenv: " << error.what() << "\n";

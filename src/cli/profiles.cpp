@@ -16,12 +16,10 @@ void register_profiles(CLI::App& app, Options& options, int& exit_code)
         if (options.json) {
             nlohmann::json out = nlohmann::json::array();
             for (const auto& p : profiles)
-                out.push_back({{"name", p.name},
-                               {"description", p.description},
-                               {"framework", p.framework.text()},
-                               {"cuda", p.cuda ? nlohmann::json(p.cuda->text()) : nlohmann::json(nullptr)},
-                               {"python", p.python.text()},
-                               {"base_image", p.base_image}});
+                out.push_back(
+                    { { "name", p.name }, { "description", p.description }, { "framework", p.framework.text() },
+                        { "cuda", p.cuda ? nlohmann::json(p.cuda->text()) : nlohmann::json(nullptr) },
+                        { "python", p.python.text() }, { "base_image", p.base_image } });
             print_json(out);
         } else {
             std::size_t width = 0;

@@ -32,12 +32,9 @@ int run_pull(const PullArgs& args, const Options& options)
 
     const registry::ResolvedImage& image = pulled.pull.image;
     if (options.json) {
-        print_json({{"name", pulled.name},
-                    {"tag", pulled.tag},
-                    {"digest", image.manifest.digest.text()},
-                    {"index", image.index ? nlohmann::json(image.index->text()) : nlohmann::json(nullptr)},
-                    {"blobs", blobs_json(pulled.pull.blobs)},
-                    {"moved", moves_json(pulled.entry)}});
+        print_json({ { "name", pulled.name }, { "tag", pulled.tag }, { "digest", image.manifest.digest.text() },
+            { "index", image.index ? nlohmann::json(image.index->text()) : nlohmann::json(nullptr) },
+            { "blobs", blobs_json(pulled.pull.blobs) }, { "moved", moves_json(pulled.entry) } });
         return 0;
     }
     std::cout << "pulled " << pulled.name << ":" << pulled.tag << " " << image.manifest.digest.text() << "\n";

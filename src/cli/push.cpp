@@ -43,10 +43,9 @@ int run_push(const PushArgs& args, const Options& options)
     if (options.json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& image : pushed)
-            out.push_back({{"reference", image.reference},
-                           {"digest", image.manifest.digest.text()},
-                           {"blobs", blobs_json(image.blobs)}});
-        print_json({{"pushed", out}});
+            out.push_back({ { "reference", image.reference }, { "digest", image.manifest.digest.text() },
+                { "blobs", blobs_json(image.blobs) } });
+        print_json({ { "pushed", out } });
     }
     return 0;
 }
@@ -63,11 +62,11 @@ void register_push(CLI::App& app, Options& options, int& exit_code)
         ->type_name("REF");
     cmd->add_flag("--all-tags", args->all_tags, "Push every tag of NAME, each under its own tag");
     cmd->add_option("--mount-from", args->mount_from,
-                    "Mount blobs the registry holds in this repository instead of uploading them")
+           "Mount blobs the registry holds in this repository instead of uploading them")
         ->type_name("REPOSITORY");
     cmd->add_option("--chunk-size", args->chunk_mib,
-                    "Upload blobs larger than this in resumable chunks of this size (default 64), for registries "
-                    "and proxies that cap request bodies")
+           "Upload blobs larger than this in resumable chunks of this size (default 64), for registries "
+           "and proxies that cap request bodies")
         ->type_name("MIB")
         ->check(CLI::Range(1, 4096));
     add_registry_options(cmd, args->registry);

@@ -4,8 +4,8 @@ namespace dlenv::cli {
 
 void add_registry_options(CLI::App* command, RegistryArgs& args)
 {
-    command->add_flag("--insecure", args.insecure,
-                      "Allow plain HTTP or an unverified certificate for this registry only");
+    command->add_flag(
+        "--insecure", args.insecure, "Allow plain HTTP or an unverified certificate for this registry only");
 }
 
 } // namespace dlenv::cli

@@ -40,7 +40,7 @@ nlohmann::json moves_json(const store::HistoryEntry& entry)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& move : entry.moved)
-        out.push_back({{"tag", move.tag}, {"from", optional_text(move.from)}, {"to", optional_text(move.to)}});
+        out.push_back({ { "tag", move.tag }, { "from", optional_text(move.from) }, { "to", optional_text(move.to) } });
     return out;
 }
 

@@ -8,9 +8,12 @@ namespace {
 std::string state_name(registry::BlobProgress::State state, const std::string& moved_verb)
 {
     switch (state) {
-    case registry::BlobProgress::State::present: return "already there";
-    case registry::BlobProgress::State::mounted: return "mounted";
-    default: return moved_verb;
+    case registry::BlobProgress::State::present:
+        return "already there";
+    case registry::BlobProgress::State::mounted:
+        return "mounted";
+    default:
+        return moved_verb;
     }
 }
 
@@ -20,10 +23,10 @@ nlohmann::json blobs_json(const std::vector<registry::BlobProgress>& blobs)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& blob : blobs) {
-        std::string state = blob.state == registry::BlobProgress::State::present   ? "present"
-                            : blob.state == registry::BlobProgress::State::mounted ? "mounted"
-                                                                                    : "transferred";
-        out.push_back({{"digest", blob.digest.text()}, {"size", blob.size}, {"state", state}});
+        std::string state = blob.state == registry::BlobProgress::State::present ? "present"
+            : blob.state == registry::BlobProgress::State::mounted               ? "mounted"
+                                                                                 : "transferred";
+        out.push_back({ { "digest", blob.digest.text() }, { "size", blob.size }, { "state", state } });
     }
     return out;
 }

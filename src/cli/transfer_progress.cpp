@@ -15,7 +15,7 @@ constexpr int k_bar_width = 30;
 // "512 B", "3.4 KiB", "1.2 GiB".
 std::string human_size(std::int64_t bytes)
 {
-    static constexpr const char* k_units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    static constexpr const char* k_units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
     double value = static_cast<double>(bytes);
     std::size_t unit = 0;
     for (; value >= 1024 && unit + 1 < std::size(k_units); ++unit)
@@ -34,7 +34,11 @@ TransferProgress::Mode transfer_progress_mode(bool json)
     return ::isatty(STDERR_FILENO) ? TransferProgress::Mode::bars : TransferProgress::Mode::lines;
 }
 
-TransferProgress::TransferProgress(Mode mode, std::string verb) : m_mode(mode), m_verb(std::move(verb)) {}
+TransferProgress::TransferProgress(Mode mode, std::string verb)
+    : m_mode(mode)
+    , m_verb(std::move(verb))
+{
+}
 
 registry::ProgressCallback TransferProgress::callback()
 {
@@ -49,7 +53,7 @@ void TransferProgress::update(const registry::BlobProgress& progress)
     std::lock_guard lock(m_mutex);
     auto now = std::chrono::steady_clock::now();
     std::string label = progress.label.empty() ? progress.digest.text().substr(0, 19) + "…" : progress.label;
-    auto [found, inserted] = m_active.try_emplace(progress.digest.text(), Blob{progress.size, 0, now, label});
+    auto [found, inserted] = m_active.try_emplace(progress.digest.text(), Blob { progress.size, 0, now, label });
     found->second.done = progress.done;
     found->second.size = progress.size; // a download learns its size from the first answer
     if (progress.state != State::transferring) {
@@ -70,11 +74,15 @@ void TransferProgress::update(const registry::BlobProgress& progress)
 void TransferProgress::print_line(const registry::BlobProgress& progress, const Blob& blob) const
 {
     using State = registry::BlobProgress::State;
-    std::string line = (progress.label.empty() ? progress.digest.short_text() + "…" : progress.label) + " " +
-                       human_size(progress.size) + " ";
+    std::string line = (progress.label.empty() ? progress.digest.short_text() + "…" : progress.label) + " "
+        + human_size(progress.size) + " ";
     switch (progress.state) {
-    case State::present: line += "already there"; break;
-    case State::mounted: line += "mounted"; break;
+    case State::present:
+        line += "already there";
+        break;
+    case State::mounted:
+        line += "mounted";
+        break;
     default: {
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - blob.started).count();
         char rate[64];
@@ -99,9 +107,9 @@ void TransferProgress::redraw()
     std::string out;
     for (const auto& [key, blob] : m_active) {
         int filled = blob.size > 0 ? static_cast<int>(k_bar_width * blob.done / blob.size) : 0;
-        out += blob.label + " [" + std::string(static_cast<std::size_t>(filled), '#') +
-               std::string(static_cast<std::size_t>(k_bar_width - filled), ' ') + "] " + human_size(blob.done) +
-               " / " + human_size(blob.size) + "\n";
+        out += blob.label + " [" + std::string(static_cast<std::size_t>(filled), '#')
+            + std::string(static_cast<std::size_t>(k_bar_width - filled), ' ') + "] " + human_size(blob.done) + " / "
+            + human_size(blob.size) + "\n";
     }
     m_drawn_lines = m_active.size();
     std::cerr << out << std::flush;

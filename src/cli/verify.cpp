@@ -63,12 +63,12 @@ void print_human(const verify::Report& report, const std::string& subject)
     for (const auto& tier : report.tiers) {
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.2f", tier.seconds);
-        std::cout << tier.tier << ": " << (tier.passed() ? "passed" : "FAILED") << " ("
-                  << tier.count(Verdict::ok) << " pass, " << tier.count(Verdict::fail) << " fail, "
-                  << tier.count(Verdict::unknown) << " skip) in " << seconds << " s\n";
+        std::cout << tier.tier << ": " << (tier.passed() ? "passed" : "FAILED") << " (" << tier.count(Verdict::ok)
+                  << " pass, " << tier.count(Verdict::fail) << " fail, " << tier.count(Verdict::unknown) << " skip) in "
+                  << seconds << " s\n";
         for (const auto& finding : tier.findings)
-            std::cout << "  " << verify::outcome_name(finding.verdict) << "  " << finding.code << ": " << finding.message
-                      << "\n";
+            std::cout << "  " << verify::outcome_name(finding.verdict) << "  " << finding.code << ": "
+                      << finding.message << "\n";
         for (const auto& figure : tier.figures)
             std::cout << "  figure  " << figure_text(figure) << "\n";
     }

@@ -25,7 +25,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b)
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1) });
             diagonal = above;
         }
     }
@@ -34,8 +34,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b)
 
 } // namespace
 
-std::vector<std::string> closest_matches(std::string_view query, const std::vector<std::string>& candidates,
-                                         std::size_t limit)
+std::vector<std::string> closest_matches(
+    std::string_view query, const std::vector<std::string>& candidates, std::size_t limit)
 {
     std::string q = fold(query);
     struct Scored {
@@ -50,7 +50,7 @@ std::vector<std::string> closest_matches(std::string_view query, const std::vect
         // Containment wins over distance; long unrelated names are not suggested.
         if (!contains && distance > std::max<std::size_t>(2, q.size() / 2))
             continue;
-        scored.push_back({contains ? distance : 1000 + distance, candidate});
+        scored.push_back({ contains ? distance : 1000 + distance, candidate });
     }
     std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score < b.score; });
     std::vector<std::string> out;

@@ -22,7 +22,10 @@ public:
     auto operator<=>(const Digest&) const = default;
 
 private:
-    explicit Digest(std::string hex) : m_hex(std::move(hex)) {}
+    explicit Digest(std::string hex)
+        : m_hex(std::move(hex))
+    {
+    }
     std::string m_hex;
 };
 

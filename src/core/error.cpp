@@ -5,14 +5,22 @@ namespace dlenv {
 std::string_view to_string(ErrorCode code)
 {
     switch (code) {
-    case ErrorCode::invalid_input: return "invalid_input";
-    case ErrorCode::conflict: return "conflict";
-    case ErrorCode::not_found: return "not_found";
-    case ErrorCode::io: return "io";
-    case ErrorCode::network: return "network";
-    case ErrorCode::auth: return "auth";
-    case ErrorCode::verification_failed: return "verification_failed";
-    case ErrorCode::environment: return "environment";
+    case ErrorCode::invalid_input:
+        return "invalid_input";
+    case ErrorCode::conflict:
+        return "conflict";
+    case ErrorCode::not_found:
+        return "not_found";
+    case ErrorCode::io:
+        return "io";
+    case ErrorCode::network:
+        return "network";
+    case ErrorCode::auth:
+        return "auth";
+    case ErrorCode::verification_failed:
+        return "verification_failed";
+    case ErrorCode::environment:
+        return "environment";
     }
     return "unknown";
 }

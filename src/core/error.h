@@ -1,22 +1,22 @@
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-#include <stdexcept>
 
 namespace dlenv {
 
 // What went wrong, as callers branch on it. cli/ maps codes to exit codes.
 enum class ErrorCode {
-    invalid_input,       // the user gave something malformed or unknown
-    conflict,            // the request is well-formed but cannot be satisfied
-    not_found,           // a named thing does not exist
-    io,                  // reading or writing a file failed
-    network,             // a remote did not answer as expected
-    auth,                // credentials missing or refused
+    invalid_input, // the user gave something malformed or unknown
+    conflict, // the request is well-formed but cannot be satisfied
+    not_found, // a named thing does not exist
+    io, // reading or writing a file failed
+    network, // a remote did not answer as expected
+    auth, // credentials missing or refused
     verification_failed, // a check ran and failed
-    environment,         // something the host must provide is missing (runtime, GPU)
+    environment, // something the host must provide is missing (runtime, GPU)
 };
 
 std::string_view to_string(ErrorCode code);

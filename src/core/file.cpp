@@ -9,15 +9,15 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
-#include <utility>
 #include <unistd.h>
+#include <utility>
 
 namespace dlenv {
 
 Error io_error(const std::string& action, const std::filesystem::path& path)
 {
     return Error(errno == ENOENT ? ErrorCode::not_found : ErrorCode::io,
-                 action + " " + path.string() + ": " + std::strerror(errno));
+        action + " " + path.string() + ": " + std::strerror(errno));
 }
 
 UniqueFd::~UniqueFd()
@@ -76,7 +76,9 @@ std::string read_file(const std::filesystem::path& path)
 }
 
 AtomicFile::AtomicFile(const std::filesystem::path& path, unsigned mode, Durability durability)
-    : m_path(path), m_mode(mode), m_durability(durability)
+    : m_path(path)
+    , m_mode(mode)
+    , m_durability(durability)
 {
     std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
     std::error_code ec;
@@ -104,7 +106,7 @@ void AtomicFile::write(std::string_view bytes)
     constexpr std::uint64_t k_writeback_step = 32 << 20;
     if (m_durability == Durability::synced && m_written - m_flushed >= k_writeback_step) {
         ::sync_file_range(m_fd.get(), static_cast<off_t>(m_flushed), static_cast<off_t>(m_written - m_flushed),
-                          SYNC_FILE_RANGE_WRITE);
+            SYNC_FILE_RANGE_WRITE);
         m_flushed = m_written;
     }
 }
@@ -128,7 +130,7 @@ void copy_file_atomic(const std::filesystem::path& from, const std::filesystem::
     std::ifstream in(from, std::ios::binary);
     if (!in)
         throw Error(std::filesystem::exists(from) ? ErrorCode::io : ErrorCode::not_found,
-                    (std::filesystem::exists(from) ? "cannot read " : "no such file: ") + from.string());
+            (std::filesystem::exists(from) ? "cannot read " : "no such file: ") + from.string());
     AtomicFile out(to);
     std::string buffer(1 << 20, '\0');
     while (in) {

@@ -12,9 +12,15 @@ namespace dlenv {
 // Owns a POSIX file descriptor and closes it on every path out.
 class UniqueFd {
 public:
-    explicit UniqueFd(int fd = -1) : m_fd(fd) {}
+    explicit UniqueFd(int fd = -1)
+        : m_fd(fd)
+    {
+    }
     ~UniqueFd();
-    UniqueFd(UniqueFd&& other) noexcept : m_fd(other.release()) {}
+    UniqueFd(UniqueFd&& other) noexcept
+        : m_fd(other.release())
+    {
+    }
     UniqueFd& operator=(UniqueFd&& other) noexcept;
     UniqueFd(const UniqueFd&) = delete;
     UniqueFd& operator=(const UniqueFd&) = delete;
@@ -47,8 +53,8 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
 class AtomicFile {
 public:
     enum class Durability { synced, staged };
-    explicit AtomicFile(const std::filesystem::path& path, unsigned mode = 0644,
-                        Durability durability = Durability::synced);
+    explicit AtomicFile(
+        const std::filesystem::path& path, unsigned mode = 0644, Durability durability = Durability::synced);
     ~AtomicFile();
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;

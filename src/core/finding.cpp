@@ -7,10 +7,14 @@ namespace dlenv {
 std::string_view to_string(Verdict verdict)
 {
     switch (verdict) {
-    case Verdict::unknown: return "unknown";
-    case Verdict::ok: return "ok";
-    case Verdict::warn: return "warn";
-    case Verdict::fail: return "fail";
+    case Verdict::unknown:
+        return "unknown";
+    case Verdict::ok:
+        return "ok";
+    case Verdict::warn:
+        return "warn";
+    case Verdict::fail:
+        return "fail";
     }
     return "unknown";
 }

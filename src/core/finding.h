@@ -20,15 +20,15 @@ std::string_view to_string(Verdict verdict);
 // One conclusion a check or a rule reached: what it says, what it rests on, and, where
 // something was measured, the measurement against the threshold it was held to.
 struct Finding {
-    std::string code{};      // stable, for scripts and tests: "driver-minor-version-compat", "swap"
+    std::string code {}; // stable, for scripts and tests: "driver-minor-version-compat", "swap"
     Verdict verdict = Verdict::unknown;
-    std::string message{};   // what and why, for people, in a sentence or two
-    std::string why{};       // what the finding rests on: the facts' source URLs, or why the check matters
-    std::string subject{};   // what it is about when a report covers several: the GPU; empty otherwise
-    std::string value{};     // what was measured, as text; empty when nothing was
-    std::string threshold{}; // what the check wants; empty when it has no threshold
-    std::optional<double> measured{}; // the value as a number, in `unit`
-    std::string unit{};
+    std::string message {}; // what and why, for people, in a sentence or two
+    std::string why {}; // what the finding rests on: the facts' source URLs, or why the check matters
+    std::string subject {}; // what it is about when a report covers several: the GPU; empty otherwise
+    std::string value {}; // what was measured, as text; empty when nothing was
+    std::string threshold {}; // what the check wants; empty when it has no threshold
+    std::optional<double> measured {}; // the value as a number, in `unit`
+    std::string unit {};
 };
 
 // The worst verdict among `findings`: fail over warn over ok; unknown counts as ok, and

@@ -11,9 +11,9 @@ namespace dlenv {
 // What is known of a machine: the one a lock is made for, or the one a verification ran
 // on. Any field may be missing; reports write the driver as it was read (its `text()`).
 struct HostFacts {
-    std::string kernel;                  // `uname -r`; empty when not read
+    std::string kernel; // `uname -r`; empty when not read
     std::optional<DriverVersion> driver; // the NVIDIA driver; nullopt: none found, or none given
-    std::vector<std::string> gpus;       // models as the driver names them, or X.Y where the model is unknown
+    std::vector<std::string> gpus; // models as the driver names them, or X.Y where the model is unknown
 };
 
 } // namespace dlenv

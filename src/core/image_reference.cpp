@@ -59,11 +59,11 @@ ImageReference ImageReference::parse(std::string_view text)
         throw invalid(text, "\"" + ref.registry + "\" is not a registry host", "write HOST[:PORT]/REPOSITORY[:TAG]");
     if (!std::regex_match(ref.repository, repository_rule))
         throw invalid(text, "\"" + ref.repository + "\" is not a repository name",
-                      "use lowercase letters, digits and . _ - between them, with / between path components");
+            "use lowercase letters, digits and . _ - between them, with / between path components");
     // "ubuntu:" names an empty tag, which no registry serves: refused, not read as latest.
     if (ref.explicit_tag && !std::regex_match(ref.tag, tag_rule))
         throw invalid(text, "\"" + ref.tag + "\" is not a tag",
-                      "a tag is up to 128 letters, digits, _ . and -, not starting with . or -");
+            "a tag is up to 128 letters, digits, _ . and -, not starting with . or -");
     return ref;
 }
 

@@ -13,9 +13,9 @@ namespace dlenv {
 // component names a registry when it holds a '.' or a ':' or is "localhost"; otherwise
 // the registry is docker.io, where one-component names live under library/.
 struct ImageReference {
-    std::string registry;   // "docker.io", "nvcr.io", "localhost:5000"
+    std::string registry; // "docker.io", "nvcr.io", "localhost:5000"
     std::string repository; // "library/ubuntu", "nvidia/cuda"
-    std::string tag;        // "latest" when neither tag nor digest was given
+    std::string tag; // "latest" when neither tag nor digest was given
     bool explicit_tag = false; // the text named the tag
     std::optional<Digest> digest;
 

@@ -218,8 +218,8 @@ void JsonReader::allow_only(std::initializer_list<std::string_view> allowed) con
 
 void JsonReader::fail(const std::string& problem, const std::string& hint) const
 {
-    throw Error(ErrorCode::invalid_input, m_file + ": " + (m_path.empty() ? "(document)" : m_path) + ": " + problem,
-                hint);
+    throw Error(
+        ErrorCode::invalid_input, m_file + ": " + (m_path.empty() ? "(document)" : m_path) + ": " + problem, hint);
 }
 
 void JsonReader::expected(std::string_view what) const

@@ -40,9 +40,9 @@ public:
     const std::string& path() const { return m_path; }
     const nlohmann::json& raw() const { return *m_value; }
 
-    JsonReader at(std::string_view key) const;                  // required field
+    JsonReader at(std::string_view key) const; // required field
     std::optional<JsonReader> find(std::string_view key) const; // absent or null: nullopt
-    std::vector<JsonReader> items() const;                      // the elements of an array
+    std::vector<JsonReader> items() const; // the elements of an array
 
     std::string string() const;
     std::vector<std::string> strings() const;
@@ -53,8 +53,7 @@ public:
     std::int64_t non_negative_integer() const; // sizes and epochs
 
     // Parses the string value with `Type::parse`, reporting failures at this field.
-    template <typename Type>
-    Type as() const
+    template <typename Type> Type as() const
     {
         std::string text = string();
         try {
@@ -63,8 +62,7 @@ public:
             fail(e.message(), e.hint());
         }
     }
-    template <typename Type>
-    std::optional<Type> optional_as(std::string_view key) const
+    template <typename Type> std::optional<Type> optional_as(std::string_view key) const
     {
         auto field = find(key);
         return field ? std::optional<Type>(field->as<Type>()) : std::nullopt;

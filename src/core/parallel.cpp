@@ -11,8 +11,8 @@ namespace dlenv {
 
 void parallel_for(std::size_t count, std::size_t workers, const std::function<void(std::size_t)>& job)
 {
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};
+    std::atomic<std::size_t> next { 0 };
+    std::atomic<bool> failed { false };
     std::exception_ptr first;
     std::mutex first_mutex;
     auto work = [&] {

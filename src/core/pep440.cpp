@@ -13,7 +13,10 @@ namespace {
 // A cursor over the lower-cased input; every `take_*` consumes only on success.
 class Scanner {
 public:
-    explicit Scanner(std::string_view text) : m_text(text) {}
+    explicit Scanner(std::string_view text)
+        : m_text(text)
+    {
+    }
 
     bool done() const { return m_pos == m_text.size(); }
     // A number too large for 64 bits was taken: the text is refused rather than read
@@ -66,8 +69,14 @@ std::optional<Pep440Version::PreKind> take_pre_kind(Scanner& s)
     using K = Pep440Version::PreKind;
     // Longest spellings first, so "alpha" is not read as "a" + garbage.
     static const std::pair<std::string_view, K> spellings[] = {
-        {"preview", K::rc}, {"alpha", K::alpha}, {"beta", K::beta}, {"pre", K::rc},
-        {"rc", K::rc},      {"a", K::alpha},     {"b", K::beta},    {"c", K::rc},
+        { "preview", K::rc },
+        { "alpha", K::alpha },
+        { "beta", K::beta },
+        { "pre", K::rc },
+        { "rc", K::rc },
+        { "a", K::alpha },
+        { "b", K::beta },
+        { "c", K::rc },
     };
     for (const auto& [word, kind] : spellings)
         if (s.take(word))
@@ -78,13 +87,12 @@ std::optional<Pep440Version::PreKind> take_pre_kind(Scanner& s)
 std::string lower(std::string_view text)
 {
     std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
-int compare_local(const std::vector<Pep440Version::LocalSegment>& a,
-                  const std::vector<Pep440Version::LocalSegment>& b)
+int compare_local(const std::vector<Pep440Version::LocalSegment>& a, const std::vector<Pep440Version::LocalSegment>& b)
 {
     for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
         bool a_num = std::holds_alternative<std::uint64_t>(a[i]);
@@ -144,7 +152,7 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
     s.take_separator();
     if (auto kind = take_pre_kind(s)) {
         s.take_separator();
-        v.m_pre = Pre{*kind, s.take_number().value_or(0)};
+        v.m_pre = Pre { *kind, s.take_number().value_or(0) };
     } else {
         s.rewind(before_pre);
     }
@@ -183,7 +191,8 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
         while (pos <= label.size()) {
             std::size_t end = label.find_first_of(".-_", pos);
             std::string piece = label.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-            if (piece.empty() || !std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isalnum(c); }))
+            if (piece.empty()
+                || !std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isalnum(c); }))
                 return std::nullopt;
             if (std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isdigit(c); })) {
                 std::uint64_t number = 0;
@@ -209,7 +218,7 @@ Pep440Version Pep440Version::parse(std::string_view text)
     if (auto v = try_parse(text))
         return *v;
     throw Error(ErrorCode::invalid_input, "'" + std::string(text) + "' is not a PEP 440 version",
-                "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1");
+        "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1");
 }
 
 std::string Pep440Version::public_str() const
@@ -218,7 +227,7 @@ std::string Pep440Version::public_str() const
     for (std::size_t i = 0; i < m_release.size(); ++i)
         out += (i ? "." : "") + std::to_string(m_release[i]);
     if (m_pre) {
-        static const char* names[] = {"a", "b", "rc"};
+        static const char* names[] = { "a", "b", "rc" };
         out += names[static_cast<int>(m_pre->kind)] + std::to_string(m_pre->number);
     }
     if (m_post)
@@ -268,11 +277,15 @@ std::strong_ordering operator<=>(const Pep440Version& a, const Pep440Version& b)
         return *a.m_pre <=> *b.m_pre;
     // A missing post-release sorts first; a missing dev-release sorts last.
     if (a.m_post != b.m_post)
-        return !a.m_post ? std::strong_ordering::less : !b.m_post ? std::strong_ordering::greater : *a.m_post <=> *b.m_post;
+        return !a.m_post ? std::strong_ordering::less
+            : !b.m_post  ? std::strong_ordering::greater
+                         : *a.m_post <=> *b.m_post;
     if (a.m_dev != b.m_dev)
         return !a.m_dev ? std::strong_ordering::greater : !b.m_dev ? std::strong_ordering::less : *a.m_dev <=> *b.m_dev;
     int local = compare_local(a.m_local, b.m_local);
-    return local == 0 ? std::strong_ordering::equal : local < 0 ? std::strong_ordering::less : std::strong_ordering::greater;
+    return local == 0 ? std::strong_ordering::equal
+        : local < 0   ? std::strong_ordering::less
+                      : std::strong_ordering::greater;
 }
 
 } // namespace dlenv

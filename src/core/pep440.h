@@ -35,16 +35,13 @@ public:
     const std::vector<LocalSegment>& local() const { return m_local; }
 
     bool is_prerelease() const { return m_pre.has_value() || m_dev.has_value(); }
-    std::string public_str() const;   // normalised, without the local label
-    std::string local_str() const;    // "cu118", or empty
-    std::string str() const;          // normalised, "2.1.2+cu118"
+    std::string public_str() const; // normalised, without the local label
+    std::string local_str() const; // "cu118", or empty
+    std::string str() const; // normalised, "2.1.2+cu118"
     Pep440Version without_local() const;
 
     friend std::strong_ordering operator<=>(const Pep440Version& a, const Pep440Version& b);
-    friend bool operator==(const Pep440Version& a, const Pep440Version& b)
-    {
-        return (a <=> b) == 0;
-    }
+    friend bool operator==(const Pep440Version& a, const Pep440Version& b) { return (a <=> b) == 0; }
 
 private:
     std::uint64_t m_epoch = 0;

@@ -14,7 +14,8 @@ struct Sha256::State {
     ~State() { EVP_MD_CTX_free(ctx); }
 };
 
-Sha256::Sha256() : m_state(std::make_unique<State>())
+Sha256::Sha256()
+    : m_state(std::make_unique<State>())
 {
     m_state->ctx = EVP_MD_CTX_new();
     if (!m_state->ctx || EVP_DigestInit_ex(m_state->ctx, EVP_sha256(), nullptr) != 1)
@@ -59,7 +60,7 @@ std::string sha256_file_hex(const std::filesystem::path& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw Error(std::filesystem::exists(path) ? ErrorCode::io : ErrorCode::not_found,
-                    (std::filesystem::exists(path) ? "cannot read " : "no such file: ") + path.string());
+            (std::filesystem::exists(path) ? "cannot read " : "no such file: ") + path.string());
     Sha256 hash;
     std::vector<char> buffer(1 << 20);
     while (in) {

@@ -56,8 +56,7 @@ std::optional<ProcessResult> run_process(const std::vector<std::string>& argv)
     ::close(exec_pipe[0]);
 
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
     if (exec_failed)
         return std::nullopt;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -8,7 +8,7 @@ namespace dlenv {
 std::string rfc3339_utc(std::int64_t seconds)
 {
     std::time_t time = static_cast<std::time_t>(seconds);
-    std::tm parts{};
+    std::tm parts {};
     ::gmtime_r(&time, &parts);
     char text[32];
     std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);

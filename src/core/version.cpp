@@ -26,8 +26,7 @@ std::optional<std::vector<std::uint32_t>> split_numbers(std::string_view text)
 
 } // namespace
 
-template <typename Kind>
-std::optional<NumericVersion<Kind>> NumericVersion<Kind>::try_parse(std::string_view text)
+template <typename Kind> std::optional<NumericVersion<Kind>> NumericVersion<Kind>::try_parse(std::string_view text)
 {
     auto parts = split_numbers(text);
     if (!parts || parts->size() < Kind::min_parts || parts->size() > Kind::max_parts)
@@ -38,18 +37,15 @@ std::optional<NumericVersion<Kind>> NumericVersion<Kind>::try_parse(std::string_
     return v;
 }
 
-template <typename Kind>
-NumericVersion<Kind> NumericVersion<Kind>::parse(std::string_view text)
+template <typename Kind> NumericVersion<Kind> NumericVersion<Kind>::parse(std::string_view text)
 {
     if (auto v = try_parse(text))
         return *v;
-    throw Error(ErrorCode::invalid_input,
-                "'" + std::string(text) + "' is not a " + std::string(Kind::name),
-                "write it as " + std::string(Kind::example));
+    throw Error(ErrorCode::invalid_input, "'" + std::string(text) + "' is not a " + std::string(Kind::name),
+        "write it as " + std::string(Kind::example));
 }
 
-template <typename Kind>
-bool NumericVersion<Kind>::is_prefix_of(const NumericVersion& other) const
+template <typename Kind> bool NumericVersion<Kind>::is_prefix_of(const NumericVersion& other) const
 {
     if (m_parts.size() > other.m_parts.size())
         return false;
@@ -59,8 +55,7 @@ bool NumericVersion<Kind>::is_prefix_of(const NumericVersion& other) const
     return true;
 }
 
-template <typename Kind>
-NumericVersion<Kind> NumericVersion<Kind>::truncated(std::size_t parts) const
+template <typename Kind> NumericVersion<Kind> NumericVersion<Kind>::truncated(std::size_t parts) const
 {
     NumericVersion v;
     v.m_parts.assign(m_parts.begin(), m_parts.begin() + std::min(parts, m_parts.size()));
@@ -69,17 +64,15 @@ NumericVersion<Kind> NumericVersion<Kind>::truncated(std::size_t parts) const
     return v;
 }
 
-template <typename Kind>
-std::strong_ordering NumericVersion<Kind>::compare_truncated(const NumericVersion& bound) const
+template <typename Kind> std::strong_ordering NumericVersion<Kind>::compare_truncated(const NumericVersion& bound) const
 {
-    std::vector<std::uint32_t> head(m_parts.begin(),
-                                    m_parts.begin() + std::min(m_parts.size(), bound.m_parts.size()));
+    std::vector<std::uint32_t> head(m_parts.begin(), m_parts.begin() + std::min(m_parts.size(), bound.m_parts.size()));
     return compare_parts(head, bound.m_parts);
 }
 
 template <typename Kind>
-std::strong_ordering NumericVersion<Kind>::compare_parts(const std::vector<std::uint32_t>& a,
-                                                         const std::vector<std::uint32_t>& b)
+std::strong_ordering NumericVersion<Kind>::compare_parts(
+    const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b)
 {
     for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
         std::uint32_t x = i < a.size() ? a[i] : 0;
@@ -90,16 +83,14 @@ std::strong_ordering NumericVersion<Kind>::compare_parts(const std::vector<std::
     return std::strong_ordering::equal;
 }
 
-template <typename Version>
-bool VersionRange<Version>::contains(const Version& v) const
+template <typename Version> bool VersionRange<Version>::contains(const Version& v) const
 {
     if (min && v < *min)
         return false;
     return !max || v.compare_truncated(*max) <= 0;
 }
 
-template <typename Version>
-std::string VersionRange<Version>::describe() const
+template <typename Version> std::string VersionRange<Version>::describe() const
 {
     if (min && max)
         return min->text() == max->text() ? min->text() : min->text() + "-" + max->text();
@@ -143,7 +134,7 @@ ComputeCapability ComputeCapability::parse(std::string_view text)
     if (auto cc = try_parse(text))
         return *cc;
     throw Error(ErrorCode::invalid_input, "'" + std::string(text) + "' is not a compute capability",
-                "write it as 8.9 or sm_89");
+        "write it as 8.9 or sm_89");
 }
 
 std::string ComputeCapability::text() const

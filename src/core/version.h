@@ -13,8 +13,7 @@ namespace dlenv {
 // never be compared with a driver version by accident. `parse` validates and throws
 // Error(invalid_input) naming the kind and an example; `text()` returns the input as
 // written (drivers keep their leading zeros: 450.80.02).
-template <typename Kind>
-class NumericVersion {
+template <typename Kind> class NumericVersion {
 public:
     static NumericVersion parse(std::string_view text);
     static std::optional<NumericVersion> try_parse(std::string_view text);
@@ -45,8 +44,7 @@ public:
     }
 
 private:
-    static std::strong_ordering compare_parts(const std::vector<std::uint32_t>& a,
-                                              const std::vector<std::uint32_t>& b);
+    static std::strong_ordering compare_parts(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b);
 
     std::string m_text;
     std::vector<std::uint32_t> m_parts;
@@ -86,8 +84,7 @@ using NcclVersion = NumericVersion<NcclKind>;
 
 // An inclusive range; either end may be open. The upper end is compared on as many
 // parts as it has, so a Python range up to 3.11 contains 3.11.8.
-template <typename Version>
-struct VersionRange {
+template <typename Version> struct VersionRange {
     std::optional<Version> min;
     std::optional<Version> max;
 
@@ -105,11 +102,15 @@ class ComputeCapability {
 public:
     static ComputeCapability parse(std::string_view text);
     static std::optional<ComputeCapability> try_parse(std::string_view text);
-    ComputeCapability(std::uint32_t major, std::uint32_t minor) : m_major(major), m_minor(minor) {}
+    ComputeCapability(std::uint32_t major, std::uint32_t minor)
+        : m_major(major)
+        , m_minor(minor)
+    {
+    }
 
     std::uint32_t major() const { return m_major; }
     std::uint32_t minor() const { return m_minor; }
-    std::string text() const;    // "8.9"
+    std::string text() const; // "8.9"
     std::string sm_name() const; // "sm_89"
 
     friend auto operator<=>(const ComputeCapability&, const ComputeCapability&) = default;

@@ -32,7 +32,7 @@ HostState probe_host(const ProbeOptions& options)
 
 std::vector<Finding> diagnose(const HostState& host, const std::optional<DriverFloor>& floor, const GpuLookup& lookup)
 {
-    std::vector<Finding> findings{check_driver(host.driver)};
+    std::vector<Finding> findings { check_driver(host.driver) };
     if (floor)
         findings.push_back(check_driver_floor(host.driver, *floor));
     for (auto& f : check_gpu_models(host.driver, lookup))

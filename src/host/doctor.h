@@ -19,10 +19,10 @@ namespace dlenv::host {
 // The driver floor a lock sets (its stack.driver), given by the caller so that host/
 // needs no lock/ or matrix/.
 struct DriverFloor {
-    std::string lock;                                  // the lock's file, for messages
-    DriverVersion toolkit;                             // toolkit_min
-    std::optional<DriverVersion> minor_version;        // minor_version_min
-    bool forward_compat = false;                       // the lock relies on cuda-compat
+    std::string lock; // the lock's file, for messages
+    DriverVersion toolkit; // toolkit_min
+    std::optional<DriverVersion> minor_version; // minor_version_min
+    bool forward_compat = false; // the lock relies on cuda-compat
 };
 
 // What the matrix knows of a GPU model.
@@ -43,7 +43,7 @@ struct HostState {
     CpuFacts cpu;
     MemoryFacts memory;
     std::optional<Topology> topology; // none: `nvidia-smi topo -m` not visible, or see topology_error
-    std::string topology_error;       // why its output could not be read
+    std::string topology_error; // why its output could not be read
     std::filesystem::path data_dir;
     std::optional<ReadMeasurement> read; // none: see read_error
     std::string read_error;
@@ -63,8 +63,7 @@ HostState probe_host(const ProbeOptions& options);
 // The doctor's findings, in a fixed order: driver, driver_lock (with a floor), one gpu
 // finding per model, cpu_cores_per_gpu, ram_vs_gpu_memory, swap, data_read_speed,
 // gpu_topology.
-std::vector<Finding> diagnose(const HostState& host, const std::optional<DriverFloor>& floor,
-                              const GpuLookup& lookup);
+std::vector<Finding> diagnose(const HostState& host, const std::optional<DriverFloor>& floor, const GpuLookup& lookup);
 
 // The single checks `diagnose` runs, for tests.
 Finding check_driver(const std::optional<DriverFacts>& driver);

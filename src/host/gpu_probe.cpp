@@ -34,8 +34,7 @@ struct LibraryCloser {
     void operator()(void* handle) const { dlclose(handle); }
 };
 
-template <typename Fn>
-bool bind(void* library, const char* symbol, Fn& fn)
+template <typename Fn> bool bind(void* library, const char* symbol, Fn& fn)
 {
     fn = reinterpret_cast<Fn>(dlsym(library, symbol));
     return fn != nullptr;
@@ -46,15 +45,15 @@ std::optional<DriverFacts> probe_nvml()
     std::unique_ptr<void, LibraryCloser> library(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL));
     if (!library)
         return std::nullopt;
-    Nvml nvml{};
+    Nvml nvml {};
     void* lib = library.get();
-    if (!bind(lib, "nvmlInit_v2", nvml.init) || !bind(lib, "nvmlShutdown", nvml.shutdown) ||
-        !bind(lib, "nvmlSystemGetDriverVersion", nvml.driver_version) ||
-        !bind(lib, "nvmlDeviceGetCount_v2", nvml.device_count) ||
-        !bind(lib, "nvmlDeviceGetHandleByIndex_v2", nvml.device_by_index) ||
-        !bind(lib, "nvmlDeviceGetName", nvml.device_name) ||
-        !bind(lib, "nvmlDeviceGetCudaComputeCapability", nvml.compute_capability) ||
-        !bind(lib, "nvmlDeviceGetMemoryInfo", nvml.memory_info))
+    if (!bind(lib, "nvmlInit_v2", nvml.init) || !bind(lib, "nvmlShutdown", nvml.shutdown)
+        || !bind(lib, "nvmlSystemGetDriverVersion", nvml.driver_version)
+        || !bind(lib, "nvmlDeviceGetCount_v2", nvml.device_count)
+        || !bind(lib, "nvmlDeviceGetHandleByIndex_v2", nvml.device_by_index)
+        || !bind(lib, "nvmlDeviceGetName", nvml.device_name)
+        || !bind(lib, "nvmlDeviceGetCudaComputeCapability", nvml.compute_capability)
+        || !bind(lib, "nvmlDeviceGetMemoryInfo", nvml.memory_info))
         return std::nullopt;
     if (nvml.init() != k_nvml_success)
         return std::nullopt;
@@ -63,19 +62,19 @@ std::optional<DriverFacts> probe_nvml()
     std::optional<DriverFacts> facts;
     if (nvml.driver_version(text, sizeof text) == k_nvml_success && nvml.device_count(&count) == k_nvml_success) {
         if (auto driver = DriverVersion::try_parse(text)) {
-            facts = DriverFacts{*driver, {}, "nvml"};
+            facts = DriverFacts { *driver, {}, "nvml" };
             for (unsigned i = 0; i < count; ++i) {
                 nvmlDevice device = nullptr;
                 char name[96] = {};
                 int major = 0, minor = 0;
-                if (nvml.device_by_index(i, &device) != k_nvml_success ||
-                    nvml.device_name(device, name, sizeof name) != k_nvml_success)
+                if (nvml.device_by_index(i, &device) != k_nvml_success
+                    || nvml.device_name(device, name, sizeof name) != k_nvml_success)
                     continue;
-                DetectedGpu gpu{name, std::nullopt, std::nullopt};
+                DetectedGpu gpu { name, std::nullopt, std::nullopt };
                 if (nvml.compute_capability(device, &major, &minor) == k_nvml_success && major > 0)
-                    gpu.compute_capability = ComputeCapability(static_cast<std::uint32_t>(major),
-                                                               static_cast<std::uint32_t>(minor));
-                NvmlMemory memory{};
+                    gpu.compute_capability
+                        = ComputeCapability(static_cast<std::uint32_t>(major), static_cast<std::uint32_t>(minor));
+                NvmlMemory memory {};
                 if (nvml.memory_info(device, &memory) == k_nvml_success && memory.total > 0)
                     gpu.memory_gib = static_cast<double>(memory.total) / (1024.0 * 1024.0 * 1024.0);
                 facts->gpus.push_back(std::move(gpu));
@@ -109,10 +108,10 @@ DriverFacts parse_nvidia_smi(const std::string& output)
         auto driver = fields.size() >= 2 ? DriverVersion::try_parse(fields[1]) : std::nullopt;
         if (!driver)
             throw Error(ErrorCode::invalid_input, "nvidia-smi printed a line dlenv cannot read: '" + line + "'",
-                        "expected: name, driver_version, compute_cap, memory.total");
+                "expected: name, driver_version, compute_cap, memory.total");
         if (!facts)
-            facts = DriverFacts{*driver, {}, "nvidia-smi"};
-        DetectedGpu gpu{fields[0], std::nullopt, std::nullopt};
+            facts = DriverFacts { *driver, {}, "nvidia-smi" };
+        DetectedGpu gpu { fields[0], std::nullopt, std::nullopt };
         if (fields.size() >= 3)
             gpu.compute_capability = ComputeCapability::try_parse(fields[2]);
         if (fields.size() >= 4 && !fields[3].empty() && std::isdigit(static_cast<unsigned char>(fields[3][0])))
@@ -128,8 +127,8 @@ std::optional<DriverFacts> probe_driver()
 {
     if (auto facts = probe_nvml())
         return facts;
-    auto smi = run_process({"nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total",
-                            "--format=csv,noheader,nounits"});
+    auto smi = run_process(
+        { "nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total", "--format=csv,noheader,nounits" });
     if (!smi || smi->exit_code != 0)
         return std::nullopt;
     return parse_nvidia_smi(smi->out);

@@ -15,8 +15,8 @@
 namespace dlenv::host {
 namespace {
 
-constexpr std::size_t k_chunk = 8u << 20;   // per read: large enough for NVMe to stream
-constexpr std::size_t k_alignment = 4096;   // O_DIRECT wants block-aligned buffers
+constexpr std::size_t k_chunk = 8u << 20; // per read: large enough for NVMe to stream
+constexpr std::size_t k_alignment = 4096; // O_DIRECT wants block-aligned buffers
 
 struct FreeDeleter {
     void operator()(char* p) const { std::free(p); }
@@ -58,7 +58,7 @@ void write_test_file(const std::filesystem::path& path, std::uint64_t chunks)
     std::uint64_t state = 0x9e3779b97f4a7c15ull;
     for (std::uint64_t i = 0; i < chunks; ++i) {
         fill_incompressible(buffer.get(), k_chunk, state);
-        file.write({buffer.get(), k_chunk});
+        file.write({ buffer.get(), k_chunk });
     }
     file.commit(); // fsyncs: every page is clean, so DONTNEED can drop it
 }
@@ -84,9 +84,9 @@ ReadMeasurement measure_read_speed(const std::filesystem::path& dir, std::uint64
 {
     if (!std::filesystem::is_directory(dir))
         throw Error(ErrorCode::not_found, "data directory " + dir.string() + " does not exist",
-                    "pass --data-dir with the directory the training data lives in");
+            "pass --data-dir with the directory the training data lives in");
     std::uint64_t chunks = std::max<std::uint64_t>(1, (bytes + k_chunk - 1) / k_chunk);
-    RemoveOnExit file{dir / (".dlenv-doctor-read-" + std::to_string(::getpid()))};
+    RemoveOnExit file { dir / (".dlenv-doctor-read-" + std::to_string(::getpid())) };
     write_test_file(file.path, chunks);
 
     ReadMeasurement result;

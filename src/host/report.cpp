@@ -17,16 +17,15 @@ nlohmann::json to_json(const std::vector<Finding>& findings)
 {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& f : findings) {
-        nlohmann::json item = {{"check", f.code},          {"verdict", to_string(f.verdict)},
-                               {"message", f.message},     {"value", f.value},
-                               {"threshold", f.threshold}, {"why", f.why}};
+        nlohmann::json item = { { "check", f.code }, { "verdict", to_string(f.verdict) }, { "message", f.message },
+            { "value", f.value }, { "threshold", f.threshold }, { "why", f.why } };
         if (f.measured) {
             item["measured"] = *f.measured;
             item["unit"] = f.unit;
         }
         list.push_back(std::move(item));
     }
-    return {{"format", "dlenv.doctor/v1"}, {"verdict", to_string(worst_verdict(findings))}, {"findings", list}};
+    return { { "format", "dlenv.doctor/v1" }, { "verdict", to_string(worst_verdict(findings)) }, { "findings", list } };
 }
 
 } // namespace dlenv::host

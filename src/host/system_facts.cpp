@@ -19,7 +19,7 @@ std::optional<std::uint64_t> meminfo_value(const std::string& line, std::string_
     std::string unit;
     if (!(fields >> value) || !(fields >> unit) || unit != "kB")
         throw Error(ErrorCode::invalid_input, file + ": cannot read the line '" + line + "'",
-                    "expected 'KEY: NUMBER kB' as Linux writes it");
+            "expected 'KEY: NUMBER kB' as Linux writes it");
     return value;
 }
 
@@ -37,8 +37,8 @@ MemoryFacts parse_meminfo(const std::string& text, const std::string& file)
     }
     if (!total || !swap)
         throw Error(ErrorCode::invalid_input, file + ": no " + (total ? "SwapTotal" : "MemTotal") + " line",
-                    "is this a Linux /proc/meminfo?");
-    return {*total, *swap};
+            "is this a Linux /proc/meminfo?");
+    return { *total, *swap };
 }
 
 MemoryFacts read_memory(const std::filesystem::path& root)
@@ -62,8 +62,8 @@ CpuFacts usable_cpu_cores(const std::filesystem::path& root)
     cpu_set_t set;
     CPU_ZERO(&set);
     if (root == "/" && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return {static_cast<unsigned>(CPU_COUNT(&set)), "sched_getaffinity"};
-    return {count_cpuinfo_processors(read_file(root / "proc/cpuinfo")), "/proc/cpuinfo"};
+        return { static_cast<unsigned>(CPU_COUNT(&set)), "sched_getaffinity" };
+    return { count_cpuinfo_processors(read_file(root / "proc/cpuinfo")), "/proc/cpuinfo" };
 }
 
 } // namespace dlenv::host

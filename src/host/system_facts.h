@@ -10,7 +10,7 @@ namespace dlenv::host {
 // Memory as /proc/meminfo states it, in KiB (the file says "kB" and means KiB).
 struct MemoryFacts {
     std::uint64_t total_kib = 0; // MemTotal
-    std::uint64_t swap_kib = 0;  // SwapTotal
+    std::uint64_t swap_kib = 0; // SwapTotal
 };
 
 // Reads MemTotal and SwapTotal from the text of /proc/meminfo. Throws Error(invalid_input)

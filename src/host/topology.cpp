@@ -41,9 +41,9 @@ Link link_of(const std::string& code, const std::string& line)
         return Link::host_bridge;
     if (code == "SYS")
         return Link::cross_socket;
-    throw Error(ErrorCode::invalid_input, "nvidia-smi topo -m printed a link dlenv does not know: '" + code +
-                                              "' in '" + line + "'",
-                "expected NV#, PIX, PXB, PHB, NODE or SYS");
+    throw Error(ErrorCode::invalid_input,
+        "nvidia-smi topo -m printed a link dlenv does not know: '" + code + "' in '" + line + "'",
+        "expected NV#, PIX, PXB, PHB, NODE or SYS");
 }
 
 } // namespace
@@ -67,19 +67,19 @@ Topology parse_topology(const std::string& output)
         unsigned row = topology.gpus++;
         if (cells.size() < columns + 1)
             throw Error(ErrorCode::invalid_input, "nvidia-smi topo -m printed a short row: '" + line + "'",
-                        "expected one link per GPU column");
+                "expected one link per GPU column");
         for (unsigned col = row + 1; col < columns; ++col)
-            topology.pairs.push_back({row, col, link_of(cells[col + 1], line), cells[col + 1]});
+            topology.pairs.push_back({ row, col, link_of(cells[col + 1], line), cells[col + 1] });
     }
     if (topology.gpus == 0)
         throw Error(ErrorCode::invalid_input, "nvidia-smi topo -m printed no GPU rows",
-                    "run `nvidia-smi topo -m` to see what it says");
+            "run `nvidia-smi topo -m` to see what it says");
     return topology;
 }
 
 std::optional<Topology> probe_topology()
 {
-    auto smi = run_process({"nvidia-smi", "topo", "-m"});
+    auto smi = run_process({ "nvidia-smi", "topo", "-m" });
     if (!smi || smi->exit_code != 0)
         return std::nullopt;
     return parse_topology(smi->out);

@@ -8,7 +8,7 @@ namespace dlenv::host {
 
 // How two GPUs reach each other, from the legend of `nvidia-smi topo -m`.
 enum class Link {
-    nvlink,      // NV#: NVLink with # links
+    nvlink, // NV#: NVLink with # links
     pcie_switch, // PIX, PXB: through PCIe switches, without the host bridge
     host_bridge, // PHB, NODE: through the CPU's PCIe host bridge(s), one NUMA node
     cross_socket // SYS: across the interconnect between CPU sockets
@@ -17,7 +17,7 @@ enum class Link {
 struct GpuPair {
     unsigned first, second; // GPU indices, first < second
     Link link;
-    std::string code;       // as printed: "NV18", "PXB", "SYS"
+    std::string code; // as printed: "NV18", "PXB", "SYS"
 };
 
 struct Topology {

@@ -67,7 +67,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
         std::string_view value = line.substr(colon + 1);
         while (!value.empty() && value.front() == ' ')
             value.remove_prefix(1);
-        transfer.response.headers.push_back({std::string(line.substr(0, colon)), std::string(value)});
+        transfer.response.headers.push_back({ std::string(line.substr(0, colon)), std::string(value) });
     }
     return size * count;
 }
@@ -98,8 +98,8 @@ std::size_t on_read(char* buffer, std::size_t size, std::size_t count, void* use
     return got;
 }
 
-int on_progress(void* user, curl_off_t download_total, curl_off_t downloaded, curl_off_t upload_total,
-                curl_off_t uploaded)
+int on_progress(
+    void* user, curl_off_t download_total, curl_off_t downloaded, curl_off_t upload_total, curl_off_t uploaded)
 {
     auto& transfer = *static_cast<Transfer*>(user);
     if (transfer.request.stream)
@@ -152,7 +152,10 @@ std::string ca_file_from_environment()
     return file ? file : "";
 }
 
-Client::Client(ClientOptions options) : m_options(std::move(options)) {}
+Client::Client(ClientOptions options)
+    : m_options(std::move(options))
+{
+}
 
 Response Client::send(const Request& request) const
 {
@@ -166,15 +169,15 @@ Response Client::send(const Request& request) const
             return response;
         url = resolve_url(url, *location);
     }
-    throw Error(ErrorCode::network, request.method + " " + request.url + ": more than " +
-                                        std::to_string(k_max_redirects) + " redirects");
+    throw Error(ErrorCode::network,
+        request.method + " " + request.url + ": more than " + std::to_string(k_max_redirects) + " redirects");
 }
 
 Response Client::send_once(const Request& request, const std::string& url, bool with_authorization) const
 {
     Url target = Url::parse(url);
     CURL* curl = thread_handle();
-    Transfer transfer{request, {}, 0, false, false};
+    Transfer transfer { request, {}, 0, false, false };
     CurlHeaders headers;
     for (const auto& header : request.headers)
         headers.add(header.name + ": " + header.value);
@@ -232,7 +235,7 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
         throw ConnectionRefused(ErrorCode::network, request.method + " " + url + ": " + connect_failure(curl));
     if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.body_refused))
         throw Error(is_tls_failure(code) ? ErrorCode::environment : ErrorCode::network,
-                    request.method + " " + url + ": " + (reason[0] ? reason : curl_easy_strerror(code)));
+            request.method + " " + url + ": " + (reason[0] ? reason : curl_easy_strerror(code)));
     transfer.response.url = url;
     return std::move(transfer.response);
 }

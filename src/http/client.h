@@ -25,8 +25,8 @@ struct Request {
     // Sent as the Authorization header to the request's origin only: a redirect to
     // another origin drops it, as the OCI distribution spec requires.
     std::string authorization;
-    std::string body;                  // a small body, or
-    std::optional<BodySource> stream;  // a streamed one
+    std::string body; // a small body, or
+    std::optional<BodySource> stream; // a streamed one
     // When set, a 2xx response body goes here as it arrives instead of into
     // Response::body (error bodies are always collected, to explain the error).
     std::function<void(std::string_view)> on_data;

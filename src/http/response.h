@@ -17,9 +17,9 @@ std::optional<std::string> find_header(const std::vector<Header>& headers, std::
 
 struct Response {
     long status = 0;
-    std::string url;             // the URL that answered, after any redirects
+    std::string url; // the URL that answered, after any redirects
     std::vector<Header> headers; // of the final response, in order
-    std::string body;            // unless the request streamed a successful body elsewhere
+    std::string body; // unless the request streamed a successful body elsewhere
 
     std::optional<std::string> header(std::string_view name) const { return find_header(headers, name); }
     bool ok() const { return status >= 200 && status < 300; }

@@ -13,8 +13,8 @@ namespace dlenv::http {
 // 429 and 5xx answers, and dropped or refused connections.
 struct RetryPolicy {
     int attempts = 5;
-    std::chrono::milliseconds first_delay{500};
-    std::chrono::milliseconds max_delay{15000};
+    std::chrono::milliseconds first_delay { 500 };
+    std::chrono::milliseconds max_delay { 15000 };
     // Whether a refused connection is tried again: yes for a server that has answered
     // before and may be restarting; no for a first contact, where it means that nothing
     // listens there and waiting would only delay the error.
@@ -35,8 +35,7 @@ std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int retry, cons
 // attempts run out; then returns the last answer or rethrows the last Error(network)
 // (at once when it is a ConnectionRefused the policy does not retry).
 // Only for requests that are safe to repeat.
-template <typename Attempt>
-Response with_retries(const RetryPolicy& policy, Attempt&& attempt)
+template <typename Attempt> Response with_retries(const RetryPolicy& policy, Attempt&& attempt)
 {
     for (int retry = 1;; ++retry) {
         bool last = retry >= policy.attempts;

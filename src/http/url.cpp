@@ -18,11 +18,11 @@ Url Url::parse(std::string_view text)
     std::string authority(rest.substr(0, path_start));
     if (authority.empty() || authority.find('@') != std::string::npos)
         throw Error(ErrorCode::invalid_input, "URL without a host, or with credentials in it: " + scheme + "://…",
-                    "give credentials through the configuration, never in a URL");
+            "give credentials through the configuration, never in a URL");
     std::string target = path_start == std::string_view::npos ? "/" : std::string(rest.substr(path_start));
     if (target.front() == '?')
         target.insert(0, "/");
-    return {scheme, authority, target};
+    return { scheme, authority, target };
 }
 
 namespace {

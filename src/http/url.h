@@ -7,9 +7,9 @@ namespace dlenv::http {
 
 // The parts of an absolute http(s) URL that decide where a request goes.
 struct Url {
-    std::string scheme;    // http or https
+    std::string scheme; // http or https
     std::string authority; // host[:port], as written
-    std::string target;    // path and query, starting with '/'
+    std::string target; // path and query, starting with '/'
 
     // "scheme://authority": credentials are only ever sent back to the same origin.
     std::string origin() const { return scheme + "://" + authority; }

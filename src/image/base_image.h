@@ -21,16 +21,16 @@ struct BaseSource {
     enum class Kind { scratch, layout, archive, store, registry };
     std::string reference;
     Kind kind = Kind::scratch;
-    std::filesystem::path path;  // the layout directory or the archive
-    std::string ref;             // the layout's ref or the archive's tag
+    std::filesystem::path path; // the layout directory or the archive
+    std::string ref; // the layout's ref or the archive's tag
     std::optional<Digest> pinned_manifest; // registry: the manifest the lock pins
 };
 
 // Finds the base without writing anything: a registry image when the lock pins its
 // manifest (`pinned_manifest`) and no other base was asked for, else the reference's
 // kind. Error(not_found) when the reference names nothing, saying how to bring it in.
-BaseSource locate_base(const std::string& reference, const std::optional<Digest>& pinned_manifest,
-                       const std::filesystem::path& store_dir);
+BaseSource locate_base(
+    const std::string& reference, const std::optional<Digest>& pinned_manifest, const std::filesystem::path& store_dir);
 
 // Brings the base into the store, verifying every blob, checks once that the layers of a
 // base from outside the store may be unpacked (store::check_layers_once), and returns its

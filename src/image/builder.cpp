@@ -1,12 +1,12 @@
 #include "image/builder.h"
 
-#include "image/base_image.h"
-#include "image/image_config.h"
-#include "image/image_labels.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/json_reader.h"
 #include "core/time_text.h"
+#include "image/base_image.h"
+#include "image/image_config.h"
+#include "image/image_labels.h"
 #include "lock/lockfile.h"
 #include "oci/layer_writer.h"
 #include "oci/media_types.h"
@@ -43,21 +43,19 @@ std::string read_base_blob(const store::Store& store, const oci::Descriptor& blo
     }
 }
 
-std::pair<BuiltLayer, Digest> write_or_reuse(const PlannedLayer& plan,
-                                                  const std::optional<store::CachedLayer>& cached,
-                                                  const store::Store& store, const BuildRequest& request)
+std::pair<BuiltLayer, Digest> write_or_reuse(const PlannedLayer& plan, const std::optional<store::CachedLayer>& cached,
+    const store::Store& store, const BuildRequest& request)
 {
     if (cached)
-        return {{plan.created_by, cached->descriptor, true}, cached->diff_id};
+        return { { plan.created_by, cached->descriptor, true }, cached->diff_id };
     // What fails below (a damaged wheel, a file that changed) names itself but not the
     // layer it was going into.
     try {
         store::StagingDir staging(store);
         oci::WrittenLayer written = oci::write_layer(plan.entries(store, staging.path()),
-                                                     {request.compression, request.source_date_epoch, 0},
-                                                     store.layout().new_blob());
-        store::remember_layer(store, plan.cache_key, {written.descriptor, written.diff_id});
-        return {{plan.created_by, written.descriptor, false}, written.diff_id};
+            { request.compression, request.source_date_epoch, 0 }, store.layout().new_blob());
+        store::remember_layer(store, plan.cache_key, { written.descriptor, written.diff_id });
+        return { { plan.created_by, written.descriptor, false }, written.diff_id };
     } catch (const Error& e) {
         throw e.with_context(plan.name);
     }
@@ -66,8 +64,8 @@ std::pair<BuiltLayer, Digest> write_or_reuse(const PlannedLayer& plan,
 // The artifacts are fetched only when a layer that reads them must be written: a store
 // whose layers are cached builds without them, even after they were removed.
 std::vector<FetchedArtifact> fetch_for_layers(const BuildRequest& request, const store::Store& store,
-                                              const std::vector<std::optional<store::CachedLayer>>& cached,
-                                              const std::function<void(const std::string&)>& progress)
+    const std::vector<std::optional<store::CachedLayer>>& cached,
+    const std::function<void(const std::string&)>& progress)
 {
     bool needed = false;
     for (std::size_t i = 0; i < request.layers.size(); ++i)
@@ -85,9 +83,8 @@ std::vector<FetchedArtifact> fetch_for_layers(const BuildRequest& request, const
 
 // The base is named as the lock names it, wherever --base fetched it from: its digest
 // pins the content, and a path on the build machine would change the image's digest.
-std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lock,
-                                                        const std::optional<oci::Descriptor>& base,
-                                                        std::int64_t epoch)
+std::map<std::string, std::string> manifest_annotations(
+    const lock::Lockfile& lock, const std::optional<oci::Descriptor>& base, std::int64_t epoch)
 {
     std::map<std::string, std::string> annotations = image_labels(lock);
     annotations["org.opencontainers.image.created"] = rfc3339_utc(epoch);
@@ -101,7 +98,7 @@ std::map<std::string, std::string> manifest_annotations(const lock::Lockfile& lo
 } // namespace
 
 BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::string& name, const std::string& base,
-                           oci::Compression compression, const std::filesystem::path& store_dir)
+    oci::Compression compression, const std::filesystem::path& store_dir)
 {
     lock::Lockfile lock = lock::Lockfile::parse(lockfile.string(), read_file(lockfile));
     std::string image = name.empty() ? lock.profile().name : name;
@@ -109,11 +106,11 @@ BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::str
     BaseSource source = base.empty() ? locate_base(lock.base_image().reference, lock.base_image().manifest, store_dir)
                                      : locate_base(base, std::nullopt, store_dir);
     std::vector<PlannedLayer> layers = plan_layers(lock, compression);
-    return BuildRequest{lock, image, source, layers, compression, lock.image().source_date_epoch, false, {}};
+    return BuildRequest { lock, image, source, layers, compression, lock.image().source_date_epoch, false, {} };
 }
 
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
-                        std::int64_t now, const std::function<void(const std::string&)>& progress)
+    std::int64_t now, const std::function<void(const std::string&)>& progress)
 {
     const lock::Lockfile& lock = request.lock;
     const std::string& name = request.name;
@@ -125,11 +122,13 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     std::vector<oci::Descriptor> layers;
     nlohmann::json base_config;
     if (base) {
-        oci::Manifest base_manifest = oci::Manifest::parse(read_base_blob(store, *base, base_reference), base_reference);
+        oci::Manifest base_manifest
+            = oci::Manifest::parse(read_base_blob(store, *base, base_reference), base_reference);
         base_config = JsonReader::parse_document_or_null(read_base_blob(store, base_manifest.config, base_reference));
         if (!base_config.is_object())
-            throw Error(ErrorCode::invalid_input, "base image " + base_reference + ": its config " +
-                                                      base_manifest.config.digest.text() + " is not a JSON object");
+            throw Error(ErrorCode::invalid_input,
+                "base image " + base_reference + ": its config " + base_manifest.config.digest.text()
+                    + " is not a JSON object");
         for (const auto& layer : base_manifest.layers)
             layers.push_back(as_oci(layer));
     }
@@ -140,7 +139,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     std::vector<FetchedArtifact> fetched = fetch_for_layers(request, store, cached, progress);
 
     std::vector<BuiltLayer> built;
-    ConfigChanges changes{epoch, nvidia_environment(lock, matrix), image_labels(lock), {}};
+    ConfigChanges changes { epoch, nvidia_environment(lock, matrix), image_labels(lock), {} };
     for (std::size_t i = 0; i < request.layers.size(); ++i) {
         const PlannedLayer& plan = request.layers[i];
         progress(plan.created_by);
@@ -150,16 +149,17 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
         changes.layers.emplace_back(diff_id, plan.created_by);
     }
 
-    oci::Descriptor config = store.layout().write_blob(oci::to_blob_json(compose_config(base_config, changes)),
-                                                       oci::media_type::k_config);
-    oci::Manifest manifest{std::string(oci::media_type::k_manifest), config, layers,
-                           manifest_annotations(lock, base, epoch)};
-    oci::Descriptor written = store.layout().write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
+    oci::Descriptor config
+        = store.layout().write_blob(oci::to_blob_json(compose_config(base_config, changes)), oci::media_type::k_config);
+    oci::Manifest manifest { std::string(oci::media_type::k_manifest), config, layers,
+        manifest_annotations(lock, base, epoch) };
+    oci::Descriptor written
+        = store.layout().write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
 
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_build(records, name, written, lock.digest().text(), now);
     store.commit(std::move(records));
-    return BuildResult{name, lock.digest().text(), written, built, fetched, entry};
+    return BuildResult { name, lock.digest().text(), written, built, fetched, entry };
 }
 
 } // namespace dlenv::image

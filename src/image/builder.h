@@ -28,7 +28,7 @@ struct BuildRequest {
     oci::Compression compression = oci::Compression::gzip;
     std::int64_t source_date_epoch = 0;
     bool insecure_registry = false; // the base's registry may be plain HTTP or unverified
-    FetchOptions fetch;             // for the artifacts the store does not have yet
+    FetchOptions fetch; // for the artifacts the store does not have yet
 };
 
 // Reads and checks everything a build needs without writing anything. `name` and
@@ -36,7 +36,7 @@ struct BuildRequest {
 // fails its digest or format, or names a base that is not there, is Error(invalid_input
 // or not_found).
 BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::string& name, const std::string& base,
-                           oci::Compression compression, const std::filesystem::path& store_dir);
+    oci::Compression compression, const std::filesystem::path& store_dir);
 
 struct BuiltLayer {
     std::string created_by;
@@ -48,9 +48,9 @@ struct BuildResult {
     std::string name;
     std::string lock_digest;
     oci::Descriptor manifest;
-    std::vector<BuiltLayer> layers;       // the layers dlenv added (the base's are not listed)
+    std::vector<BuiltLayer> layers; // the layers dlenv added (the base's are not listed)
     std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
-    store::HistoryEntry history;          // what moved
+    store::HistoryEntry history; // what moved
 };
 
 // Builds the image a lockfile describes into `store` (opened for writing): base image,
@@ -63,6 +63,6 @@ struct BuildResult {
 // equal manifest digests, in any store, at any time.
 // `progress` hears each step.
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
-                        std::int64_t now, const std::function<void(const std::string&)>& progress);
+    std::int64_t now, const std::function<void(const std::string&)>& progress);
 
 } // namespace dlenv::image

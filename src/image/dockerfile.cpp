@@ -1,13 +1,13 @@
 #include "image/dockerfile.h"
 
-#include "image/file_source.h"
-#include "image/image_config.h"
-#include "image/image_labels.h"
-#include "image/kit.h"
 #include "core/embedded_file.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/output_file.h"
+#include "image/file_source.h"
+#include "image/image_config.h"
+#include "image/image_labels.h"
+#include "image/kit.h"
 #include "lock/requirements_file.h"
 #include "rootfs/dlenv_files.h"
 #include "rootfs/file_mode.h"
@@ -33,8 +33,7 @@ std::string quoted(const std::string& value)
 }
 
 // KEY="value" pairs, one per continued line.
-template <typename Pairs>
-std::string key_values(const Pairs& pairs)
+template <typename Pairs> std::string key_values(const Pairs& pairs)
 {
     std::string out;
     for (const auto& [key, value] : pairs)
@@ -57,8 +56,8 @@ std::string files(const lock::Lockfile& lock)
         return "# The lock pins no files.";
     std::string out = "# The files the lock pins, with their modes.";
     for (const auto& file : image.files) {
-        out += "\nCOPY --chmod=" + rootfs::file_mode_text(file.mode) + " " +
-               nlohmann::json::array({"files" + file.target, file.target}).dump();
+        out += "\nCOPY --chmod=" + rootfs::file_mode_text(file.mode) + " "
+            + nlohmann::json::array({ "files" + file.target, file.target }).dump();
     }
     return out;
 }
@@ -70,17 +69,17 @@ std::string packages(const lock::Lockfile& lock)
     std::string out;
     const lock::PythonEnvironment& python = lock.python();
     if (python.runtime)
-        out += "# The relocatable CPython the lock pins, unpacked under " + python.prefix + ".\n" +
-               "ADD --checksum=sha256:" + python.runtime->sha256 + " " + python.runtime->url +
-               " /tmp/python-runtime.tar.gz\n" + "RUN tar -xzf /tmp/python-runtime.tar.gz -C " + python.prefix +
-               " --strip-components=1 && rm /tmp/python-runtime.tar.gz\n\n";
+        out += "# The relocatable CPython the lock pins, unpacked under " + python.prefix + ".\n"
+            + "ADD --checksum=sha256:" + python.runtime->sha256 + " " + python.runtime->url
+            + " /tmp/python-runtime.tar.gz\n" + "RUN tar -xzf /tmp/python-runtime.tar.gz -C " + python.prefix
+            + " --strip-components=1 && rm /tmp/python-runtime.tar.gz\n\n";
     const auto& locked = lock.packages();
     if (!locked || locked->empty())
         return out + "# The lock pins no packages.";
-    return out + "# Every package pinned by URL and sha256; pip refuses anything else.\n" +
-           "COPY requirements.lock.txt " + std::string(rootfs::k_requirements_file) + "\n" +
-           "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r " +
-           std::string(rootfs::k_requirements_file);
+    return out + "# Every package pinned by URL and sha256; pip refuses anything else.\n"
+        + "COPY requirements.lock.txt " + std::string(rootfs::k_requirements_file) + "\n"
+        + "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r "
+        + std::string(rootfs::k_requirements_file);
 }
 
 // One COPY per kit directory, naming its files, so that --chmod sets the files' mode and
@@ -114,7 +113,8 @@ std::string template_text()
 
 void replace_all(std::string& text, const std::string& placeholder, const std::string& value)
 {
-    for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size()))
+    for (std::size_t at = text.find(placeholder); at != std::string::npos;
+         at = text.find(placeholder, at + value.size()))
         text.replace(at, placeholder.size(), value);
 }
 
@@ -137,8 +137,8 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
     return text;
 }
 
-void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
-                          const matrix::Matrix& matrix)
+void write_docker_context(
+    const lock::Lockfile& lock, const std::filesystem::path& dockerfile, const matrix::Matrix& matrix)
 {
     OutputFile out(dockerfile);
     // A Dockerfile sent to a stream (`-`, for `docker build -f - .`) has its context here.

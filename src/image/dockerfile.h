@@ -20,7 +20,7 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
 // requirements.lock.txt when the lock pins packages. `dockerfile` is an OutputFile: "-"
 // (for `docker build -f - .`), a device or a FIFO get the Dockerfile and the context goes
 // to the working directory.
-void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
-                          const matrix::Matrix& matrix);
+void write_docker_context(
+    const lock::Lockfile& lock, const std::filesystem::path& dockerfile, const matrix::Matrix& matrix);
 
 } // namespace dlenv::image

@@ -7,10 +7,8 @@ namespace {
 
 nlohmann::json scratch_config()
 {
-    return {{"architecture", "amd64"},
-            {"os", "linux"},
-            {"config", nlohmann::json::object()},
-            {"rootfs", {{"type", "layers"}, {"diff_ids", nlohmann::json::array()}}}};
+    return { { "architecture", "amd64" }, { "os", "linux" }, { "config", nlohmann::json::object() },
+        { "rootfs", { { "type", "layers" }, { "diff_ids", nlohmann::json::array() } } } };
 }
 
 // Sets NAME=value in a Docker-style Env list, in place when NAME is there already.
@@ -64,7 +62,7 @@ nlohmann::json compose_config(const nlohmann::json& base, const ConfigChanges& c
     nlohmann::json history = config.value("history", nlohmann::json::array());
     for (const auto& [diff_id, created_by] : changes.layers) {
         diff_ids.push_back(diff_id.text());
-        history.push_back({{"created", created}, {"created_by", created_by}});
+        history.push_back({ { "created", created }, { "created_by", created_by } });
     }
     config["history"] = history;
     return config;

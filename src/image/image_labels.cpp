@@ -59,12 +59,11 @@ std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)
     return labels;
 }
 
-std::vector<std::pair<std::string, std::string>> nvidia_environment(const lock::Lockfile& lock,
-                                                                     const matrix::Matrix& matrix)
+std::vector<std::pair<std::string, std::string>> nvidia_environment(
+    const lock::Lockfile& lock, const matrix::Matrix& matrix)
 {
-    return {{"NVIDIA_VISIBLE_DEVICES", "all"},
-            {"NVIDIA_DRIVER_CAPABILITIES", "compute,utility"},
-            {"NVIDIA_REQUIRE_CUDA", nvidia_require_cuda(lock, matrix)}};
+    return { { "NVIDIA_VISIBLE_DEVICES", "all" }, { "NVIDIA_DRIVER_CAPABILITIES", "compute,utility" },
+        { "NVIDIA_REQUIRE_CUDA", nvidia_require_cuda(lock, matrix) } };
 }
 
 } // namespace dlenv::image

@@ -21,7 +21,7 @@ std::map<std::string, std::string> image_labels(const lock::Lockfile& lock);
 
 // The environment dlenv sets, in image order: NVIDIA_VISIBLE_DEVICES,
 // NVIDIA_DRIVER_CAPABILITIES and NVIDIA_REQUIRE_CUDA.
-std::vector<std::pair<std::string, std::string>> nvidia_environment(const lock::Lockfile& lock,
-                                                                     const matrix::Matrix& matrix);
+std::vector<std::pair<std::string, std::string>> nvidia_environment(
+    const lock::Lockfile& lock, const matrix::Matrix& matrix);
 
 } // namespace dlenv::image

@@ -18,9 +18,9 @@ namespace dlenv::image {
 
 // One layer dlenv adds on top of the base, before it is written.
 struct PlannedLayer {
-    std::string name;       // "packages layer": what an error in making or writing it names
+    std::string name; // "packages layer": what an error in making or writing it names
     std::string created_by; // the image history's words for it
-    std::string cache_key;  // sha256 over everything that decides the layer's bytes
+    std::string cache_key; // sha256 over everything that decides the layer's bytes
     // Makes the layer's entries; called only when the layer cache has no layer under
     // `cache_key`, so an unchanged layer costs no unpacking. Files it makes go under
     // `staging`, an empty directory that lives until the layer is written; the wheels and

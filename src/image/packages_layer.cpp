@@ -29,8 +29,7 @@ std::optional<PlannedLayer> packages_layer(const lock::Lockfile& lock, std::int6
         epoch, compression);
     std::string site_packages = python.prefix + "/lib/python" + python.version + "/site-packages";
     return PlannedLayer { "packages layer",
-        "dlenv build: " + std::to_string(packages->size()) + " Python packages into " + site_packages,
-        key,
+        "dlenv build: " + std::to_string(packages->size()) + " Python packages into " + site_packages, key,
         [packages = std::move(*packages), python](const store::Store& store, const std::filesystem::path& staging) {
             return install_packages(packages, python, store, staging);
         },

@@ -178,8 +178,8 @@ std::optional<PlannedLayer> runtime_layer(const lock::Lockfile& lock, std::int64
         compression);
     lock::PythonRuntime runtime = *python.runtime;
     std::string prefix = rootfs::relative_path(python.prefix);
-    return PlannedLayer { "runtime layer",
-        "dlenv build: Python " + python.version + " runtime into " + python.prefix, key,
+    return PlannedLayer { "runtime layer", "dlenv build: Python " + python.version + " runtime into " + python.prefix,
+        key,
         [runtime, prefix](const store::Store& store, const std::filesystem::path& staging) {
             std::optional<std::filesystem::path> archive = store::find_artifact(store, runtime.sha256);
             if (!archive)

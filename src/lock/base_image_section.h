@@ -13,10 +13,10 @@ constexpr std::string_view k_platform = "linux/amd64";
 
 // The base image, as the profile names it and, once pinned, as its registry served it.
 struct BaseImageSection {
-    std::string reference;          // the profile's base_image: "nvidia/cuda:11.8.0-runtime-ubuntu22.04"
-    std::optional<Digest> digest;   // what the tag named when locked: an index or a manifest
+    std::string reference; // the profile's base_image: "nvidia/cuda:11.8.0-runtime-ubuntu22.04"
+    std::optional<Digest> digest; // what the tag named when locked: an index or a manifest
     std::optional<Digest> manifest; // the image manifest for `platform`
-    std::string platform;           // "linux/amd64"
+    std::string platform; // "linux/amd64"
 };
 
 } // namespace dlenv::lock

@@ -2,11 +2,11 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "rootfs/file_mode.h"
-#include "rootfs/path.h"
 #include "core/regular_file.h"
 #include "core/sha256.h"
 #include "lock/section_json.h"
+#include "rootfs/file_mode.h"
+#include "rootfs/path.h"
 
 namespace dlenv::lock {
 namespace {
@@ -46,17 +46,17 @@ LockedFile locked_file(
             "keep the image's files inside the profile's directory, or pass `dlenv lock --files-root DIR` "
             "to allow the files inside DIR");
     std::string bytes = read_file(resolved);
-    std::filesystem::path relative =
-        std::filesystem::absolute(source).lexically_relative(std::filesystem::absolute(lock_dir));
-    return {relative.generic_string(), file.target, file.mode, sha256_hex(bytes),
-            static_cast<std::int64_t>(bytes.size())};
+    std::filesystem::path relative
+        = std::filesystem::absolute(source).lexically_relative(std::filesystem::absolute(lock_dir));
+    return { relative.generic_string(), file.target, file.mode, sha256_hex(bytes),
+        static_cast<std::int64_t>(bytes.size()) };
 }
 
 LockedFile read_locked_file(const JsonReader& item)
 {
-    item.allow_only({"source", "target", "mode", "sha256", "size"});
-    LockedFile file{item.at("source").string(), item.at("target").string(), 0,
-                    item.at("sha256").string(), item.at("size").non_negative_integer()};
+    item.allow_only({ "source", "target", "mode", "sha256", "size" });
+    LockedFile file { item.at("source").string(), item.at("target").string(), 0, item.at("sha256").string(),
+        item.at("size").non_negative_integer() };
     if (file.source.empty() || file.source.front() == '/')
         item.at("source").fail("expected a path relative to the lockfile's directory", "run `dlenv lock` again");
     if (std::string problem = rootfs::path_length_problem(file.source); !problem.empty())
@@ -74,11 +74,10 @@ LockedFile read_locked_file(const JsonReader& item)
 
 } // namespace
 
-ImageSection image_section_of(const resolve::Profile& profile,
-                              const std::optional<std::filesystem::path>& files_root,
-                              const std::filesystem::path& lock_dir)
+ImageSection image_section_of(const resolve::Profile& profile, const std::optional<std::filesystem::path>& files_root,
+    const std::filesystem::path& lock_dir)
 {
-    ImageSection section{profile.source_date_epoch, {}};
+    ImageSection section { profile.source_date_epoch, {} };
     if (!profile.files.empty()) {
         FilesRoot root = files_root_of(profile, files_root);
         for (std::size_t i = 0; i < profile.files.size(); ++i)
@@ -89,8 +88,8 @@ ImageSection image_section_of(const resolve::Profile& profile,
 
 ImageSection read_image_section(const JsonReader& image)
 {
-    image.allow_only({"source_date_epoch", "files"});
-    ImageSection section{image.at("source_date_epoch").non_negative_integer(), {}};
+    image.allow_only({ "source_date_epoch", "files" });
+    ImageSection section { image.at("source_date_epoch").non_negative_integer(), {} };
     for (const auto& item : image.at("files").items())
         section.files.push_back(read_locked_file(item));
     return section;
@@ -100,12 +99,9 @@ nlohmann::json to_json(const ImageSection& image)
 {
     nlohmann::json files = nlohmann::json::array();
     for (const auto& file : image.files)
-        files.push_back({{"source", file.source},
-                         {"target", file.target},
-                         {"mode", rootfs::file_mode_text(file.mode)},
-                         {"sha256", file.sha256},
-                         {"size", file.size}});
-    return {{"source_date_epoch", image.source_date_epoch}, {"files", files}};
+        files.push_back({ { "source", file.source }, { "target", file.target },
+            { "mode", rootfs::file_mode_text(file.mode) }, { "sha256", file.sha256 }, { "size", file.size } });
+    return { { "source_date_epoch", image.source_date_epoch }, { "files", files } };
 }
 
 } // namespace dlenv::lock

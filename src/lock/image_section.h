@@ -12,10 +12,10 @@ namespace dlenv::lock {
 
 // A file the lock puts into the image.
 struct LockedFile {
-    std::string source;  // relative to the lockfile's directory
-    std::string target;  // absolute path in the image
-    std::uint32_t mode;  // permission bits
-    std::string sha256;  // of the content, lowercase hex
+    std::string source; // relative to the lockfile's directory
+    std::string target; // absolute path in the image
+    std::uint32_t mode; // permission bits
+    std::string sha256; // of the content, lowercase hex
     std::int64_t size;
 };
 
@@ -32,8 +32,7 @@ struct ImageSection {
 // file that resolves, symlinks followed, inside `files_root` (by default the profile's
 // directory), so a profile cannot put the machine's other files into the image;
 // Error(invalid_input) names the profile, the field and the way out.
-ImageSection image_section_of(const resolve::Profile& profile,
-                              const std::optional<std::filesystem::path>& files_root,
-                              const std::filesystem::path& lock_dir);
+ImageSection image_section_of(const resolve::Profile& profile, const std::optional<std::filesystem::path>& files_root,
+    const std::filesystem::path& lock_dir);
 
 } // namespace dlenv::lock

@@ -21,8 +21,7 @@ std::vector<ComputeCapability> read_cc_list(const JsonReader& list)
     return out;
 }
 
-template <typename Version>
-nlohmann::json optional_text(const std::optional<Version>& version)
+template <typename Version> nlohmann::json optional_text(const std::optional<Version>& version)
 {
     return version ? nlohmann::json(version->text()) : nlohmann::json(nullptr);
 }
@@ -30,7 +29,7 @@ nlohmann::json optional_text(const std::optional<Version>& version)
 Verdict read_verdict(const JsonReader& field)
 {
     std::string text = field.string();
-    for (Verdict verdict : {Verdict::ok, Verdict::warn, Verdict::fail})
+    for (Verdict verdict : { Verdict::ok, Verdict::warn, Verdict::fail })
         if (resolve::verdict_name(verdict) == text)
             return verdict;
     field.fail("expected \"ok\", \"warning\" or \"error\"", "run `dlenv lock` again");
@@ -38,48 +37,46 @@ Verdict read_verdict(const JsonReader& field)
 
 LockedGpu read_gpu(const JsonReader& gpu)
 {
-    gpu.allow_only({"name", "compute_capability", "verdict", "findings"});
-    return {gpu.at("name").string(), gpu.at("compute_capability").as<ComputeCapability>(),
-            read_verdict(gpu.at("verdict")), gpu.at("findings").strings()};
+    gpu.allow_only({ "name", "compute_capability", "verdict", "findings" });
+    return { gpu.at("name").string(), gpu.at("compute_capability").as<ComputeCapability>(),
+        read_verdict(gpu.at("verdict")), gpu.at("findings").strings() };
 }
 
 } // namespace
 
 LockedStack locked_stack_of(const resolve::Stack& stack)
 {
-    LockedStack out{stack.framework.name, stack.framework.version.str(), stack.framework.version.public_str(),
-                    stack.variant, {}, stack.cuda, std::nullopt, std::nullopt, stack.python, stack.toolkit_driver,
-                    stack.minor_version_driver, stack.forward_compat, stack.arch_list, stack.ptx, {},
-                    stack.unconfirmed};
+    LockedStack out { stack.framework.name, stack.framework.version.str(), stack.framework.version.public_str(),
+        stack.variant, {}, stack.cuda, std::nullopt, std::nullopt, stack.python, stack.toolkit_driver,
+        stack.minor_version_driver, stack.forward_compat, stack.arch_list, stack.ptx, {}, stack.unconfirmed };
     if (stack.cudnn)
         out.cudnn = CudnnVersion::parse(*stack.cudnn);
     if (stack.nccl)
         out.nccl = NcclVersion::parse(*stack.nccl);
     for (const auto& c : stack.companions)
-        out.companions.push_back({c.name, c.version.str()});
+        out.companions.push_back({ c.name, c.version.str() });
     for (const auto& g : stack.gpus)
-        out.gpus.push_back({g.name, g.compute_capability, g.verdict, g.codes});
+        out.gpus.push_back({ g.name, g.compute_capability, g.verdict, g.codes });
     return out;
 }
 
 LockedStack read_locked_stack(const JsonReader& stack)
 {
-    stack.allow_only({"framework", "companions", "python", "cuda", "cudnn", "nccl", "driver", "arch_list", "ptx",
-                      "gpus", "unconfirmed"});
+    stack.allow_only({ "framework", "companions", "python", "cuda", "cudnn", "nccl", "driver", "arch_list", "ptx",
+        "gpus", "unconfirmed" });
     JsonReader framework = stack.at("framework");
     JsonReader driver = stack.at("driver");
     LockedStack out { framework.at("name").string(), framework.at("local_version").string(),
-        framework.at("version").string(), framework.at("variant").string(), {},
-        stack.at("cuda").as<CudaVersion>(), stack.optional_as<CudnnVersion>("cudnn"),
-        stack.optional_as<NcclVersion>("nccl"), stack.at("python").as<PythonVersion>(),
-        driver.at("toolkit_min").as<DriverVersion>(), driver.optional_as<DriverVersion>("minor_version_min"),
-        driver.at("forward_compat").boolean(), read_cc_list(stack.at("arch_list")), read_cc_list(stack.at("ptx")),
-        {}, stack.at("unconfirmed").strings() };
-    framework.allow_only({"name", "version", "local_version", "variant"});
-    driver.allow_only({"toolkit_min", "minor_version_min", "forward_compat"});
+        framework.at("version").string(), framework.at("variant").string(), {}, stack.at("cuda").as<CudaVersion>(),
+        stack.optional_as<CudnnVersion>("cudnn"), stack.optional_as<NcclVersion>("nccl"),
+        stack.at("python").as<PythonVersion>(), driver.at("toolkit_min").as<DriverVersion>(),
+        driver.optional_as<DriverVersion>("minor_version_min"), driver.at("forward_compat").boolean(),
+        read_cc_list(stack.at("arch_list")), read_cc_list(stack.at("ptx")), {}, stack.at("unconfirmed").strings() };
+    framework.allow_only({ "name", "version", "local_version", "variant" });
+    driver.allow_only({ "toolkit_min", "minor_version_min", "forward_compat" });
     for (const auto& item : stack.at("companions").items()) {
-        item.allow_only({"name", "version"});
-        out.companions.push_back({item.at("name").string(), item.at("version").string()});
+        item.allow_only({ "name", "version" });
+        out.companions.push_back({ item.at("name").string(), item.at("version").string() });
     }
     for (const auto& item : stack.at("gpus").items())
         out.gpus.push_back(read_gpu(item));
@@ -90,32 +87,28 @@ nlohmann::json to_json(const LockedStack& stack)
 {
     nlohmann::json companions = nlohmann::json::array();
     for (const auto& c : stack.companions)
-        companions.push_back({{"name", c.name}, {"version", c.version}});
+        companions.push_back({ { "name", c.name }, { "version", c.version } });
     nlohmann::json gpus = nlohmann::json::array();
     for (const auto& g : stack.gpus)
-        gpus.push_back({{"name", g.name},
-                        {"compute_capability", g.compute_capability.text()},
-                        {"verdict", resolve::verdict_name(g.verdict)},
-                        {"findings", g.findings}});
+        gpus.push_back({ { "name", g.name }, { "compute_capability", g.compute_capability.text() },
+            { "verdict", resolve::verdict_name(g.verdict) }, { "findings", g.findings } });
     return {
-        {"framework",
-         {{"name", stack.framework},
-          {"version", stack.framework_public_version},
-          {"local_version", stack.framework_version},
-          {"variant", stack.variant}}},
-        {"companions", companions},
-        {"python", stack.python.text()},
-        {"cuda", stack.cuda.text()},
-        {"cudnn", optional_text(stack.cudnn)},
-        {"nccl", optional_text(stack.nccl)},
-        {"driver",
-         {{"toolkit_min", stack.toolkit_driver.text()},
-          {"minor_version_min", optional_text(stack.minor_version_driver)},
-          {"forward_compat", stack.forward_compat}}},
-        {"arch_list", cc_list(stack.arch_list)},
-        {"ptx", cc_list(stack.ptx)},
-        {"gpus", gpus},
-        {"unconfirmed", stack.unconfirmed},
+        { "framework",
+            { { "name", stack.framework }, { "version", stack.framework_public_version },
+                { "local_version", stack.framework_version }, { "variant", stack.variant } } },
+        { "companions", companions },
+        { "python", stack.python.text() },
+        { "cuda", stack.cuda.text() },
+        { "cudnn", optional_text(stack.cudnn) },
+        { "nccl", optional_text(stack.nccl) },
+        { "driver",
+            { { "toolkit_min", stack.toolkit_driver.text() },
+                { "minor_version_min", optional_text(stack.minor_version_driver) },
+                { "forward_compat", stack.forward_compat } } },
+        { "arch_list", cc_list(stack.arch_list) },
+        { "ptx", cc_list(stack.ptx) },
+        { "gpus", gpus },
+        { "unconfirmed", stack.unconfirmed },
     };
 }
 

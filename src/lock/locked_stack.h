@@ -12,7 +12,7 @@ namespace dlenv::lock {
 
 // A package pinned beside the framework (stack.companions[]).
 struct LockedCompanion {
-    std::string name;    // "torchvision"
+    std::string name; // "torchvision"
     std::string version; // "0.16.2+cu118"
 };
 
@@ -20,7 +20,7 @@ struct LockedCompanion {
 struct LockedGpu {
     std::string name;
     ComputeCapability compute_capability;
-    Verdict verdict;                   // written as resolve::verdict_name: "ok", "warning", "error"
+    Verdict verdict; // written as resolve::verdict_name: "ok", "warning", "error"
     std::vector<std::string> findings; // the codes of the findings about this GPU
 };
 

@@ -27,18 +27,18 @@ nlohmann::json packages_json(const std::optional<std::vector<LockedPackage>>& pa
 nlohmann::json sections_json(const LockSections& sections)
 {
     nlohmann::json json = {
-        {"format", k_format},
-        {"profile", to_json(sections.profile)},
-        {"matrices", {{"sha256", sections.matrices_sha256}}},
-        {"stack", to_json(sections.stack)},
-        {"base_image", to_json(sections.base_image)},
-        {"image", to_json(sections.image)},
-        {"requirements", sections.requirements},
-        {"packages", packages_json(sections.packages)},
-        {"package_sources", to_json(sections.package_sources)},
-        {"python", to_json(sections.python)},
-        {"validation", to_json(sections.validation)},
-        {"warnings", to_json(sections.warnings)},
+        { "format", k_format },
+        { "profile", to_json(sections.profile) },
+        { "matrices", { { "sha256", sections.matrices_sha256 } } },
+        { "stack", to_json(sections.stack) },
+        { "base_image", to_json(sections.base_image) },
+        { "image", to_json(sections.image) },
+        { "requirements", sections.requirements },
+        { "packages", packages_json(sections.packages) },
+        { "package_sources", to_json(sections.package_sources) },
+        { "python", to_json(sections.python) },
+        { "validation", to_json(sections.validation) },
+        { "warnings", to_json(sections.warnings) },
     };
     if (sections.host)
         json["host"] = to_json(*sections.host);
@@ -53,15 +53,15 @@ std::string content_digest(nlohmann::json json)
 
 LockSections read_sections(const JsonReader& doc)
 {
-    doc.allow_only({"format", "digest", "profile", "matrices", "stack", "base_image", "image", "requirements",
-                    "packages", "package_sources", "python", "validation", "warnings", "host"});
+    doc.allow_only({ "format", "digest", "profile", "matrices", "stack", "base_image", "image", "requirements",
+        "packages", "package_sources", "python", "validation", "warnings", "host" });
     LockedStack stack = read_locked_stack(doc.at("stack"));
     auto image = doc.find("image");
     if (!image)
-        throw Error(ErrorCode::invalid_input, doc.file() + ": image: missing (an older dlenv wrote this lock)",
-                    k_lock_again);
+        throw Error(
+            ErrorCode::invalid_input, doc.file() + ": image: missing (an older dlenv wrote this lock)", k_lock_again);
     JsonReader matrices = doc.at("matrices");
-    matrices.allow_only({"sha256"});
+    matrices.allow_only({ "sha256" });
     std::optional<std::vector<LockedPackage>> packages;
     if (auto field = doc.find("packages")) {
         packages.emplace();
@@ -71,11 +71,10 @@ LockSections read_sections(const JsonReader& doc)
     std::optional<LockedHost> host;
     if (auto field = doc.find("host"))
         host = read_locked_host(*field);
-    return {read_locked_profile(doc.at("profile")), matrices.at("sha256").string(), std::move(stack),
-            read_base_image_section(doc.at("base_image")), read_image_section(*image),
-            doc.at("requirements").strings(), std::move(packages), read_package_sources(doc.at("package_sources")),
-            read_python_environment(doc.at("python")), read_validation(doc.at("validation")),
-            read_locked_warnings(doc.at("warnings")), std::move(host)};
+    return { read_locked_profile(doc.at("profile")), matrices.at("sha256").string(), std::move(stack),
+        read_base_image_section(doc.at("base_image")), read_image_section(*image), doc.at("requirements").strings(),
+        std::move(packages), read_package_sources(doc.at("package_sources")), read_python_environment(doc.at("python")),
+        read_validation(doc.at("validation")), read_locked_warnings(doc.at("warnings")), std::move(host) };
 }
 
 // The lock is written from its sections, so a value they would write otherwise (an
@@ -108,25 +107,23 @@ Lockfile::Lockfile(LockSections sections, std::string file)
 }
 
 Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
-                              const HostFacts& host, const resolve::Stack& stack,
-                              const resolve::Report& report, const PackageSources& sources,
-                              const std::filesystem::path& lock_path,
-                              const std::optional<std::filesystem::path>& files_root)
+    const HostFacts& host, const resolve::Stack& stack, const resolve::Report& report, const PackageSources& sources,
+    const std::filesystem::path& lock_path, const std::optional<std::filesystem::path>& files_root)
 {
     profile_requirements(profile); // refuses a malformed one now, not only once the closure is locked
     // absolute first: the parent of a bare "team.lock.json" is "", which has no absolute form
     std::filesystem::path lock_dir = std::filesystem::absolute(lock_path).parent_path();
-    LockSections sections{
-        {profile.name, profile.sha256},
+    LockSections sections {
+        { profile.name, profile.sha256 },
         matrices_sha256,
         locked_stack_of(stack),
-        {profile.base_image, std::nullopt, std::nullopt, std::string(k_platform)},
+        { profile.base_image, std::nullopt, std::nullopt, std::string(k_platform) },
         image_section_of(profile, files_root, lock_dir),
         profile.requirements,
         std::nullopt,
         sources,
         python_environment(profile, stack),
-        {profile.validation_tiers, {profile.bandwidth_min_fraction, profile.gemm_min_fraction}},
+        { profile.validation_tiers, { profile.bandwidth_min_fraction, profile.gemm_min_fraction } },
         locked_warnings(report),
         locked_host(host),
     };
@@ -140,12 +137,12 @@ Lockfile Lockfile::parse(const std::string& file, const std::string& text)
     std::string format = doc.at("format").string();
     if (format != k_format)
         doc.at("format").fail("unknown format '" + format + "'",
-                              "this dlenv reads " + std::string(k_format) + "; run `dlenv lock` again");
+            "this dlenv reads " + std::string(k_format) + "; run `dlenv lock` again");
     std::string recorded = doc.at("digest").string();
     std::string actual = content_digest(json);
     if (recorded != actual)
         doc.at("digest").fail("the lock does not match its digest (recorded " + recorded + ", content " + actual + ")",
-                              "the file was edited by hand: run `dlenv lock` again instead");
+            "the file was edited by hand: run `dlenv lock` again instead");
     Lockfile lock(read_sections(doc), file);
     if (lock.m_digest.text() != recorded)
         check_writes_back(doc, sections_json(lock.m_sections));

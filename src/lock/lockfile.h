@@ -49,10 +49,9 @@ public:
     // `sources` and are not locked yet (set_packages does that). Equal inputs give equal
     // bytes.
     static Lockfile from_stack(const resolve::Profile& profile, const std::string& matrices_sha256,
-                               const HostFacts& host, const resolve::Stack& stack,
-                               const resolve::Report& report, const PackageSources& sources,
-                               const std::filesystem::path& lock_path,
-                               const std::optional<std::filesystem::path>& files_root = std::nullopt);
+        const HostFacts& host, const resolve::Stack& stack, const resolve::Report& report,
+        const PackageSources& sources, const std::filesystem::path& lock_path,
+        const std::optional<std::filesystem::path>& files_root = std::nullopt);
 
     // Reads and verifies a lockfile: its format version and digest first, then every
     // section's fields and types, with no field left unread. Errors name the file and

@@ -24,7 +24,9 @@ public:
     using Progress = std::function<void(const std::string&)>;
 
     NamedIndex(std::string name, std::shared_ptr<pypi::Index> index, Progress progress)
-        : m_name(std::move(name)), m_index(std::move(index)), m_progress(std::move(progress))
+        : m_name(std::move(name))
+        , m_index(std::move(index))
+        , m_progress(std::move(progress))
     {
     }
 
@@ -57,11 +59,11 @@ private:
 PackageSources wheelhouse_sources(const std::filesystem::path& directory)
 {
     std::string url = std::string(k_file_scheme) + std::filesystem::absolute(directory).lexically_normal().string();
-    return {{{"wheelhouse", url}}, {}, "wheelhouse"};
+    return { { { "wheelhouse", url } }, {}, "wheelhouse" };
 }
 
 std::vector<LockedPackage> lock_packages(const pypi::ResolveRequest& request, const PackageSources& sources,
-                                         const std::function<void(const std::string&)>& progress)
+    const std::function<void(const std::string&)>& progress)
 {
     std::map<std::string, std::shared_ptr<pypi::Index>> by_name;
     for (const auto& [name, url] : sources.indexes)
@@ -72,8 +74,8 @@ std::vector<LockedPackage> lock_packages(const pypi::ResolveRequest& request, co
 
     std::vector<LockedPackage> locked;
     for (const auto& package : pypi::resolve(request, indexes))
-        locked.push_back({package.name, package.version.str(), package.index, package.file.filename,
-                          package.file.url, package.file.sha256, package.file.size, package.required_by});
+        locked.push_back({ package.name, package.version.str(), package.index, package.file.filename, package.file.url,
+            package.file.sha256, package.file.size, package.required_by });
     return locked;
 }
 

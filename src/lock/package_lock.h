@@ -20,6 +20,6 @@ PackageSources wheelhouse_sources(const std::filesystem::path& directory);
 // an index does not answer. `progress` hears each index request as it starts ("numpy
 // from pypi", "metadata of numpy-1.26.2-....whl from pypi").
 std::vector<LockedPackage> lock_packages(const pypi::ResolveRequest& request, const PackageSources& sources,
-                                         const std::function<void(const std::string&)>& progress = {});
+    const std::function<void(const std::string&)>& progress = {});
 
 } // namespace dlenv::lock

@@ -11,7 +11,7 @@ namespace {
 // triton wheels they require.
 const char* const k_pypi = "https://pypi.org/simple/";
 const char* const k_pytorch = "https://download.pytorch.org/whl/";
-const std::vector<std::string> k_pytorch_projects = {"torch", "torchvision", "torchaudio", "triton", "nvidia-*"};
+const std::vector<std::string> k_pytorch_projects = { "torch", "torchvision", "torchaudio", "triton", "nvidia-*" };
 
 std::string join_names(const std::map<std::string, std::string>& map)
 {
@@ -31,7 +31,7 @@ std::string cuda_wheel(const std::string& library, const resolve::Stack& stack)
 
 PackageSources package_sources(const resolve::Profile& profile, const resolve::Stack& stack)
 {
-    PackageSources sources{{{"pypi", k_pypi}}, {}, "pypi"};
+    PackageSources sources { { { "pypi", k_pypi } }, {}, "pypi" };
     if (stack.framework.name == "torch") {
         sources.indexes["pytorch"] = std::string(k_pytorch) + stack.variant + "/";
         for (const auto& project : k_pytorch_projects)
@@ -42,8 +42,8 @@ PackageSources package_sources(const resolve::Profile& profile, const resolve::S
     for (const auto& [project, index] : profile.packages.index_of) {
         if (!sources.indexes.contains(index))
             throw Error(ErrorCode::invalid_input,
-                        profile.file + ": packages.index_of." + project + ": no index named '" + index + "'",
-                        "the indexes are " + join_names(sources.indexes) + "; add '" + index + "' to packages.indexes");
+                profile.file + ": packages.index_of." + project + ": no index named '" + index + "'",
+                "the indexes are " + join_names(sources.indexes) + "; add '" + index + "' to packages.indexes");
         sources.index_of[project] = index;
     }
     return sources;
@@ -54,9 +54,9 @@ PythonEnvironment python_environment(const resolve::Profile& profile, const reso
     const resolve::PackageSettings& settings = profile.packages;
     std::optional<PythonRuntime> runtime;
     if (settings.python_runtime)
-        runtime = PythonRuntime{settings.python_runtime->url, settings.python_runtime->sha256};
-    return {stack.python.text(), settings.machine,
-            std::to_string(settings.glibc_major) + "." + std::to_string(settings.glibc_minor), "/usr/local", runtime};
+        runtime = PythonRuntime { settings.python_runtime->url, settings.python_runtime->sha256 };
+    return { stack.python.text(), settings.machine,
+        std::to_string(settings.glibc_major) + "." + std::to_string(settings.glibc_minor), "/usr/local", runtime };
 }
 
 std::vector<pypi::Requirement> profile_requirements(const resolve::Profile& profile)
@@ -76,20 +76,21 @@ pypi::ResolveRequest package_request(const resolve::Profile& profile, const reso
 {
     pypi::ResolveRequest request;
     request.requester = "profile " + profile.name;
-    request.target = pypi::Target::linux_cpython(stack.python, profile.packages.machine, profile.packages.glibc_major,
-                                                 profile.packages.glibc_minor);
-    request.requirements.push_back(pypi::Requirement::parse(stack.framework.name + "==" + stack.framework.version.str()));
+    request.target = pypi::Target::linux_cpython(
+        stack.python, profile.packages.machine, profile.packages.glibc_major, profile.packages.glibc_minor);
+    request.requirements.push_back(
+        pypi::Requirement::parse(stack.framework.name + "==" + stack.framework.version.str()));
     for (const auto& companion : stack.companions)
         request.requirements.push_back(pypi::Requirement::parse(companion.name + "==" + companion.version.str()));
     for (auto& requirement : profile_requirements(profile))
         request.requirements.push_back(std::move(requirement));
     std::string why = " (profile " + profile.name + ")";
     if (stack.cudnn)
-        request.constraints[cuda_wheel("cudnn", stack)] = {pypi::SpecifierSet::parse("==" + *stack.cudnn + ".*"),
-                                                           "the stack pins cuDNN " + *stack.cudnn + why};
+        request.constraints[cuda_wheel("cudnn", stack)]
+            = { pypi::SpecifierSet::parse("==" + *stack.cudnn + ".*"), "the stack pins cuDNN " + *stack.cudnn + why };
     if (stack.nccl)
-        request.constraints[cuda_wheel("nccl", stack)] = {pypi::SpecifierSet::parse("==" + *stack.nccl + ".*"),
-                                                          "the stack pins NCCL " + *stack.nccl + why};
+        request.constraints[cuda_wheel("nccl", stack)]
+            = { pypi::SpecifierSet::parse("==" + *stack.nccl + ".*"), "the stack pins NCCL " + *stack.nccl + why };
     return request;
 }
 

@@ -20,39 +20,33 @@ std::string checked_sha256(const JsonReader& field)
 
 nlohmann::json to_json(const LockedPackage& package)
 {
-    return {{"name", package.name},
-            {"version", package.version},
-            {"index", package.index},
-            {"filename", package.filename},
-            {"url", package.url},
-            {"sha256", package.sha256},
-            {"size", package.size ? nlohmann::json(*package.size) : nlohmann::json(nullptr)},
-            {"required_by", package.required_by}};
+    return { { "name", package.name }, { "version", package.version }, { "index", package.index },
+        { "filename", package.filename }, { "url", package.url }, { "sha256", package.sha256 },
+        { "size", package.size ? nlohmann::json(*package.size) : nlohmann::json(nullptr) },
+        { "required_by", package.required_by } };
 }
 
 nlohmann::json to_json(const PackageSources& sources)
 {
-    return {{"indexes", sources.indexes}, {"index_of", sources.index_of}, {"default_index", sources.default_index}};
+    return { { "indexes", sources.indexes }, { "index_of", sources.index_of },
+        { "default_index", sources.default_index } };
 }
 
 nlohmann::json to_json(const PythonEnvironment& environment)
 {
     nlohmann::json runtime = nullptr;
     if (environment.runtime)
-        runtime = {{"url", environment.runtime->url}, {"sha256", environment.runtime->sha256}};
-    return {{"version", environment.version},
-            {"machine", environment.machine},
-            {"glibc", environment.glibc},
-            {"prefix", environment.prefix},
-            {"runtime", runtime}};
+        runtime = { { "url", environment.runtime->url }, { "sha256", environment.runtime->sha256 } };
+    return { { "version", environment.version }, { "machine", environment.machine }, { "glibc", environment.glibc },
+        { "prefix", environment.prefix }, { "runtime", runtime } };
 }
 
 LockedPackage read_locked_package(const JsonReader& field)
 {
-    field.allow_only({"name", "version", "index", "filename", "url", "sha256", "size", "required_by"});
-    LockedPackage package{field.at("name").string(), field.at("version").string(), field.at("index").string(),
-                          field.at("filename").string(), field.at("url").string(), checked_sha256(field.at("sha256")),
-                          std::nullopt, field.at("required_by").strings()};
+    field.allow_only({ "name", "version", "index", "filename", "url", "sha256", "size", "required_by" });
+    LockedPackage package { field.at("name").string(), field.at("version").string(), field.at("index").string(),
+        field.at("filename").string(), field.at("url").string(), checked_sha256(field.at("sha256")), std::nullopt,
+        field.at("required_by").strings() };
     if (auto size = field.find("size"))
         package.size = size->non_negative_integer();
     if (!package.filename.ends_with(".whl") || package.filename.find('/') != std::string::npos)
@@ -62,9 +56,9 @@ LockedPackage read_locked_package(const JsonReader& field)
 
 PackageSources read_package_sources(const JsonReader& field)
 {
-    field.allow_only({"indexes", "index_of", "default_index"});
-    PackageSources sources{field.at("indexes").string_map(), field.at("index_of").string_map(),
-                           field.at("default_index").string()};
+    field.allow_only({ "indexes", "index_of", "default_index" });
+    PackageSources sources { field.at("indexes").string_map(), field.at("index_of").string_map(),
+        field.at("default_index").string() };
     if (!sources.indexes.contains(sources.default_index))
         field.at("default_index").fail("names no index of `indexes`", k_hint);
     for (const auto& [project, index] : sources.index_of)
@@ -75,14 +69,14 @@ PackageSources read_package_sources(const JsonReader& field)
 
 PythonEnvironment read_python_environment(const JsonReader& field)
 {
-    field.allow_only({"version", "machine", "glibc", "prefix", "runtime"});
-    PythonEnvironment environment{field.at("version").string(), field.at("machine").string(),
-                                  field.at("glibc").string(), field.at("prefix").string(), std::nullopt};
+    field.allow_only({ "version", "machine", "glibc", "prefix", "runtime" });
+    PythonEnvironment environment { field.at("version").string(), field.at("machine").string(),
+        field.at("glibc").string(), field.at("prefix").string(), std::nullopt };
     if (!environment.prefix.starts_with('/'))
         field.at("prefix").fail("expected an absolute path in the image", k_hint);
     if (auto runtime = field.find("runtime")) {
-        runtime->allow_only({"url", "sha256"});
-        environment.runtime = PythonRuntime{runtime->at("url").string(), checked_sha256(runtime->at("sha256"))};
+        runtime->allow_only({ "url", "sha256" });
+        environment.runtime = PythonRuntime { runtime->at("url").string(), checked_sha256(runtime->at("sha256")) };
     }
     return environment;
 }

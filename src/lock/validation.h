@@ -9,7 +9,7 @@ namespace dlenv::lock {
 // The defaults are the profile's, held to when no lock says otherwise.
 struct Thresholds {
     double bandwidth_min_fraction = 0.8; // memory bandwidth over the spec's
-    double gemm_min_fraction = 0.6;      // FP16 and BF16 GEMM throughput over the dense tensor peak
+    double gemm_min_fraction = 0.6; // FP16 and BF16 GEMM throughput over the dense tensor peak
 };
 
 // How an image built from the lock is verified.

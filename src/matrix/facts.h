@@ -29,7 +29,7 @@ struct Provenance {
 
 struct CudaToolkit {
     CudaVersion version; // three parts: 12.2.2
-    std::string name;    // "12.2 Update 2"
+    std::string name; // "12.2 Update 2"
     std::optional<DriverVersion> driver_linux;
     std::optional<DriverVersion> driver_windows;
     Provenance provenance;
@@ -62,7 +62,7 @@ struct DriverBranch {
 struct Architecture {
     ComputeCapability compute_capability;
     std::string name;
-    CudaVersion min_cuda;                // the first toolkit that can target it
+    CudaVersion min_cuda; // the first toolkit that can target it
     std::optional<CudaVersion> max_cuda; // the last one; none while still supported
     std::optional<DriverVersion> min_driver_linux;
     Provenance provenance;

@@ -12,7 +12,10 @@ namespace dlenv::matrix {
 // Reads the six matrix files into a Matrix, refusing unknown fields and dangling sources.
 class Loader {
 public:
-    explicit Loader(std::string origin) : m_origin(std::move(origin)) {}
+    explicit Loader(std::string origin)
+        : m_origin(std::move(origin))
+    {
+    }
 
     Matrix load(const std::map<std::string, std::string>& files)
     {
@@ -30,7 +33,7 @@ public:
         read_rows(files, "cudnn.json", "releases", m.m_cudnn, [&](const JsonReader& row) { return read_cudnn(row); });
         read_rows(files, "torch.json", "releases", m.m_torch, [&](const JsonReader& row) { return read_torch(row); });
         read_rows(files, "tensorflow.json", "releases", m.m_tensorflow,
-                  [&](const JsonReader& row) { return read_tensorflow(row); });
+            [&](const JsonReader& row) { return read_tensorflow(row); });
         read_rows(files, "jax.json", "releases", m.m_jax, [&](const JsonReader& row) { return read_jax(row); });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
         check_gpu_names(m);
@@ -44,18 +47,19 @@ private:
         std::string file = m_origin + "/" + name;
         auto it = files.find(name);
         if (it == files.end())
-            throw Error(ErrorCode::not_found, file + ": missing", "a matrix directory holds cuda.json, cudnn.json, "
-                                                                  "torch.json, tensorflow.json, jax.json and gpus.json");
+            throw Error(ErrorCode::not_found, file + ": missing",
+                "a matrix directory holds cuda.json, cudnn.json, "
+                "torch.json, tensorflow.json, jax.json and gpus.json");
         nlohmann::json json = JsonReader::parse_document(file, it->second);
         JsonReader doc(file, json);
         if (std::string format = doc.at("format").string(); format != "dlenv.compat/v1")
             doc.at("format").fail("unknown format '" + format + "'",
-                                  "this dlenv reads dlenv.compat/v1; upgrade dlenv or regenerate the file");
+                "this dlenv reads dlenv.compat/v1; upgrade dlenv or regenerate the file");
         m_sources.clear();
         for (const auto& [key, value] : doc.at("sources").raw().items()) {
             JsonReader source = doc.at("sources").at(key);
-            source.allow_only({"title", "url"});
-            m_sources[key] = Source{key, source.at("title").string(), source.optional_string("url").value_or("")};
+            source.allow_only({ "title", "url" });
+            m_sources[key] = Source { key, source.at("title").string(), source.optional_string("url").value_or("") };
         }
         body(doc);
     }
@@ -63,10 +67,10 @@ private:
     // A file that holds one table of rows under `key`.
     template <typename Row, typename ReadRow>
     void read_rows(const std::map<std::string, std::string>& files, const std::string& name, std::string_view key,
-                   std::vector<Row>& out, ReadRow read_row)
+        std::vector<Row>& out, ReadRow read_row)
     {
         read(files, name, [&](const JsonReader& doc) {
-            doc.allow_only({"format", "sources", key});
+            doc.allow_only({ "format", "sources", key });
             for (const auto& row : doc.at(key).items())
                 out.push_back(read_row(row));
         });
@@ -97,15 +101,13 @@ private:
         return p;
     }
 
-    template <typename Version>
-    static VersionRange<Version> range(const JsonReader& field)
+    template <typename Version> static VersionRange<Version> range(const JsonReader& field)
     {
-        field.allow_only({"min", "max"});
-        return {field.optional_as<Version>("min"), field.optional_as<Version>("max")};
+        field.allow_only({ "min", "max" });
+        return { field.optional_as<Version>("min"), field.optional_as<Version>("max") };
     }
 
-    template <typename Item>
-    static std::vector<Item> list(const JsonReader& field)
+    template <typename Item> static std::vector<Item> list(const JsonReader& field)
     {
         std::vector<Item> out;
         for (const auto& item : field.items())
@@ -115,64 +117,64 @@ private:
 
     void read_cuda(const JsonReader& doc, Matrix& m)
     {
-        doc.allow_only({"format", "sources", "toolkits", "minor_version_compatibility", "forward_compatibility",
-                        "driver_branches", "architectures"});
+        doc.allow_only({ "format", "sources", "toolkits", "minor_version_compatibility", "forward_compatibility",
+            "driver_branches", "architectures" });
         for (const auto& row : doc.at("toolkits").items()) {
-            row.allow_only({"version", "name", "driver_linux", "driver_windows", "note", "source", "confidence"});
-            m.m_toolkits.push_back({row.at("version").as<CudaVersion>(), row.at("name").string(),
-                                    row.optional_as<DriverVersion>("driver_linux"),
-                                    row.optional_as<DriverVersion>("driver_windows"), provenance(row)});
+            row.allow_only({ "version", "name", "driver_linux", "driver_windows", "note", "source", "confidence" });
+            m.m_toolkits.push_back({ row.at("version").as<CudaVersion>(), row.at("name").string(),
+                row.optional_as<DriverVersion>("driver_linux"), row.optional_as<DriverVersion>("driver_windows"),
+                provenance(row) });
         }
         for (const auto& row : doc.at("minor_version_compatibility").items()) {
-            row.allow_only({"major", "driver_linux", "driver_windows", "note", "source", "confidence"});
-            m.m_minor_floors.push_back({row.at("major").unsigned_integer(), row.at("driver_linux").as<DriverVersion>(),
-                                        row.optional_as<DriverVersion>("driver_windows"), provenance(row)});
+            row.allow_only({ "major", "driver_linux", "driver_windows", "note", "source", "confidence" });
+            m.m_minor_floors.push_back({ row.at("major").unsigned_integer(), row.at("driver_linux").as<DriverVersion>(),
+                row.optional_as<DriverVersion>("driver_windows"), provenance(row) });
         }
         auto forward = doc.at("forward_compatibility");
-        forward.allow_only({"segments", "note", "source", "confidence"});
+        forward.allow_only({ "segments", "note", "source", "confidence" });
         for (const auto& segment : forward.at("segments").items())
             m.m_forward.segments.push_back(read_segment(segment));
         m.m_forward.provenance = provenance(forward);
         for (const auto& row : doc.at("driver_branches").items()) {
-            row.allow_only({"branch", "designation", "end_of_life", "max_cuda_major", "note", "source", "confidence"});
+            row.allow_only(
+                { "branch", "designation", "end_of_life", "max_cuda_major", "note", "source", "confidence" });
             auto max_major = row.find("max_cuda_major");
-            m.m_branches.push_back({row.at("branch").unsigned_integer(), row.at("designation").string(),
-                                    row.optional_string("end_of_life").value_or(""),
-                                    max_major ? std::optional(max_major->unsigned_integer()) : std::nullopt,
-                                    provenance(row)});
+            m.m_branches.push_back({ row.at("branch").unsigned_integer(), row.at("designation").string(),
+                row.optional_string("end_of_life").value_or(""),
+                max_major ? std::optional(max_major->unsigned_integer()) : std::nullopt, provenance(row) });
         }
         for (const auto& row : doc.at("architectures").items()) {
-            row.allow_only({"compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux", "note", "source",
-                            "confidence"});
-            m.m_architectures.push_back({row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
-                                         row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
-                                         row.optional_as<DriverVersion>("min_driver_linux"), provenance(row)});
+            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux", "note", "source",
+                "confidence" });
+            m.m_architectures.push_back({ row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
+                row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
+                row.optional_as<DriverVersion>("min_driver_linux"), provenance(row) });
         }
     }
 
     CudnnRelease read_cudnn(const JsonReader& row) const
     {
-        row.allow_only({"version", "builds", "note", "source", "confidence"});
-        CudnnRelease release{row.at("version").as<CudnnVersion>(), {}, provenance(row)};
+        row.allow_only({ "version", "builds", "note", "source", "confidence" });
+        CudnnRelease release { row.at("version").as<CudnnVersion>(), {}, provenance(row) };
         auto builds = row.find("builds"); // null: the builds are not known
-        for (const auto& build : builds ? builds->items() : std::vector<JsonReader>{}) {
-            build.allow_only({"cuda", "driver_linux", "compute_capabilities"});
+        for (const auto& build : builds ? builds->items() : std::vector<JsonReader> {}) {
+            build.allow_only({ "cuda", "driver_linux", "compute_capabilities" });
             auto ccs = build.find("compute_capabilities");
-            release.builds.push_back({range<CudaVersion>(build.at("cuda")),
-                                      build.optional_as<DriverVersion>("driver_linux"),
-                                      ccs ? list<ComputeCapability>(*ccs) : std::vector<ComputeCapability>{}});
+            release.builds.push_back(
+                { range<CudaVersion>(build.at("cuda")), build.optional_as<DriverVersion>("driver_linux"),
+                    ccs ? list<ComputeCapability>(*ccs) : std::vector<ComputeCapability> {} });
         }
         return release;
     }
 
     TorchRelease read_torch(const JsonReader& row) const
     {
-        row.allow_only({"line", "versions", "python", "variants", "companions", "note", "source", "confidence"});
-        TorchRelease release{row.at("line").string(), list<Pep440Version>(row.at("versions")),
-                             range<PythonVersion>(row.at("python")), {}, {}, provenance(row)};
+        row.allow_only({ "line", "versions", "python", "variants", "companions", "note", "source", "confidence" });
+        TorchRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
+            range<PythonVersion>(row.at("python")), {}, {}, provenance(row) };
         for (const auto& v : row.at("variants").items()) {
-            v.allow_only({"tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
-                          "note", "source", "confidence"});
+            v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
+                "note", "source", "confidence" });
             // An unrecorded status counts as stable; it only matters when no PyPI default is on record.
             std::string status = v.optional_string("status").value_or("stable");
             if (status != "stable" && status != "experimental")
@@ -180,18 +182,18 @@ private:
             auto arch_list = v.find("arch_list");
             auto ptx = v.find("ptx");
             release.variants.push_back(
-                {v.at("tag").string(), v.at("cuda").as<CudaVersion>(), v.optional_as<CudaVersion>("cuda_full"),
-                 status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(), v.optional_as<CudnnVersion>("cudnn"),
-                 v.optional_as<NcclVersion>("nccl"),
-                 arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
-                 ptx ? list<ComputeCapability>(*ptx) : std::vector<ComputeCapability>{}, provenance(v)});
+                { v.at("tag").string(), v.at("cuda").as<CudaVersion>(), v.optional_as<CudaVersion>("cuda_full"),
+                    status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
+                    v.optional_as<CudnnVersion>("cudnn"), v.optional_as<NcclVersion>("nccl"),
+                    arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
+                    ptx ? list<ComputeCapability>(*ptx) : std::vector<ComputeCapability> {}, provenance(v) });
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
-                c.allow_only({"torch", "torchvision", "torchaudio", "note", "source", "confidence"});
-                release.companions.push_back({c.at("torch").as<Pep440Version>(),
-                                              c.optional_as<Pep440Version>("torchvision"),
-                                              c.optional_as<Pep440Version>("torchaudio"), provenance(c)});
+                c.allow_only({ "torch", "torchvision", "torchaudio", "note", "source", "confidence" });
+                release.companions.push_back(
+                    { c.at("torch").as<Pep440Version>(), c.optional_as<Pep440Version>("torchvision"),
+                        c.optional_as<Pep440Version>("torchaudio"), provenance(c) });
             }
         std::sort(release.versions.begin(), release.versions.end());
         return release;
@@ -199,26 +201,26 @@ private:
 
     TensorflowRelease read_tensorflow(const JsonReader& row) const
     {
-        row.allow_only({"line", "versions", "python", "cuda", "cudnn", "note", "source", "confidence"});
-        TensorflowRelease release{row.at("line").string(), list<Pep440Version>(row.at("versions")),
-                                  range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
-                                  row.at("cudnn").as<CudnnVersion>(), provenance(row)};
+        row.allow_only({ "line", "versions", "python", "cuda", "cudnn", "note", "source", "confidence" });
+        TensorflowRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
+            range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
+            row.at("cudnn").as<CudnnVersion>(), provenance(row) };
         std::sort(release.versions.begin(), release.versions.end());
         return release;
     }
 
     JaxRelease read_jax(const JsonReader& row) const
     {
-        row.allow_only({"line", "versions", "python", "builds", "min_compute_capability", "note", "source",
-                        "confidence"});
-        JaxRelease release{row.optional_string("line").value_or(""), list<Pep440Version>(row.at("versions")),
-                           range<PythonVersion>(row.at("python")), {},
-                           row.optional_as<ComputeCapability>("min_compute_capability"), provenance(row)};
+        row.allow_only(
+            { "line", "versions", "python", "builds", "min_compute_capability", "note", "source", "confidence" });
+        JaxRelease release { row.optional_string("line").value_or(""), list<Pep440Version>(row.at("versions")),
+            range<PythonVersion>(row.at("python")), {}, row.optional_as<ComputeCapability>("min_compute_capability"),
+            provenance(row) };
         for (const auto& b : row.at("builds").items()) {
-            b.allow_only({"extra", "cuda", "cudnn", "nccl", "driver_linux"});
-            release.builds.push_back({b.at("extra").string(), range<CudaVersion>(b.at("cuda")),
-                                      range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
-                                      b.optional_as<DriverVersion>("driver_linux")});
+            b.allow_only({ "extra", "cuda", "cudnn", "nccl", "driver_linux" });
+            release.builds.push_back(
+                { b.at("extra").string(), range<CudaVersion>(b.at("cuda")), range<CudnnVersion>(b.at("cudnn")),
+                    range<NcclVersion>(b.at("nccl")), b.optional_as<DriverVersion>("driver_linux") });
         }
         std::sort(release.versions.begin(), release.versions.end());
         return release;
@@ -226,21 +228,15 @@ private:
 
     Gpu read_gpu(const JsonReader& row) const
     {
-        row.allow_only({"name", "aliases", "family", "compute_capability", "architecture", "segment", "memory_gb",
-                        "memory_type", "bandwidth_gb_s", "tensor_tflops", "note", "source", "confidence"});
+        row.allow_only({ "name", "aliases", "family", "compute_capability", "architecture", "segment", "memory_gb",
+            "memory_type", "bandwidth_gb_s", "tensor_tflops", "note", "source", "confidence" });
         auto memory = row.find("memory_gb");
         auto bandwidth = row.find("bandwidth_gb_s");
-        return {row.at("name").string(),
-                row.at("aliases").strings(),
-                row.optional_string("family").value_or(""),
-                row.at("compute_capability").as<ComputeCapability>(),
-                row.at("architecture").string(),
-                read_segment(row.at("segment")),
-                memory ? std::optional(memory->number()) : std::nullopt,
-                row.optional_string("memory_type").value_or(""),
-                bandwidth ? std::optional(bandwidth->number()) : std::nullopt,
-                read_tensor_peak(row),
-                provenance(row)};
+        return { row.at("name").string(), row.at("aliases").strings(), row.optional_string("family").value_or(""),
+            row.at("compute_capability").as<ComputeCapability>(), row.at("architecture").string(),
+            read_segment(row.at("segment")), memory ? std::optional(memory->number()) : std::nullopt,
+            row.optional_string("memory_type").value_or(""),
+            bandwidth ? std::optional(bandwidth->number()) : std::nullopt, read_tensor_peak(row), provenance(row) };
     }
 
     std::optional<TensorPeak> read_tensor_peak(const JsonReader& row) const
@@ -248,17 +244,18 @@ private:
         auto peak = row.find("tensor_tflops"); // null: no sourced peak
         if (!peak)
             return std::nullopt;
-        peak->allow_only({"fp16", "bf16", "note", "source", "confidence"});
+        peak->allow_only({ "fp16", "bf16", "note", "source", "confidence" });
         auto fp16 = peak->find("fp16");
         auto bf16 = peak->find("bf16");
-        return TensorPeak{fp16 ? std::optional(fp16->number()) : std::nullopt,
-                          bf16 ? std::optional(bf16->number()) : std::nullopt, provenance(*peak)};
+        return TensorPeak { fp16 ? std::optional(fp16->number()) : std::nullopt,
+            bf16 ? std::optional(bf16->number()) : std::nullopt, provenance(*peak) };
     }
 
     static GpuSegment read_segment(const JsonReader& field)
     {
         std::string text = field.string();
-        for (auto segment : {GpuSegment::datacenter, GpuSegment::workstation, GpuSegment::geforce, GpuSegment::jetson})
+        for (auto segment :
+            { GpuSegment::datacenter, GpuSegment::workstation, GpuSegment::geforce, GpuSegment::jetson })
             if (text == to_string(segment))
                 return segment;
         field.fail("expected datacenter, workstation, geforce or jetson, got '" + text + "'");
@@ -279,8 +276,8 @@ private:
                 auto [it, inserted] = owner.emplace(key, gpu.name);
                 if (!inserted && it->second != gpu.name)
                     throw Error(ErrorCode::invalid_input,
-                                m_origin + "/gpus.json: '" + name + "' names both " + it->second + " and " + gpu.name,
-                                "keep the alias on one row only");
+                        m_origin + "/gpus.json: '" + name + "' names both " + it->second + " and " + gpu.name,
+                        "keep the alias on one row only");
             }
         }
         for (const auto& gpu : m.m_gpus)
@@ -295,12 +292,12 @@ private:
         std::string where = m_origin + "/gpus.json: family '" + gpu.family + "' of " + gpu.name;
         if (const Gpu* named = m.find_gpu(gpu.family))
             throw Error(ErrorCode::invalid_input, where + " is also the name of " + named->name,
-                        "a family name may not name one model");
+                "a family name may not name one model");
         const Gpu& first = *m.gpu_family(gpu.family).front();
         if (first.compute_capability != gpu.compute_capability || first.segment != gpu.segment)
             throw Error(ErrorCode::invalid_input,
-                        where + " differs from " + first.name + " in compute capability or segment",
-                        "a family's variants share both; give the model its own family or none");
+                where + " differs from " + first.name + " in compute capability or segment",
+                "a family's variants share both; give the model its own family or none");
     }
 
     std::string m_origin;
@@ -316,7 +313,7 @@ Matrix Matrix::load_directory(const std::filesystem::path& dir)
 {
     if (!std::filesystem::is_directory(dir))
         throw Error(ErrorCode::not_found, "matrix directory " + dir.string() + " does not exist",
-                    "pass a directory holding the files of profiles/compat/");
+            "pass a directory holding the files of profiles/compat/");
     std::map<std::string, std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir))
         if (entry.path().extension() == ".json")

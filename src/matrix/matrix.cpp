@@ -9,8 +9,8 @@ namespace {
 bool same_name(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-               return std::tolower(x) == std::tolower(y);
-           });
+        return std::tolower(x) == std::tolower(y);
+    });
 }
 
 } // namespace
@@ -18,10 +18,14 @@ bool same_name(std::string_view a, std::string_view b)
 std::string_view to_string(GpuSegment segment)
 {
     switch (segment) {
-    case GpuSegment::datacenter: return "datacenter";
-    case GpuSegment::workstation: return "workstation";
-    case GpuSegment::geforce: return "geforce";
-    case GpuSegment::jetson: return "jetson";
+    case GpuSegment::datacenter:
+        return "datacenter";
+    case GpuSegment::workstation:
+        return "workstation";
+    case GpuSegment::geforce:
+        return "geforce";
+    case GpuSegment::jetson:
+        return "jetson";
     }
     return "unknown";
 }

@@ -39,8 +39,8 @@ Digest digest_member(const nlohmann::json& json, const std::string& where)
 }
 
 // An optional string field: `fallback` when absent or null.
-std::string optional_string_member(const nlohmann::json& json, const char* key, const std::string& where,
-                                   std::string fallback)
+std::string optional_string_member(
+    const nlohmann::json& json, const char* key, const std::string& where, std::string fallback)
 {
     if (!json.is_object() || !json.contains(key) || json.at(key).is_null())
         return fallback;
@@ -79,11 +79,11 @@ void check_schema_version(const nlohmann::json& json, const std::string& where)
 
 nlohmann::json Descriptor::to_json() const
 {
-    nlohmann::json out = {{"mediaType", media_type}, {"digest", digest.text()}, {"size", size}};
+    nlohmann::json out = { { "mediaType", media_type }, { "digest", digest.text() }, { "size", size } };
     if (!annotations.empty())
         out["annotations"] = annotations;
     if (platform) {
-        out["platform"] = {{"architecture", platform->architecture}, {"os", platform->os}};
+        out["platform"] = { { "architecture", platform->architecture }, { "os", platform->os } };
         if (!platform->variant.empty())
             out["platform"]["variant"] = platform->variant;
     }
@@ -95,13 +95,13 @@ Descriptor Descriptor::from_json(const nlohmann::json& json, const std::string& 
     const auto& size = member(json, "size", where);
     if (!size.is_number_integer() || size.get<std::int64_t>() < 0)
         throw malformed(where, "\"size\" must be a non-negative integer");
-    Descriptor out{string_member(json, "mediaType", where), digest_member(json, where),
-                   size.get<std::int64_t>(), annotations_of(json, where), std::nullopt};
+    Descriptor out { string_member(json, "mediaType", where), digest_member(json, where), size.get<std::int64_t>(),
+        annotations_of(json, where), std::nullopt };
     if (json.contains("platform")) {
         const auto& platform = json.at("platform");
-        out.platform = Platform{string_member(platform, "architecture", where + " platform"),
-                                string_member(platform, "os", where + " platform"),
-                                optional_string_member(platform, "variant", where + " platform", "")};
+        out.platform = Platform { string_member(platform, "architecture", where + " platform"),
+            string_member(platform, "os", where + " platform"),
+            optional_string_member(platform, "variant", where + " platform", "") };
     }
     return out;
 }
@@ -111,8 +111,8 @@ nlohmann::json Manifest::to_json() const
     nlohmann::json layer_list = nlohmann::json::array();
     for (const auto& layer : layers)
         layer_list.push_back(layer.to_json());
-    nlohmann::json out = {
-        {"schemaVersion", 2}, {"mediaType", media_type}, {"config", config.to_json()}, {"layers", layer_list}};
+    nlohmann::json out = { { "schemaVersion", 2 }, { "mediaType", media_type }, { "config", config.to_json() },
+        { "layers", layer_list } };
     if (!annotations.empty())
         out["annotations"] = annotations;
     return out;
@@ -125,7 +125,7 @@ Manifest Manifest::parse(std::string_view bytes, const std::string& where)
     std::string type = optional_string_member(json, "mediaType", where, std::string(media_type::k_manifest));
     if (type != media_type::k_manifest && type != media_type::k_docker_manifest)
         throw malformed(where, "media type \"" + type + "\" is not an image manifest");
-    Manifest out{type, Descriptor::from_json(member(json, "config", where), where + " config"), {}, {}};
+    Manifest out { type, Descriptor::from_json(member(json, "config", where), where + " config"), {}, {} };
     const auto& layers = member(json, "layers", where);
     if (!layers.is_array())
         throw malformed(where, "\"layers\" must be an array");
@@ -140,7 +140,7 @@ nlohmann::json Index::to_json() const
     nlohmann::json list = nlohmann::json::array();
     for (const auto& manifest : manifests)
         list.push_back(manifest.to_json());
-    nlohmann::json out = {{"schemaVersion", 2}, {"mediaType", media_type::k_index}, {"manifests", list}};
+    nlohmann::json out = { { "schemaVersion", 2 }, { "mediaType", media_type::k_index }, { "manifests", list } };
     if (!annotations.empty())
         out["annotations"] = annotations;
     return out;
@@ -155,8 +155,7 @@ Index Index::parse(std::string_view bytes, const std::string& where)
     if (!manifests.is_array())
         throw malformed(where, "\"manifests\" must be an array");
     for (std::size_t i = 0; i < manifests.size(); ++i)
-        out.manifests.push_back(
-            Descriptor::from_json(manifests[i], where + " manifests[" + std::to_string(i) + "]"));
+        out.manifests.push_back(Descriptor::from_json(manifests[i], where + " manifests[" + std::to_string(i) + "]"));
     out.annotations = annotations_of(json, where);
     return out;
 }

@@ -14,8 +14,8 @@ namespace dlenv::oci {
 
 struct Platform {
     std::string architecture; // GOARCH spelling: amd64, arm64
-    std::string os;           // linux
-    std::string variant;      // optional: v8
+    std::string os; // linux
+    std::string variant; // optional: v8
 };
 
 // What points at a blob: its media type, digest and size, and optional annotations.

@@ -5,9 +5,9 @@
 #include "core/sha256.h"
 #include "oci/compression.h"
 #include "oci/file_source.h"
-#include "rootfs/path.h"
 #include "oci/media_types.h"
 #include "oci/tar_reader.h"
+#include "rootfs/path.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,14 +5,14 @@
 #include <libdeflate.h>
 
 #include <algorithm>
-#include <deque>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
-#include <string>
 
 namespace dlenv::oci {
 namespace {
@@ -58,7 +58,7 @@ struct GzipStream::State {
     std::mutex mutex;
     std::condition_variable work_ready;
     std::condition_variable block_done;
-    std::deque<std::shared_ptr<Block>> waiting;   // not yet taken by a worker
+    std::deque<std::shared_ptr<Block>> waiting; // not yet taken by a worker
     std::deque<std::shared_ptr<Block>> in_flight; // submitted, not yet emitted, oldest first
     std::exception_ptr failure;
     bool stopping = false;
@@ -95,8 +95,8 @@ struct GzipStream::State {
     static void compress(libdeflate_compressor* compressor, Block& block)
     {
         block.member.resize(libdeflate_gzip_compress_bound(compressor, block.input.size()));
-        std::size_t size = libdeflate_gzip_compress(compressor, block.input.data(), block.input.size(),
-                                                    block.member.data(), block.member.size());
+        std::size_t size = libdeflate_gzip_compress(
+            compressor, block.input.data(), block.input.size(), block.member.data(), block.member.size());
         if (size == 0)
             throw Error(ErrorCode::environment, "gzip compress a block: libdeflate's output bound was too small");
         block.member.resize(size);
@@ -157,8 +157,8 @@ GzipStream::GzipStream(ByteSink sink, unsigned threads)
 
 std::string GzipStream::format()
 {
-    return "gzip members of " + std::to_string(k_block_size) + " bytes, libdeflate " LIBDEFLATE_VERSION_STRING
-           " level " + std::to_string(k_level);
+    return "gzip members of " + std::to_string(k_block_size) + " bytes, libdeflate " LIBDEFLATE_VERSION_STRING " level "
+        + std::to_string(k_level);
 }
 
 GzipStream::~GzipStream()

@@ -51,9 +51,12 @@ std::string layer_format(Compression compression)
 {
     std::string tar = "dlenv.layer/v1: pax_restricted tar, entries sorted, 0:0, mtime = epoch; ";
     switch (compression) {
-    case Compression::gzip: return tar + GzipStream::format();
-    case Compression::zstd: return tar + ZstdStream::format();
-    case Compression::none: break;
+    case Compression::gzip:
+        return tar + GzipStream::format();
+    case Compression::zstd:
+        return tar + ZstdStream::format();
+    case Compression::none:
+        break;
     }
     return tar + "uncompressed";
 }

@@ -13,12 +13,12 @@ namespace dlenv::oci {
 struct LayerOptions {
     Compression compression = Compression::gzip;
     std::int64_t source_date_epoch = 0; // every mtime, clamped to nothing else
-    unsigned threads = 0;               // compression workers; 0: one per core
+    unsigned threads = 0; // compression workers; 0: one per core
 };
 
 struct WrittenLayer {
     Descriptor descriptor; // the compressed blob: media type, digest, size
-    Digest diff_id;        // sha256 of the uncompressed tar
+    Digest diff_id; // sha256 of the uncompressed tar
 };
 
 // Names everything besides the entries that decides a layer's bytes: the tar format

@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 namespace dlenv::oci {
 namespace {
 
@@ -17,13 +16,17 @@ constexpr std::string_view k_layout_version = "1.0.0";
 Error mismatch(const std::filesystem::path& path, const std::string& what)
 {
     return Error(ErrorCode::verification_failed, "blob " + path.string() + " " + what,
-                 "the store is damaged: run `dlenv fsck`, then rebuild or pull the image again");
+        "the store is damaged: run `dlenv fsck`, then rebuild or pull the image again");
 }
 
 } // namespace
 
 struct BlobWriter::State {
-    explicit State(const std::filesystem::path& blob_dir) : dir(blob_dir), file(blob_dir / ".blob", 0444) {}
+    explicit State(const std::filesystem::path& blob_dir)
+        : dir(blob_dir)
+        , file(blob_dir / ".blob", 0444)
+    {
+    }
 
     std::filesystem::path dir;
     AtomicFile file;
@@ -61,16 +64,16 @@ BlobWriter::Committed BlobWriter::commit_expecting(const Descriptor& expected, c
     Digest digest = Digest::from_hex(m_state->hash.hex_digest());
     if (digest != expected.digest || m_state->size != expected.size)
         throw Error(ErrorCode::verification_failed,
-                    what + ": content is " + digest.text() + " (" + std::to_string(m_state->size) + " bytes), " +
-                        "expected " + expected.digest.text() + " (" + std::to_string(expected.size) + " bytes)",
-                    "the source was changed or damaged after it was written; fetch or export it again");
+            what + ": content is " + digest.text() + " (" + std::to_string(m_state->size) + " bytes), " + "expected "
+                + expected.digest.text() + " (" + std::to_string(expected.size) + " bytes)",
+            "the source was changed or damaged after it was written; fetch or export it again");
     return install(digest);
 }
 
 BlobWriter::Committed BlobWriter::install(const Digest& digest)
 {
     m_state->file.commit_as(m_state->dir / digest.hex());
-    return {digest, m_state->size};
+    return { digest, m_state->size };
 }
 
 ImageLayout ImageLayout::open(const std::filesystem::path& dir)
@@ -81,7 +84,7 @@ ImageLayout ImageLayout::open(const std::filesystem::path& dir)
     nlohmann::json json = JsonReader::parse_document(marker.string(), read_file(marker));
     if (JsonReader(marker.string(), json).optional_string("imageLayoutVersion") != k_layout_version)
         throw Error(ErrorCode::invalid_input,
-                    marker.string() + ": imageLayoutVersion must be \"" + std::string(k_layout_version) + "\"");
+            marker.string() + ": imageLayoutVersion must be \"" + std::string(k_layout_version) + "\"");
     ImageLayout layout(dir);
     std::error_code ec;
     if (std::filesystem::exists(layout.blob_dir(), ec) && !std::filesystem::is_directory(layout.blob_dir(), ec))
@@ -99,9 +102,9 @@ ImageLayout ImageLayout::open_or_create(const std::filesystem::path& dir)
             throw Error(ErrorCode::io, "create directory " + dir.string() + ": " + ec.message());
         ImageLayout layout(dir);
         if (!std::filesystem::exists(dir / "index.json"))
-            layout.write_index(Index{});
-        write_file_atomic(dir / "oci-layout",
-                          to_blob_json({{"imageLayoutVersion", std::string(k_layout_version)}}));
+            layout.write_index(Index {});
+        write_file_atomic(
+            dir / "oci-layout", to_blob_json({ { "imageLayoutVersion", std::string(k_layout_version) } }));
         return layout;
     }
     return open(dir);
@@ -117,8 +120,8 @@ std::string ImageLayout::read_blob(const Descriptor& descriptor) const
     std::filesystem::path path = blob_path(descriptor.digest);
     std::string bytes = read_file(path);
     if (static_cast<std::int64_t>(bytes.size()) != descriptor.size)
-        throw mismatch(path, "has " + std::to_string(bytes.size()) + " bytes, its descriptor says " +
-                                 std::to_string(descriptor.size));
+        throw mismatch(path,
+            "has " + std::to_string(bytes.size()) + " bytes, its descriptor says " + std::to_string(descriptor.size));
     if (Digest::of(bytes) != descriptor.digest)
         throw mismatch(path, "does not match its digest");
     return bytes;
@@ -135,8 +138,8 @@ void ImageLayout::verify_blob(const Descriptor& descriptor) const
     if (ec)
         throw Error(ErrorCode::io, "read " + path.string() + ": " + ec.message());
     if (static_cast<std::int64_t>(size) != descriptor.size)
-        throw mismatch(path, "has " + std::to_string(size) + " bytes, its descriptor says " +
-                                 std::to_string(descriptor.size));
+        throw mismatch(
+            path, "has " + std::to_string(size) + " bytes, its descriptor says " + std::to_string(descriptor.size));
     if (sha256_file_hex(path) != descriptor.digest.hex())
         throw mismatch(path, "does not match its digest");
 }
@@ -156,7 +159,7 @@ Descriptor ImageLayout::write_blob(std::string_view bytes, std::string_view medi
         writer.write(bytes);
         writer.commit();
     }
-    return Descriptor{std::string(media_type), digest, static_cast<std::int64_t>(bytes.size()), {}, std::nullopt};
+    return Descriptor { std::string(media_type), digest, static_cast<std::int64_t>(bytes.size()), {}, std::nullopt };
 }
 
 Index ImageLayout::read_index() const

@@ -69,7 +69,10 @@ public:
     void write_index(const Index& index) const;
 
 private:
-    explicit ImageLayout(std::filesystem::path dir) : m_dir(std::move(dir)) {}
+    explicit ImageLayout(std::filesystem::path dir)
+        : m_dir(std::move(dir))
+    {
+    }
     std::filesystem::path m_dir;
 };
 

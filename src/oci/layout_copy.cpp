@@ -54,12 +54,10 @@ Descriptor find_image(const ImageLayout& layout, const std::string& ref)
     }
     if (ref.empty())
         throw Error(ErrorCode::not_found,
-                    layout.dir().string() + " holds " + std::to_string(index.manifests.size()) +
-                        " images; name one",
-                    "add :REF, one of " + join_alternatives(refs, " and "));
+            layout.dir().string() + " holds " + std::to_string(index.manifests.size()) + " images; name one",
+            "add :REF, one of " + join_alternatives(refs, " and "));
     throw Error(ErrorCode::not_found, layout.dir().string() + " has no image " + ref,
-                refs.empty() ? "the layout's index.json is empty"
-                             : "it has " + join_alternatives(refs, " and "));
+        refs.empty() ? "the layout's index.json is empty" : "it has " + join_alternatives(refs, " and "));
 }
 
 Descriptor copy_image(const ImageLayout& from, const Descriptor& manifest, const ImageLayout& to)
@@ -69,7 +67,7 @@ Descriptor copy_image(const ImageLayout& from, const Descriptor& manifest, const
     for (const auto& layer : parsed.layers)
         copy_blob(from, layer, to);
     copy_blob(from, manifest, to);
-    return Descriptor{manifest.media_type, manifest.digest, manifest.size, {}, std::nullopt};
+    return Descriptor { manifest.media_type, manifest.digest, manifest.size, {}, std::nullopt };
 }
 
 } // namespace dlenv::oci

@@ -1,17 +1,17 @@
 #include "oci/tar_writer.h"
 
 #include "core/error.h"
-#include "core/sha256.h"
 #include "core/file.h"
+#include "core/sha256.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include <cerrno>
 #include <cstring>
-#include <optional>
 #include <exception>
 #include <fcntl.h>
+#include <optional>
 #include <unistd.h>
 #include <vector>
 
@@ -113,7 +113,8 @@ struct TarWriter::State {
                 "build again once nothing is writing to the tree");
         if (hash && hash->hex_digest() != file.sha256)
             throw Error(ErrorCode::verification_failed,
-                file.source.string() + " changed while it was written into the layer (its sha256 is not the locked one)",
+                file.source.string()
+                    + " changed while it was written into the layer (its sha256 is not the locked one)",
                 "build again once nothing is writing to it, or run `dlenv lock` again to pin the new contents");
     }
 };

@@ -64,8 +64,8 @@ ZstdStream::ZstdStream(ByteSink sink, unsigned threads)
 
 std::string ZstdStream::format()
 {
-    return std::string("zstd ") + ZSTD_versionString() + " level " + std::to_string(k_level) +
-           ", one or more workers, no checksum, no content size";
+    return std::string("zstd ") + ZSTD_versionString() + " level " + std::to_string(k_level)
+        + ", one or more workers, no checksum, no content size";
 }
 
 ZstdStream::~ZstdStream() = default;

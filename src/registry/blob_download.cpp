@@ -7,7 +7,7 @@ namespace dlenv::registry {
 bool has_blob(Session& session, const std::string& repository, const oci::Descriptor& blob)
 {
     http::Response response = session.send(
-        [&] { return http::Request{.method = "HEAD", .url = "/v2/" + repository + "/blobs/" + blob.digest.text()}; },
+        [&] { return http::Request { .method = "HEAD", .url = "/v2/" + repository + "/blobs/" + blob.digest.text() }; },
         push_scope(repository), true);
     if (response.status == 404)
         return false;
@@ -17,20 +17,20 @@ bool has_blob(Session& session, const std::string& repository, const oci::Descri
 }
 
 void download_blob(Session& session, const std::string& repository, const oci::Descriptor& blob,
-                   const oci::ImageLayout& layout, const ProgressCallback& progress)
+    const oci::ImageLayout& layout, const ProgressCallback& progress)
 {
     std::string what = "blob " + blob.digest.text() + " of " + session.registry() + "/" + repository;
     const http::RetryPolicy& policy = session.options().retry;
     for (int retry = 1;; ++retry) {
         oci::BlobWriter writer = layout.new_blob();
         auto make = [&] {
-            return http::Request{
+            return http::Request {
                 .url = "/v2/" + repository + "/blobs/" + blob.digest.text(),
                 .on_data = [&](std::string_view bytes) { writer.write(bytes); },
                 .on_progress =
                     [&](std::int64_t done, std::int64_t) {
                         if (progress)
-                            progress({blob.digest, blob.size, done, BlobProgress::State::transferring});
+                            progress({ blob.digest, blob.size, done, BlobProgress::State::transferring });
                     },
             };
         };
@@ -39,7 +39,7 @@ void download_blob(Session& session, const std::string& repository, const oci::D
             if (response.ok()) {
                 writer.commit_expecting(blob, what);
                 if (progress)
-                    progress({blob.digest, blob.size, blob.size, BlobProgress::State::finished});
+                    progress({ blob.digest, blob.size, blob.size, BlobProgress::State::finished });
                 return;
             }
             if (!http::is_transient_status(response.status) || retry >= policy.attempts)

@@ -10,7 +10,7 @@ namespace dlenv::registry {
 // when the bytes match the descriptor (Error(verification_failed) otherwise, with nothing
 // stored). A transfer that drops is started over, as the session's retry policy allows.
 void download_blob(Session& session, const std::string& repository, const oci::Descriptor& blob,
-                   const oci::ImageLayout& layout, const ProgressCallback& progress);
+    const oci::ImageLayout& layout, const ProgressCallback& progress);
 
 // Whether the repository already holds the blob (HEAD).
 bool has_blob(Session& session, const std::string& repository, const oci::Descriptor& blob);
@@ -32,7 +32,6 @@ struct UploadOptions {
 // offset the registry reports (GET of the upload URL); an upload the registry forgot is
 // started again. Returns finished or mounted.
 BlobProgress::State upload_blob(Session& session, const std::string& repository, const oci::Descriptor& blob,
-                                const oci::ImageLayout& layout, const UploadOptions& options,
-                                const ProgressCallback& progress);
+    const oci::ImageLayout& layout, const UploadOptions& options, const ProgressCallback& progress);
 
 } // namespace dlenv::registry

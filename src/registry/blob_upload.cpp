@@ -18,9 +18,9 @@ http::BodySource file_range(int fd, std::int64_t offset, std::int64_t size, cons
 {
     auto position = std::make_shared<std::int64_t>(offset);
     std::int64_t end = offset + size;
-    return {size, [fd, position, end, path](char* buffer, std::size_t capacity) -> std::size_t {
-                std::size_t want = static_cast<std::size_t>(std::min<std::int64_t>(
-                    static_cast<std::int64_t>(capacity), end - *position));
+    return { size, [fd, position, end, path](char* buffer, std::size_t capacity) -> std::size_t {
+                std::size_t want = static_cast<std::size_t>(
+                    std::min<std::int64_t>(static_cast<std::int64_t>(capacity), end - *position));
                 if (want == 0)
                     return 0;
                 ssize_t got = ::pread(fd, buffer, want, *position);
@@ -28,7 +28,7 @@ http::BodySource file_range(int fd, std::int64_t offset, std::int64_t size, cons
                     throw io_error("read", path);
                 *position += got;
                 return static_cast<std::size_t>(got);
-            }};
+            } };
 }
 
 std::string with_query(const std::string& url, const std::string& parameter)
@@ -46,8 +46,8 @@ std::optional<std::int64_t> offset_after(const http::Response& response)
         return 0;
     std::size_t dash = range->find('-');
     std::int64_t last = -1;
-    if (dash == std::string::npos ||
-        std::from_chars(range->data() + dash + 1, range->data() + range->size(), last).ec != std::errc())
+    if (dash == std::string::npos
+        || std::from_chars(range->data() + dash + 1, range->data() + range->size(), last).ec != std::errc())
         return 0;
     if (last == 0)
         return std::nullopt;
@@ -57,11 +57,16 @@ std::optional<std::int64_t> offset_after(const http::Response& response)
 // One blob's upload session: where the next request goes, and how far the bytes got.
 class Upload {
 public:
-    Upload(Session& session, const std::string& repository, const oci::Descriptor& blob,
-           const oci::ImageLayout& layout, const UploadOptions& options, const ProgressCallback& progress)
-        : m_session(session), m_repository(repository), m_blob(blob), m_path(layout.blob_path(blob.digest)),
-          m_fd(::open(m_path.c_str(), O_RDONLY | O_CLOEXEC)), m_options(options), m_progress(progress),
-          m_what("upload blob " + blob.digest.text() + " to " + session.registry() + "/" + repository)
+    Upload(Session& session, const std::string& repository, const oci::Descriptor& blob, const oci::ImageLayout& layout,
+        const UploadOptions& options, const ProgressCallback& progress)
+        : m_session(session)
+        , m_repository(repository)
+        , m_blob(blob)
+        , m_path(layout.blob_path(blob.digest))
+        , m_fd(::open(m_path.c_str(), O_RDONLY | O_CLOEXEC))
+        , m_options(options)
+        , m_progress(progress)
+        , m_what("upload blob " + blob.digest.text() + " to " + session.registry() + "/" + repository)
     {
         if (m_fd.get() < 0)
             throw io_error("open", m_path);
@@ -94,7 +99,7 @@ private:
     void report(std::int64_t done, BlobProgress::State state) const
     {
         if (m_progress)
-            m_progress({m_blob.digest, m_blob.size, done, state});
+            m_progress({ m_blob.digest, m_blob.size, done, state });
     }
 
     // POSTs a new upload session (a mount when `from` is set); true when the registry
@@ -104,7 +109,7 @@ private:
         std::string url = "/v2/" + m_repository + "/blobs/uploads/";
         if (!from.empty())
             url += "?mount=" + m_blob.digest.text() + "&from=" + http::url_encode(from);
-        http::Response response = send([&] { return http::Request{.method = "POST", .url = url}; }, true);
+        http::Response response = send([&] { return http::Request { .method = "POST", .url = url }; }, true);
         if (response.status == 201 && !from.empty())
             return true;
         std::optional<std::string> location = response.header("Location");
@@ -124,14 +129,13 @@ private:
             try {
                 http::Response response = send(
                     [&] {
-                        return http::Request{
-                            .method = "PUT",
+                        return http::Request { .method = "PUT",
                             .url = with_query(m_location, "digest=" + m_blob.digest.text()),
-                            .headers = {{"Content-Type", "application/octet-stream"}},
+                            .headers = { { "Content-Type", "application/octet-stream" } },
                             .stream = file_range(m_fd.get(), 0, m_blob.size, m_path),
                             .on_progress = [&](std::int64_t done, std::int64_t) {
                                 report(done, BlobProgress::State::transferring);
-                            }};
+                            } };
                     },
                     false);
                 if (response.status == 201)
@@ -170,17 +174,17 @@ private:
             bool transient = !answer || answer->status == 416 || http::is_transient_status(answer->status);
             if (!transient || ++failures >= policy().attempts)
                 throw answer ? registry_error(*answer, m_what)
-                             : Error(ErrorCode::network, m_what + ": the connection failed " +
-                                                             std::to_string(failures) + " times at byte " +
-                                                             std::to_string(offset));
+                             : Error(ErrorCode::network,
+                                 m_what + ": the connection failed " + std::to_string(failures) + " times at byte "
+                                     + std::to_string(offset));
             pause(failures, answer ? &*answer : nullptr);
             offset = resume_offset();
         }
         http::Response response = send(
             [&] {
-                return http::Request{.method = "PUT",
-                                     .url = with_query(m_location, "digest=" + m_blob.digest.text()),
-                                     .headers = {{"Content-Type", "application/octet-stream"}}};
+                return http::Request { .method = "PUT",
+                    .url = with_query(m_location, "digest=" + m_blob.digest.text()),
+                    .headers = { { "Content-Type", "application/octet-stream" } } };
             },
             true);
         if (response.status != 201)
@@ -189,22 +193,21 @@ private:
 
     http::Request chunk_request(std::int64_t offset, std::int64_t length)
     {
-        return http::Request{
-            .method = "PATCH",
+        return http::Request { .method = "PATCH",
             .url = m_location,
-            .headers = {{"Content-Type", "application/octet-stream"},
-                        {"Content-Range", std::to_string(offset) + "-" + std::to_string(offset + length - 1)}},
+            .headers = { { "Content-Type", "application/octet-stream" },
+                { "Content-Range", std::to_string(offset) + "-" + std::to_string(offset + length - 1) } },
             .stream = file_range(m_fd.get(), offset, length, m_path),
             .on_progress = [this, offset](std::int64_t done, std::int64_t) {
                 report(offset + done, BlobProgress::State::transferring);
-            }};
+            } };
     }
 
     // Where to go on after a failed chunk: what the registry holds of the upload, or a
     // fresh upload from byte 0 when it no longer knows this one or cannot say.
     std::int64_t resume_offset()
     {
-        http::Response status = send([&] { return http::Request{.url = m_location}; }, true);
+        http::Response status = send([&] { return http::Request { .url = m_location }; }, true);
         if (status.status == 204) {
             if (std::optional<std::string> location = status.header("Location"))
                 m_location = http::resolve_url(status.url, *location);
@@ -238,8 +241,7 @@ private:
 } // namespace
 
 BlobProgress::State upload_blob(Session& session, const std::string& repository, const oci::Descriptor& blob,
-                                const oci::ImageLayout& layout, const UploadOptions& options,
-                                const ProgressCallback& progress)
+    const oci::ImageLayout& layout, const UploadOptions& options, const ProgressCallback& progress)
 {
     return Upload(session, repository, blob, layout, options, progress).run();
 }

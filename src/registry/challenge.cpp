@@ -55,7 +55,7 @@ std::optional<Challenge> parse_challenge(std::string_view header)
 {
     skip_spaces(header);
     std::size_t end = header.find(' ');
-    Challenge challenge{lowercase(header.substr(0, end)), {}};
+    Challenge challenge { lowercase(header.substr(0, end)), {} };
     if (challenge.scheme.empty())
         return std::nullopt;
     header.remove_prefix(end == std::string_view::npos ? header.size() : end);

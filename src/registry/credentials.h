@@ -29,7 +29,7 @@ std::optional<Credentials> find_credentials(const std::string& registry);
 std::optional<Credentials> split_credentials(std::string_view pair, const std::string& source);
 
 // The same lookup with the variable's value and the config file given, for tests.
-std::optional<Credentials> find_credentials(const std::string& registry, const char* variable,
-                                            const std::filesystem::path& docker_config);
+std::optional<Credentials> find_credentials(
+    const std::string& registry, const char* variable, const std::filesystem::path& docker_config);
 
 } // namespace dlenv::registry

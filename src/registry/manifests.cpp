@@ -13,9 +13,9 @@ namespace {
 // The spec asks clients to expect at least 4 MB; anything much larger is not a manifest.
 constexpr std::size_t k_max_manifest_bytes = 8 << 20;
 
-const std::string k_accept = std::string(oci::media_type::k_index) + ", " + std::string(oci::media_type::k_manifest) +
-                             ", " + std::string(oci::media_type::k_docker_manifest_list) + ", " +
-                             std::string(oci::media_type::k_docker_manifest);
+const std::string k_accept = std::string(oci::media_type::k_index) + ", " + std::string(oci::media_type::k_manifest)
+    + ", " + std::string(oci::media_type::k_docker_manifest_list) + ", "
+    + std::string(oci::media_type::k_docker_manifest);
 
 const std::string k_changed = "the registry or something between it and here changed the manifest; do not use "
                               "this image";
@@ -63,7 +63,7 @@ bool FetchedManifest::is_index() const
 
 oci::Descriptor FetchedManifest::descriptor() const
 {
-    return {media_type, digest, static_cast<std::int64_t>(bytes.size()), {}, std::nullopt};
+    return { media_type, digest, static_cast<std::int64_t>(bytes.size()), {}, std::nullopt };
 }
 
 FetchedManifest get_manifest(Session& session, const std::string& repository, const std::string& reference)
@@ -71,15 +71,16 @@ FetchedManifest get_manifest(Session& session, const std::string& repository, co
     std::string what = session.registry() + "/" + repository + " manifest " + reference;
     http::Response response = session.send(
         [&] {
-            return http::Request{.url = "/v2/" + repository + "/manifests/" + reference,
-                                 .headers = {{"Accept", k_accept}}};
+            return http::Request { .url = "/v2/" + repository + "/manifests/" + reference,
+                .headers = { { "Accept", k_accept } } };
         },
         pull_scope(repository), true);
     if (!response.ok())
         throw registry_error(response, what);
     if (response.body.size() > k_max_manifest_bytes)
-        throw Error(ErrorCode::network, what + " is " + std::to_string(response.body.size()) + " bytes, too large for a manifest");
-    FetchedManifest manifest{media_type_of(response), std::move(response.body), Digest::of("")};
+        throw Error(ErrorCode::network,
+            what + " is " + std::to_string(response.body.size()) + " bytes, too large for a manifest");
+    FetchedManifest manifest { media_type_of(response), std::move(response.body), Digest::of("") };
     manifest.digest = Digest::of(manifest.bytes);
     if (!reference.starts_with("sha256:"))
         check_content_digest(response, manifest.digest, what);
@@ -90,18 +91,18 @@ FetchedManifest get_manifest(Session& session, const std::string& repository, co
 }
 
 void put_manifest(Session& session, const std::string& repository, const std::string& reference,
-                  const oci::Descriptor& manifest, const std::string& bytes)
+    const oci::Descriptor& manifest, const std::string& bytes)
 {
     http::Response response = session.send(
         [&] {
-            return http::Request{.method = "PUT",
-                                 .url = "/v2/" + repository + "/manifests/" + reference,
-                                 .headers = {{"Content-Type", manifest.media_type}},
-                                 .body = bytes};
+            return http::Request { .method = "PUT",
+                .url = "/v2/" + repository + "/manifests/" + reference,
+                .headers = { { "Content-Type", manifest.media_type } },
+                .body = bytes };
         },
         push_scope(repository), true);
-    std::string what = "push manifest " + manifest.digest.text() + " as " + session.registry() + "/" + repository +
-                       ":" + reference;
+    std::string what
+        = "push manifest " + manifest.digest.text() + " as " + session.registry() + "/" + repository + ":" + reference;
     if (!response.ok())
         throw registry_error(response, what);
     std::optional<std::string> stored = response.header("Docker-Content-Digest");
@@ -113,10 +114,10 @@ ResolvedImage resolve_image(Session& session, const ImageReference& reference, c
 {
     FetchedManifest top = get_manifest(session, reference.repository, reference.manifest_reference());
     if (!top.is_index())
-        return {top.digest, std::nullopt, top};
+        return { top.digest, std::nullopt, top };
     oci::Index index = oci::Index::parse(top.bytes, reference.text());
     const oci::Descriptor& chosen = select_platform(index, platform, reference.text());
-    return {top.digest, top.digest, get_manifest(session, reference.repository, chosen.digest.text())};
+    return { top.digest, top.digest, get_manifest(session, reference.repository, chosen.digest.text()) };
 }
 
 } // namespace dlenv::registry

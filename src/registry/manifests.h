@@ -1,7 +1,7 @@
 #pragma once
 
-#include "oci/descriptor.h"
 #include "core/image_reference.h"
+#include "oci/descriptor.h"
 #include "registry/session.h"
 
 #include <string>
@@ -26,13 +26,13 @@ FetchedManifest get_manifest(Session& session, const std::string& repository, co
 // PUTs `bytes` as manifests/<tag or digest>; Error(verification_failed) when the registry
 // says it stored other bytes.
 void put_manifest(Session& session, const std::string& repository, const std::string& reference,
-                  const oci::Descriptor& manifest, const std::string& bytes);
+    const oci::Descriptor& manifest, const std::string& bytes);
 
 // What a reference names, down to one platform's image manifest.
 struct ResolvedImage {
-    Digest digest;                  // what the tag points at: an index or a manifest
-    std::optional<Digest> index;    // set when that is an index
-    FetchedManifest manifest;            // the image manifest for the platform
+    Digest digest; // what the tag points at: an index or a manifest
+    std::optional<Digest> index; // set when that is an index
+    FetchedManifest manifest; // the image manifest for the platform
 };
 
 ResolvedImage resolve_image(Session& session, const ImageReference& reference, const oci::Platform& platform);

@@ -13,9 +13,9 @@ namespace dlenv::registry {
 struct BlobProgress {
     enum class State {
         transferring, // `done` of `size` bytes moved so far
-        finished,     // moved completely and verified
-        present,      // already there: nothing moved
-        mounted,      // linked from another repository of the registry: nothing moved
+        finished, // moved completely and verified
+        present, // already there: nothing moved
+        mounted, // linked from another repository of the registry: nothing moved
     };
     Digest digest;
     std::int64_t size = 0;

@@ -6,16 +6,15 @@
 namespace dlenv::registry {
 
 PushResult push_image(Session& session, const std::string& repository, const oci::ImageLayout& layout,
-                      const oci::Descriptor& manifest, const std::vector<std::string>& tags,
-                      const PushOptions& options)
+    const oci::Descriptor& manifest, const std::vector<std::string>& tags, const PushOptions& options)
 {
     std::string bytes = layout.read_blob(manifest);
     oci::Manifest parsed = oci::Manifest::parse(bytes, manifest.digest.text());
-    std::vector<oci::Descriptor> blobs = {parsed.config};
+    std::vector<oci::Descriptor> blobs = { parsed.config };
     blobs.insert(blobs.end(), parsed.layers.begin(), parsed.layers.end());
     PushResult result;
     for (const auto& blob : blobs)
-        result.blobs.push_back({blob.digest, blob.size, 0, BlobProgress::State::present});
+        result.blobs.push_back({ blob.digest, blob.size, 0, BlobProgress::State::present });
     parallel_for(blobs.size(), options.parallel, [&](std::size_t i) {
         const oci::Descriptor& blob = blobs[i];
         BlobProgress& outcome = result.blobs[i];

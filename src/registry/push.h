@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/image_reference.h"
 #include "oci/layout.h"
 #include "registry/blob_transfer.h"
-#include "core/image_reference.h"
 
 #include <string>
 #include <vector>
@@ -11,7 +11,7 @@ namespace dlenv::registry {
 
 struct PushOptions {
     std::size_t parallel = 4; // blobs in flight at once
-    UploadOptions upload;     // chunking; mount_from is tried for every blob the registry lacks
+    UploadOptions upload; // chunking; mount_from is tried for every blob the registry lacks
     ProgressCallback progress;
 };
 
@@ -24,7 +24,6 @@ struct PushResult {
 // digests and mounted or uploaded in parallel; the manifest goes last, as the bytes the
 // layout holds, so its digest is kept.
 PushResult push_image(Session& session, const std::string& repository, const oci::ImageLayout& layout,
-                      const oci::Descriptor& manifest, const std::vector<std::string>& tags,
-                      const PushOptions& options);
+    const oci::Descriptor& manifest, const std::vector<std::string>& tags, const PushOptions& options);
 
 } // namespace dlenv::registry

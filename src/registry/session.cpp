@@ -25,9 +25,9 @@ Error refused(const std::string& registry, const std::optional<Credentials>& cre
 {
     if (credentials)
         return Error(ErrorCode::auth, registry + " refused the credentials from " + credentials->source,
-                     "check the user name and password or token, and that they may push or pull this repository");
+            "check the user name and password or token, and that they may push or pull this repository");
     return Error(ErrorCode::auth, registry + " needs credentials",
-                 "set DLENV_REGISTRY_AUTH=USER:PASSWORD, or log in with `docker login " + registry + "`");
+        "set DLENV_REGISTRY_AUTH=USER:PASSWORD, or log in with `docker login " + registry + "`");
 }
 
 } // namespace
@@ -54,13 +54,16 @@ Error registry_error(const http::Response& response, const std::string& what)
             detail += error.value("code", std::string("UNKNOWN")) + ": " + error.value("message", std::string());
         }
     }
-    std::string message = what + ": the registry answered " + std::to_string(response.status) +
-                          (detail.empty() ? "" : " (" + detail + ")");
+    std::string message = what + ": the registry answered " + std::to_string(response.status)
+        + (detail.empty() ? "" : " (" + detail + ")");
     switch (response.status) {
     case 401:
-    case 403: return Error(ErrorCode::auth, message, "check that the credentials may access this repository");
-    case 404: return Error(ErrorCode::not_found, message);
-    default: return Error(ErrorCode::network, message);
+    case 403:
+        return Error(ErrorCode::auth, message, "check that the credentials may access this repository");
+    case 404:
+        return Error(ErrorCode::not_found, message);
+    default:
+        return Error(ErrorCode::network, message);
     }
 }
 
@@ -68,16 +71,19 @@ std::unique_ptr<Session> open_session(const ImageReference& reference, bool inse
 {
     RegistryOptions options;
     options.insecure = insecure;
-    return std::make_unique<Session>(reference.registry, reference.api_host(), options,
-                                     find_credentials(reference.registry));
+    return std::make_unique<Session>(
+        reference.registry, reference.api_host(), options, find_credentials(reference.registry));
 }
 
-Session::Session(std::string registry, std::string api_host, RegistryOptions options,
-                 std::optional<Credentials> credentials)
-    : m_registry(std::move(registry)), m_api_host(std::move(api_host)), m_options(std::move(options)),
-      m_credentials(std::move(credentials)),
-      m_client(http::ClientOptions{m_options.insecure ? std::set<std::string>{m_api_host} : std::set<std::string>{},
-                                   m_options.ca_file, 30, 60})
+Session::Session(
+    std::string registry, std::string api_host, RegistryOptions options, std::optional<Credentials> credentials)
+    : m_registry(std::move(registry))
+    , m_api_host(std::move(api_host))
+    , m_options(std::move(options))
+    , m_credentials(std::move(credentials))
+    , m_client(
+          http::ClientOptions { m_options.insecure ? std::set<std::string> { m_api_host } : std::set<std::string> {},
+              m_options.ca_file, 30, 60 })
 {
 }
 
@@ -117,8 +123,9 @@ std::string Session::find_base_url()
     } catch (const Error& e) {
         if (!m_options.insecure)
             throw Error(e.code(), e.message(),
-                        "check that " + m_registry + " is up and reachable; if it serves plain HTTP or a certificate "
-                        "you cannot verify and you trust the network, pass --insecure for it");
+                "check that " + m_registry
+                    + " is up and reachable; if it serves plain HTTP or a certificate "
+                      "you cannot verify and you trust the network, pass --insecure for it");
         base = "http://" + m_api_host;
         response = ping(base);
     }
@@ -156,7 +163,7 @@ Session::Token Session::fetch_token(const Challenge& challenge, const Scope& sco
     std::istringstream scopes(scope);
     for (std::string one; scopes >> one;)
         url += "&scope=" + http::url_encode(one);
-    http::Request request{.url = url};
+    http::Request request { .url = url };
     if (m_credentials)
         request.authorization = basic(*m_credentials);
     http::Response response = http::with_retries(m_options.retry, [&] { return m_client.send(request); });
@@ -169,9 +176,10 @@ Session::Token Session::fetch_token(const Challenge& challenge, const Scope& sco
     if (body.is_object())
         token = body.value("token", body.value("access_token", std::string()));
     if (token.empty())
-        throw Error(ErrorCode::network, "token service " + http::Url::parse(realm).origin() + " answered without a token");
+        throw Error(
+            ErrorCode::network, "token service " + http::Url::parse(realm).origin() + " answered without a token");
     int seconds = body.value("expires_in", k_default_token_seconds);
-    return {token, std::chrono::steady_clock::now() + std::chrono::seconds(seconds) - k_token_margin};
+    return { token, std::chrono::steady_clock::now() + std::chrono::seconds(seconds) - k_token_margin };
 }
 
 std::string Session::authorization(const Scope& scope, bool renew)
@@ -186,7 +194,7 @@ std::string Session::authorization(const Scope& scope, bool renew)
     }
     if (m_challenge->scheme != "bearer")
         throw Error(ErrorCode::auth, m_registry + " asks for " + m_challenge->scheme + " authentication",
-                    "dlenv speaks Basic and Bearer token authentication");
+            "dlenv speaks Basic and Bearer token authentication");
     auto found = m_tokens.find(scope);
     if (renew || found == m_tokens.end() || std::chrono::steady_clock::now() >= found->second.expires)
         found = m_tokens.insert_or_assign(scope, fetch_token(*m_challenge, scope)).first;

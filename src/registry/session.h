@@ -1,10 +1,10 @@
 #pragma once
 
+#include "core/image_reference.h"
 #include "http/client.h"
 #include "http/retry.h"
 #include "registry/challenge.h"
 #include "registry/credentials.h"
-#include "core/image_reference.h"
 
 #include <chrono>
 #include <exception>
@@ -40,8 +40,8 @@ std::string push_scope(const std::string& repository);
 // later, after it answered, may be restarting and is retried. Safe to share between threads.
 class Session {
 public:
-    Session(std::string registry, std::string api_host, RegistryOptions options,
-            std::optional<Credentials> credentials);
+    Session(
+        std::string registry, std::string api_host, RegistryOptions options, std::optional<Credentials> credentials);
 
     const std::string& registry() const { return m_registry; }
     const RegistryOptions& options() const { return m_options; }

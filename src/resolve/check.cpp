@@ -20,7 +20,7 @@ std::vector<std::string> neighbours(const std::vector<std::string>& known, const
             above = v;
     }
     std::vector<std::string> out;
-    for (const auto& v : {below, above})
+    for (const auto& v : { below, above })
         if (v)
             out.push_back(v->text());
     return out;
@@ -31,13 +31,13 @@ void validate_versions(const matrix::Matrix& matrix, const Query& query)
 {
     if (query.cuda && matrix.toolkit_releases(*query.cuda).empty())
         throw Error(ErrorCode::invalid_input, "CUDA " + query.cuda->text() + " is not a CUDA release",
-                    "nearest known: " + join_alternatives(neighbours(matrix.toolkit_lines(), *query.cuda), " and "));
+            "nearest known: " + join_alternatives(neighbours(matrix.toolkit_lines(), *query.cuda), " and "));
     if (query.cudnn && matrix.cudnn_releases_matching(*query.cudnn).empty()) {
         std::vector<std::string> known;
         for (const auto& release : matrix.cudnn_releases())
             known.push_back(release.version.text());
         throw Error(ErrorCode::invalid_input, "cuDNN " + query.cudnn->text() + " is not a release the matrix knows",
-                    "nearest known: " + join_alternatives(neighbours(known, *query.cudnn), " and "));
+            "nearest known: " + join_alternatives(neighbours(known, *query.cudnn), " and "));
     }
 }
 
@@ -49,7 +49,7 @@ std::optional<FrameworkRequest> torch_for_companion(const matrix::Matrix& matrix
         for (const auto& set : release.companions) {
             const auto& have = companion.framework == Framework::torchvision ? set.torchvision : set.torchaudio;
             if (have && have->without_local() == wanted)
-                return FrameworkRequest{Framework::torch, set.torch.public_str(), ""};
+                return FrameworkRequest { Framework::torch, set.torch.public_str(), "" };
         }
     return std::nullopt;
 }
@@ -66,7 +66,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 
 // Every other build of the same torch line that works where this one does not.
 void suggest_variants(const matrix::Matrix& matrix, const Query& query, const FrameworkRequest& primary,
-                      const matrix::TorchRelease& release, const std::string& current, Report& report)
+    const matrix::TorchRelease& release, const std::string& current, Report& report)
 {
     for (const auto& variant : release.variants) {
         if (variant.tag == current)
@@ -79,16 +79,16 @@ void suggest_variants(const matrix::Matrix& matrix, const Query& query, const Fr
         Report outcome = run(matrix, alternative, false);
         if (outcome.verdict() == Verdict::fail)
             continue;
-        report.suggest("use " + variant.tag + " (torch " + (primary.version) + "+" + variant.tag + "): " +
-                       driver_requirement(matrix, variant.cuda) +
-                       (outcome.verdict() == Verdict::warn ? " (works, with warnings)" : ""));
+        report.suggest("use " + variant.tag + " (torch " + (primary.version) + "+" + variant.tag
+            + "): " + driver_requirement(matrix, variant.cuda)
+            + (outcome.verdict() == Verdict::warn ? " (works, with warnings)" : ""));
     }
 }
 
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives)
 {
     Report report;
-    Context ctx{matrix, query, {}, std::nullopt, query.cuda};
+    Context ctx { matrix, query, {}, std::nullopt, query.cuda };
     for (const auto& gpu : query.gpus)
         ctx.gpus.push_back(resolve_gpu(matrix, gpu));
 
@@ -98,8 +98,8 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             continue;
         if (primary)
             throw Error(ErrorCode::invalid_input,
-                        "check one framework at a time: " + primary->text() + " and " + request.text(),
-                        "torchvision and torchaudio may go along with torch");
+                "check one framework at a time: " + primary->text() + " and " + request.text(),
+                "torchvision and torchaudio may go along with torch");
         primary = request;
     }
     if (!primary)
@@ -112,27 +112,26 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         ctx.build = select_framework_build(matrix, *primary, pinned ? std::nullopt : query.cuda);
         if (!ctx.build) {
             const auto* release = primary->framework == Framework::torch
-                                      ? &find_release_line(matrix.torch_releases(), *primary)
-                                      : nullptr;
+                ? &find_release_line(matrix.torch_releases(), *primary)
+                : nullptr;
             std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
             std::string name = std::string(to_string(primary->framework)) + " " + primary->version;
             report.add(Verdict::fail, "framework-no-cuda-build",
-                       name + " has no " + wanted + " build" +
-                           (release ? "; its builds: " + variant_list(*release) : ""),
-                       release ? release->provenance.cite() : "");
+                name + " has no " + wanted + " build" + (release ? "; its builds: " + variant_list(*release) : ""),
+                release ? release->provenance.cite() : "");
             if (release && suggest_alternatives)
                 suggest_variants(matrix, query, *primary, *release, "", report);
             return report;
         }
         ctx.cuda = ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",
-                   primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text() +
-                       (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "") +
-                       (ctx.build->torch_variant && ctx.build->torch_variant->pypi_default && !pinned && !query.cuda
-                            ? " (the PyPI default build)"
-                            : "") +
-                       (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
-                   ctx.build->provenance.cite());
+            primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()
+                + (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "")
+                + (ctx.build->torch_variant && ctx.build->torch_variant->pypi_default && !pinned && !query.cuda
+                        ? " (the PyPI default build)"
+                        : "")
+                + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
+            ctx.build->provenance.cite());
     }
 
     check_framework(ctx, report);

@@ -15,18 +15,18 @@ std::string line_of(const std::string& version)
 
 FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::TorchVariant& variant)
 {
-    return FrameworkBuild{.framework = Framework::torch,
-                 .line = release.line,
-                 .variant = variant.tag,
-                 .cuda = variant.cuda,
-                 .cudnn = variant.cudnn,
-                 .cudnn_bundled = true,
-                 .arch_list = variant.arch_list,
-                 .ptx = variant.ptx,
-                 .python = release.python,
-                 .torch = &release,
-                 .torch_variant = &variant,
-                 .provenance = variant.provenance};
+    return FrameworkBuild { .framework = Framework::torch,
+        .line = release.line,
+        .variant = variant.tag,
+        .cuda = variant.cuda,
+        .cudnn = variant.cudnn,
+        .cudnn_bundled = true,
+        .arch_list = variant.arch_list,
+        .ptx = variant.ptx,
+        .python = release.python,
+        .torch = &release,
+        .torch_variant = &variant,
+        .provenance = variant.provenance };
 }
 
 } // namespace
@@ -62,24 +62,23 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
         for (const auto& v : release.versions)
             known.push_back(v.str());
         throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release",
-                    known.empty() ? "use the line " + line
-                                  : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));
+            known.empty() ? "use the line " + line
+                          : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));
     }
     auto near = closest_matches(line, lines, 3);
     throw Error(ErrorCode::invalid_input, "the matrix has no " + name + " " + line,
-                near.empty() ? "known lines: " + join_alternatives(lines, " and ")
-                             : "nearest known lines: " + join_alternatives(near, " and "));
+        near.empty() ? "known lines: " + join_alternatives(lines, " and ")
+                     : "nearest known lines: " + join_alternatives(near, " and "));
 }
 
-template const matrix::TorchRelease& find_release_line(const std::vector<matrix::TorchRelease>&,
-                                                       const FrameworkRequest&);
-template const matrix::TensorflowRelease& find_release_line(const std::vector<matrix::TensorflowRelease>&,
-                                                            const FrameworkRequest&);
-template const matrix::JaxRelease& find_release_line(const std::vector<matrix::JaxRelease>&,
-                                                     const FrameworkRequest&);
+template const matrix::TorchRelease& find_release_line(
+    const std::vector<matrix::TorchRelease>&, const FrameworkRequest&);
+template const matrix::TensorflowRelease& find_release_line(
+    const std::vector<matrix::TensorflowRelease>&, const FrameworkRequest&);
+template const matrix::JaxRelease& find_release_line(const std::vector<matrix::JaxRelease>&, const FrameworkRequest&);
 
-std::optional<FrameworkBuild> select_framework_build(const matrix::Matrix& matrix, const FrameworkRequest& request,
-                                  const std::optional<CudaVersion>& cuda)
+std::optional<FrameworkBuild> select_framework_build(
+    const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<CudaVersion>& cuda)
 {
     std::optional<Pep440Version> exact;
     if (request.version.find('.') != request.version.rfind('.'))
@@ -92,8 +91,8 @@ std::optional<FrameworkBuild> select_framework_build(const matrix::Matrix& matri
         const matrix::TorchVariant* chosen = nullptr;
         for (const auto& variant : release.variants) {
             bool match = !request.local.empty() ? variant.tag == request.local
-                         : cuda              ? variant.cuda.truncated(2) == cuda->truncated(2)
-                                             : variant.pypi_default;
+                : cuda                          ? variant.cuda.truncated(2) == cuda->truncated(2)
+                                                : variant.pypi_default;
             if (match && !chosen)
                 chosen = &variant;
         }
@@ -107,13 +106,13 @@ std::optional<FrameworkBuild> select_framework_build(const matrix::Matrix& matri
     }
     case Framework::tensorflow: {
         const auto& release = find_release_line(matrix.tensorflow_releases(), request);
-        build = FrameworkBuild{.framework = Framework::tensorflow,
-                      .line = release.line,
-                      .cuda = release.cuda,
-                      .cudnn = release.cudnn,
-                      .python = release.python,
-                      .tensorflow = &release,
-                      .provenance = release.provenance};
+        build = FrameworkBuild { .framework = Framework::tensorflow,
+            .line = release.line,
+            .cuda = release.cuda,
+            .cudnn = release.cudnn,
+            .python = release.python,
+            .tensorflow = &release,
+            .provenance = release.provenance };
         break;
     }
     case Framework::jax: {
@@ -123,22 +122,22 @@ std::optional<FrameworkBuild> select_framework_build(const matrix::Matrix& matri
             if (!match || build)
                 continue;
             CudaVersion runtime = cuda ? *cuda : *jax_build.cuda.min;
-            build = FrameworkBuild{.framework = Framework::jax,
-                          .line = release.line,
-                          .variant = jax_build.extra,
-                          .cuda = runtime,
-                          .cudnn = jax_build.cudnn.min,
-                          .python = release.python,
-                          .jax = &release,
-                          .jax_build = &jax_build,
-                          .provenance = release.provenance};
+            build = FrameworkBuild { .framework = Framework::jax,
+                .line = release.line,
+                .variant = jax_build.extra,
+                .cuda = runtime,
+                .cudnn = jax_build.cudnn.min,
+                .python = release.python,
+                .jax = &release,
+                .jax_build = &jax_build,
+                .provenance = release.provenance };
         }
         break;
     }
     case Framework::torchvision:
     case Framework::torchaudio:
         throw Error(ErrorCode::invalid_input, std::string(to_string(request.framework)) + " is a companion of torch",
-                    "name torch too, e.g. --framework torch==2.1 --framework " + request.text());
+            "name torch too, e.g. --framework torch==2.1 --framework " + request.text());
     }
     if (build)
         build->version = exact;

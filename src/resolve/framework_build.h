@@ -15,21 +15,21 @@ namespace dlenv::resolve {
 // the cuDNN it bundles or was tested with, the GPU code it carries.
 struct FrameworkBuild {
     Framework framework;
-    std::string line;                        // "2.1"
-    std::optional<Pep440Version> version{};  // set when the request named a patch release
-    std::string variant{};                   // "cu118"; empty where a framework has no variants
+    std::string line; // "2.1"
+    std::optional<Pep440Version> version {}; // set when the request named a patch release
+    std::string variant {}; // "cu118"; empty where a framework has no variants
     CudaVersion cuda;
-    std::optional<CudnnVersion> cudnn{};
+    std::optional<CudnnVersion> cudnn {};
     bool cudnn_bundled = false; // the build loads its own cuDNN, not the system's
-    std::optional<std::vector<ComputeCapability>> arch_list{}; // none: not known
-    std::vector<ComputeCapability> ptx{};
-    PythonRange python{};
+    std::optional<std::vector<ComputeCapability>> arch_list {}; // none: not known
+    std::vector<ComputeCapability> ptx {};
+    PythonRange python {};
     const matrix::TorchRelease* torch = nullptr;
     const matrix::TorchVariant* torch_variant = nullptr;
     const matrix::TensorflowRelease* tensorflow = nullptr;
     const matrix::JaxRelease* jax = nullptr;
     const matrix::JaxBuild* jax_build = nullptr;
-    matrix::Provenance provenance{};
+    matrix::Provenance provenance {};
 
     std::string name() const; // "torch 2.1 cu118", "tensorflow 2.14"
 };
@@ -41,8 +41,8 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
 
 // The build a framework request runs: torch's variant comes from the local label,
 // else from `cuda`, else PyPI's default. None when the line has no such variant.
-std::optional<FrameworkBuild> select_framework_build(const matrix::Matrix& matrix, const FrameworkRequest& request,
-                                  const std::optional<CudaVersion>& cuda);
+std::optional<FrameworkBuild> select_framework_build(
+    const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<CudaVersion>& cuda);
 
 // "cu118": the variant tag of a CUDA version.
 std::string variant_tag(const CudaVersion& cuda);

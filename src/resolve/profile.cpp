@@ -4,10 +4,10 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/image_name.h"
-#include "rootfs/file_mode.h"
-#include "rootfs/path.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
+#include "rootfs/file_mode.h"
+#include "rootfs/path.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +16,7 @@ namespace dlenv::resolve {
 namespace {
 
 constexpr std::string_view k_format = "dlenv.profile/v1";
-const std::vector<std::string> k_tiers = {"static", "gpu", "framework"};
+const std::vector<std::string> k_tiers = { "static", "gpu", "framework" };
 
 Framework companion(const JsonReader& field)
 {
@@ -39,8 +39,8 @@ std::uint32_t file_mode(const JsonReader& field)
 
 ProfileFile profile_file(const JsonReader& item)
 {
-    item.allow_only({"source", "target", "mode"});
-    ProfileFile file{item.at("source").string(), item.at("target").string(), 0644};
+    item.allow_only({ "source", "target", "mode" });
+    ProfileFile file { item.at("source").string(), item.at("target").string(), 0644 };
     if (file.source.empty() || file.source.front() == '/')
         item.at("source").fail("expected a path relative to the profile's directory");
     if (std::string problem = rootfs::path_length_problem(file.source); !problem.empty())
@@ -65,14 +65,14 @@ double fraction(const JsonReader& validation, std::string_view key, double fallb
 
 PythonRuntimeSource python_runtime(const JsonReader& field)
 {
-    field.allow_only({"url", "sha256"});
-    PythonRuntimeSource runtime{field.at("url").string(), field.at("sha256").string()};
-    if (!runtime.url.starts_with("https://") && !runtime.url.starts_with("http://") &&
-        !runtime.url.starts_with("file://"))
+    field.allow_only({ "url", "sha256" });
+    PythonRuntimeSource runtime { field.at("url").string(), field.at("sha256").string() };
+    if (!runtime.url.starts_with("https://") && !runtime.url.starts_with("http://")
+        && !runtime.url.starts_with("file://"))
         field.at("url").fail("expected an https://, http:// or file:// URL");
     if (!runtime.url.ends_with(".tar.gz"))
         field.at("url").fail("expected a .tar.gz archive",
-                             "use python-build-standalone's install_only archive for the profile's Python");
+            "use python-build-standalone's install_only archive for the profile's Python");
     if (!is_sha256_hex(runtime.sha256))
         field.at("sha256").fail("expected 64 lowercase hexadecimal digits", "copy it from the release's SHA256SUMS");
     return runtime;
@@ -80,7 +80,7 @@ PythonRuntimeSource python_runtime(const JsonReader& field)
 
 PackageSettings package_settings(const JsonReader& field)
 {
-    field.allow_only({"indexes", "index_of", "machine", "glibc", "python_runtime"});
+    field.allow_only({ "indexes", "index_of", "machine", "glibc", "python_runtime" });
     PackageSettings settings;
     if (auto indexes = field.find("indexes")) {
         settings.indexes = indexes->string_map();
@@ -101,7 +101,7 @@ PackageSettings package_settings(const JsonReader& field)
         char rest = 0;
         if (std::sscanf(text.c_str(), "%u.%u%c", &major, &minor, &rest) != 2)
             glibc->fail("expected MAJOR.MINOR like \"2.35\", got \"" + text + "\"",
-                        "use the glibc of the base image: `ldd --version` in it");
+                "use the glibc of the base image: `ldd --version` in it");
         settings.glibc_major = major;
         settings.glibc_minor = minor;
     }
@@ -116,9 +116,8 @@ Profile Profile::parse(const std::string& file, const std::string& text)
 {
     nlohmann::json json = JsonReader::parse_document(file, text);
     JsonReader doc(file, json);
-    doc.allow_only({"format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
-                    "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation",
-                    "packages"});
+    doc.allow_only({ "format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
+        "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation", "packages" });
     if (std::string format = doc.at("format").string(); format != k_format)
         doc.at("format").fail("unknown format '" + format + "'", "this dlenv reads " + std::string(k_format));
 
@@ -134,7 +133,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     p.description = doc.optional_string("description").value_or("");
 
     auto framework = doc.at("framework");
-    framework.allow_only({"name", "version", "cuda"});
+    framework.allow_only({ "name", "version", "cuda" });
     std::string request = framework.at("name").string() + "==" + framework.at("version").string();
     try {
         p.framework = FrameworkRequest::parse(request);
@@ -170,7 +169,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
 
     p.validation_tiers = k_tiers;
     if (auto validation = doc.find("validation")) {
-        validation->allow_only({"tiers", "bandwidth_min_fraction", "gemm_min_fraction"});
+        validation->allow_only({ "tiers", "bandwidth_min_fraction", "gemm_min_fraction" });
         if (auto tiers = validation->find("tiers")) {
             p.validation_tiers.clear();
             for (const auto& tier : tiers->items()) {
@@ -206,7 +205,7 @@ Profile load_profile(const std::string& name_or_path)
     }
     auto near = closest_matches(name_or_path, names, 3);
     throw Error(ErrorCode::not_found, "no profile '" + name_or_path + "': neither a shipped profile nor a file",
-                near.empty() ? "`dlenv profiles` lists the shipped ones" : "did you mean " + join_alternatives(near) + "?");
+        near.empty() ? "`dlenv profiles` lists the shipped ones" : "did you mean " + join_alternatives(near) + "?");
 }
 
 } // namespace dlenv::resolve

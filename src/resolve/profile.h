@@ -14,8 +14,8 @@ namespace dlenv::resolve {
 
 // A file the profile puts into the image, until packages come from an index.
 struct ProfileFile {
-    std::string source;        // relative to the profile's directory
-    std::string target;        // absolute path in the image
+    std::string source; // relative to the profile's directory
+    std::string target; // absolute path in the image
     std::uint32_t mode = 0644; // permission bits
 };
 
@@ -30,7 +30,7 @@ struct PythonRuntimeSource {
 // assignments named here are merged over the lock's defaults (pypi, and the framework's
 // own index for its CUDA variant).
 struct PackageSettings {
-    std::map<std::string, std::string> indexes;  // index name -> simple-API URL
+    std::map<std::string, std::string> indexes; // index name -> simple-API URL
     std::map<std::string, std::string> index_of; // project, or "prefix-*", -> index name
     std::string machine = "x86_64";
     // The image's glibc. 2.28 is the oldest among the bases dlenv is for (UBI 8; Ubuntu
@@ -44,7 +44,7 @@ struct PackageSettings {
 struct Profile {
     std::string name;
     std::string description;
-    std::string file;   // where it was read from, for messages
+    std::string file; // where it was read from, for messages
     std::string sha256; // of the file's bytes
     FrameworkRequest framework;
     std::optional<CudaVersion> cuda; // the CUDA variant; frameworks with one tested CUDA may omit it
@@ -52,7 +52,7 @@ struct Profile {
     std::vector<Framework> companions;
     std::vector<std::string> requirements; // further packages, PEP 508
     PackageSettings packages;
-    std::vector<std::string> gpus;         // target GPU models
+    std::vector<std::string> gpus; // target GPU models
     std::optional<DriverVersion> driver_floor; // the oldest driver in the fleet
     bool forward_compat = false;
     std::string base_image;

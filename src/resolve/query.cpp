@@ -11,11 +11,16 @@ namespace dlenv::resolve {
 std::string_view to_string(Framework framework)
 {
     switch (framework) {
-    case Framework::torch: return "torch";
-    case Framework::torchvision: return "torchvision";
-    case Framework::torchaudio: return "torchaudio";
-    case Framework::tensorflow: return "tensorflow";
-    case Framework::jax: return "jax";
+    case Framework::torch:
+        return "torch";
+    case Framework::torchvision:
+        return "torchvision";
+    case Framework::torchaudio:
+        return "torchaudio";
+    case Framework::tensorflow:
+        return "tensorflow";
+    case Framework::jax:
+        return "jax";
     }
     return "unknown";
 }
@@ -30,27 +35,27 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     std::size_t eq = text.find("==");
     if (eq == std::string_view::npos)
         throw Error(ErrorCode::invalid_input, "'" + std::string(text) + "' does not name a version",
-                    "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0");
+            "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0");
     std::string name(text.substr(0, eq));
     std::string version(text.substr(eq + 2));
 
     std::vector<std::string> names;
-    for (auto f : {Framework::torch, Framework::torchvision, Framework::torchaudio, Framework::tensorflow,
-                   Framework::jax})
+    for (auto f :
+        { Framework::torch, Framework::torchvision, Framework::torchaudio, Framework::tensorflow, Framework::jax })
         names.emplace_back(to_string(f));
-    FrameworkRequest request{};
+    FrameworkRequest request {};
     auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) {
         auto near = closest_matches(name, names, 1);
         throw Error(ErrorCode::invalid_input, "unknown framework '" + name + "'",
-                    (near.empty() ? std::string() : "did you mean " + near.front() + "? ") +
-                        "known: " + join_alternatives(names, " and "));
+            (near.empty() ? std::string() : "did you mean " + near.front() + "? ")
+                + "known: " + join_alternatives(names, " and "));
     }
     request.framework = static_cast<Framework>(it - names.begin());
     auto parsed = Pep440Version::try_parse(version);
     if (!parsed || parsed->is_prerelease() || parsed->release().size() < 2)
         throw Error(ErrorCode::invalid_input, "'" + version + "' is not a release of " + name,
-                    "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
+            "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
     request.version = parsed->public_str();
     request.local = parsed->local_str();
     return request;

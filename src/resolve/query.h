@@ -18,7 +18,7 @@ bool is_companion(Framework framework); // torchvision and torchaudio go along w
 struct FrameworkRequest {
     Framework framework;
     std::string version; // "2.1" or "2.1.2", without the local label
-    std::string local;   // "cu118", or empty
+    std::string local; // "cu118", or empty
 
     // Throws Error(invalid_input) naming the frameworks dlenv knows.
     static FrameworkRequest parse(std::string_view text);

@@ -7,10 +7,14 @@ namespace dlenv::resolve {
 std::string_view severity_name(Verdict verdict)
 {
     switch (verdict) {
-    case Verdict::ok: return "info";
-    case Verdict::warn: return "warning";
-    case Verdict::fail: return "error";
-    case Verdict::unknown: return "unknown";
+    case Verdict::ok:
+        return "info";
+    case Verdict::warn:
+        return "warning";
+    case Verdict::fail:
+        return "error";
+    case Verdict::unknown:
+        return "unknown";
     }
     return "unknown";
 }
@@ -27,7 +31,7 @@ Verdict Report::verdict() const
 
 void Report::add(Verdict verdict, std::string code, std::string message, std::string source, std::string gpu)
 {
-    findings.push_back({std::move(code), verdict, std::move(message), std::move(source), std::move(gpu)});
+    findings.push_back({ std::move(code), verdict, std::move(message), std::move(source), std::move(gpu) });
 }
 
 void Report::suggest(std::string suggestion)
@@ -40,15 +44,13 @@ nlohmann::json Report::to_json() const
 {
     nlohmann::json findings_json = nlohmann::json::array();
     for (const auto& f : findings) {
-        nlohmann::json item = {{"severity", severity_name(f.verdict)},
-                               {"code", f.code},
-                               {"message", f.message},
-                               {"source", f.why}};
+        nlohmann::json item = { { "severity", severity_name(f.verdict) }, { "code", f.code }, { "message", f.message },
+            { "source", f.why } };
         if (!f.subject.empty())
             item["gpu"] = f.subject;
         findings_json.push_back(std::move(item));
     }
-    return {{"verdict", verdict_name(verdict())}, {"findings", findings_json}, {"suggestions", suggestions}};
+    return { { "verdict", verdict_name(verdict()) }, { "findings", findings_json }, { "suggestions", suggestions } };
 }
 
 } // namespace dlenv::resolve

@@ -26,6 +26,6 @@ struct Report {
 };
 
 std::string_view severity_name(Verdict verdict); // a finding's: "info", "warning", "error"
-std::string_view verdict_name(Verdict verdict);  // a report's or a GPU's: "ok", "warning", "error"
+std::string_view verdict_name(Verdict verdict); // a report's or a GPU's: "ok", "warning", "error"
 
 } // namespace dlenv::resolve

@@ -1,8 +1,8 @@
 #include "resolve/stack.h"
 
 #include "core/error.h"
-#include "resolve/framework_build.h"
 #include "resolve/check.h"
+#include "resolve/framework_build.h"
 #include "resolve/targets.h"
 
 #include <algorithm>
@@ -40,8 +40,8 @@ void note_unconfirmed(const matrix::Provenance& provenance, const std::string& w
         stack.unconfirmed.push_back(what + (provenance.note.empty() ? "" : ": " + provenance.note));
 }
 
-std::vector<GpuVerdict> gpu_verdicts(const matrix::Matrix& matrix, const Query& query, const Report& report,
-                                     Stack& stack)
+std::vector<GpuVerdict> gpu_verdicts(
+    const matrix::Matrix& matrix, const Query& query, const Report& report, Stack& stack)
 {
     std::vector<GpuVerdict> out;
     for (const auto& text : query.gpus) {
@@ -50,7 +50,7 @@ std::vector<GpuVerdict> gpu_verdicts(const matrix::Matrix& matrix, const Query& 
             note_unconfirmed(target.model->provenance, target.label, stack);
         for (const auto* variant : target.variants)
             note_unconfirmed(variant->provenance, variant->name, stack);
-        GpuVerdict verdict{target.label, target.compute_capability, Verdict::ok, {}};
+        GpuVerdict verdict { target.label, target.compute_capability, Verdict::ok, {} };
         for (const auto& finding : report.findings)
             if (finding.subject == target.label) {
                 verdict.verdict = std::max(verdict.verdict, finding.verdict);
@@ -66,7 +66,7 @@ std::vector<GpuVerdict> gpu_verdicts(const matrix::Matrix& matrix, const Query& 
 Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host)
 {
     Query query = query_for(profile, host);
-    Resolution resolution{check(matrix, query), std::nullopt};
+    Resolution resolution { check(matrix, query), std::nullopt };
     if (resolution.report.verdict() == Verdict::fail)
         return resolution;
 
@@ -75,21 +75,21 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
     const auto* first = matrix.first_toolkit(build.cuda);
     if (!first)
         throw Error(ErrorCode::conflict, "the matrix has no CUDA " + build.cuda.text() + " toolkit release",
-                    "add its row to profiles/compat/cuda.json");
+            "add its row to profiles/compat/cuda.json");
 
-    Stack stack{.framework = {},
-                .variant = build.variant,
-                .companions = {},
-                .python = profile.python,
-                .cuda = first->version,
-                .cudnn = build.cudnn ? std::optional(build.cudnn->text()) : std::nullopt,
-                .nccl = std::nullopt,
-                .toolkit_driver = *first->driver_linux,
-                .minor_version_driver = std::nullopt,
-                .arch_list = build.arch_list.value_or(std::vector<ComputeCapability>{}),
-                .ptx = build.ptx,
-                .gpus = {},
-                .unconfirmed = {}};
+    Stack stack { .framework = {},
+        .variant = build.variant,
+        .companions = {},
+        .python = profile.python,
+        .cuda = first->version,
+        .cudnn = build.cudnn ? std::optional(build.cudnn->text()) : std::nullopt,
+        .nccl = std::nullopt,
+        .toolkit_driver = *first->driver_linux,
+        .minor_version_driver = std::nullopt,
+        .arch_list = build.arch_list.value_or(std::vector<ComputeCapability> {}),
+        .ptx = build.ptx,
+        .gpus = {},
+        .unconfirmed = {} };
     stack.gpus = gpu_verdicts(matrix, query, resolution.report, stack);
     if (const auto* floor = matrix.minor_version_floor(build.cuda.major()))
         stack.minor_version_driver = floor->driver_linux;
@@ -104,30 +104,30 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         if (variant.nccl)
             stack.nccl = variant.nccl->text();
         Pep440Version version = build.version ? *build.version : build.torch->versions.back();
-        stack.framework = {"torch", with_local(version, local)};
+        stack.framework = { "torch", with_local(version, local) };
         const matrix::CompanionSet* set = nullptr;
         for (const auto& candidate : build.torch->companions)
             if (candidate.torch == version)
                 set = &candidate;
         for (Framework companion : profile.companions) {
-            const auto& pinned = !set ? std::nullopt
-                                 : companion == Framework::torchvision ? set->torchvision
-                                                                       : set->torchaudio;
+            const auto& pinned = !set                 ? std::nullopt
+                : companion == Framework::torchvision ? set->torchvision
+                                                      : set->torchaudio;
             std::string name(to_string(companion));
             if (!pinned)
-                throw Error(ErrorCode::conflict,
-                            "the matrix pairs no " + name + " with torch " + version.str(),
-                            "drop " + name + " from " + profile.file + " companions, or add the pair to "
-                            "profiles/compat/torch.json");
+                throw Error(ErrorCode::conflict, "the matrix pairs no " + name + " with torch " + version.str(),
+                    "drop " + name + " from " + profile.file
+                        + " companions, or add the pair to "
+                          "profiles/compat/torch.json");
             note_unconfirmed(set->provenance, name + " " + pinned->str(), stack);
-            stack.companions.push_back({name, with_local(*pinned, local)});
+            stack.companions.push_back({ name, with_local(*pinned, local) });
         }
     } else {
         const auto& versions = build.tensorflow ? build.tensorflow->versions : build.jax->versions;
         if (versions.empty())
             throw Error(ErrorCode::conflict, "the matrix lists no release of " + build.name(),
-                        "add its versions to profiles/compat/");
-        stack.framework = {std::string(to_string(build.framework)), build.version ? *build.version : versions.back()};
+                "add its versions to profiles/compat/");
+        stack.framework = { std::string(to_string(build.framework)), build.version ? *build.version : versions.back() };
     }
     resolution.stack = std::move(stack);
     return resolution;

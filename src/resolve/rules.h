@@ -18,14 +18,14 @@ struct Context {
     const matrix::Matrix& matrix;
     const Query& query;
     std::vector<GpuTarget> gpus;
-    std::optional<FrameworkBuild> build;       // the framework build under test, if any
-    std::optional<CudaVersion> cuda;  // the CUDA the application was built with
+    std::optional<FrameworkBuild> build; // the framework build under test, if any
+    std::optional<CudaVersion> cuda; // the CUDA the application was built with
 };
 
-void check_driver(const Context& ctx, Report& report);      // rules_driver.cpp
-void check_gpus(const Context& ctx, Report& report);        // rules_gpu.cpp
-void check_cudnn(const Context& ctx, Report& report);       // rules_cudnn.cpp
-void check_framework(const Context& ctx, Report& report);   // rules_framework.cpp
+void check_driver(const Context& ctx, Report& report); // rules_driver.cpp
+void check_gpus(const Context& ctx, Report& report); // rules_gpu.cpp
+void check_cudnn(const Context& ctx, Report& report); // rules_cudnn.cpp
+void check_framework(const Context& ctx, Report& report); // rules_framework.cpp
 
 // "driver >= 530.30.02, or >= 525.60.13 under minor-version compatibility"
 std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda);

@@ -28,18 +28,18 @@ void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report&
         return;
     if (build.cudnn_bundled)
         report.add(Verdict::warn, "cudnn-bundled",
-                   build.name() + " bundles cuDNN " + ships.text() + " and loads it, not the cuDNN " + wanted.text() +
-                       " of the system",
-                   build.provenance.cite());
+            build.name() + " bundles cuDNN " + ships.text() + " and loads it, not the cuDNN " + wanted.text()
+                + " of the system",
+            build.provenance.cite());
     else if (wanted.major() != ships.major())
         report.add(Verdict::fail, "cudnn-untested-major",
-                   build.name() + " was built and tested with cuDNN " + ships.text() + "; cuDNN " + wanted.text() +
-                       " is another major version",
-                   build.provenance.cite());
+            build.name() + " was built and tested with cuDNN " + ships.text() + "; cuDNN " + wanted.text()
+                + " is another major version",
+            build.provenance.cite());
     else
         report.add(Verdict::warn, "cudnn-untested",
-                   build.name() + " was tested with cuDNN " + ships.text() + ", not " + wanted.text(),
-                   build.provenance.cite());
+            build.name() + " was tested with cuDNN " + ships.text() + ", not " + wanted.text(),
+            build.provenance.cite());
 }
 
 } // namespace
@@ -51,14 +51,16 @@ void check_cudnn(const Context& ctx, Report& report)
         check_against_build(ctx, *wanted, report);
     if (ctx.build && ctx.build->jax_build && wanted && !ctx.build->jax_build->cudnn.contains(*wanted))
         report.add(Verdict::fail, "cudnn-outside-framework-range",
-                   "JAX's " + ctx.build->jax_build->extra + " build needs cuDNN " +
-                       ctx.build->jax_build->cudnn.describe() + ", not " + wanted->text(),
-                   ctx.build->provenance.cite());
+            "JAX's " + ctx.build->jax_build->extra + " build needs cuDNN " + ctx.build->jax_build->cudnn.describe()
+                + ", not " + wanted->text(),
+            ctx.build->provenance.cite());
 
     // The cuDNN that is loaded: the framework's own when it bundles one, else the system's.
     bool bundled = ctx.build && ctx.build->cudnn_bundled && ctx.build->cudnn;
-    std::optional<CudnnVersion> loaded = bundled ? ctx.build->cudnn : wanted ? wanted : ctx.build ? ctx.build->cudnn
-                                                                                                   : std::nullopt;
+    std::optional<CudnnVersion> loaded = bundled ? ctx.build->cudnn
+        : wanted                                 ? wanted
+        : ctx.build                              ? ctx.build->cudnn
+                                                 : std::nullopt;
     if (!loaded || !ctx.cuda)
         return;
 
@@ -76,10 +78,10 @@ void check_cudnn(const Context& ctx, Report& report)
     if (!match) {
         if (builds_known && !bundled)
             report.add(Verdict::fail, "cudnn-cuda-mismatch",
-                       "cuDNN " + loaded->text() + " has no build for CUDA " + ctx.cuda->text(), "");
+                "cuDNN " + loaded->text() + " has no build for CUDA " + ctx.cuda->text(), "");
         else if (!builds_known && !bundled) // a bundled cuDNN is the framework vendor's choice
             report.add(Verdict::warn, "cudnn-unconfirmed",
-                       "the CUDA builds of cuDNN " + loaded->text() + " are not on record (unconfirmed)", "");
+                "the CUDA builds of cuDNN " + loaded->text() + " are not on record (unconfirmed)", "");
         return;
     }
     std::string source = release->provenance.cite();
@@ -88,15 +90,14 @@ void check_cudnn(const Context& ctx, Report& report)
         label += " [unconfirmed]";
     if (ctx.query.driver && match->driver_linux && *ctx.query.driver < *match->driver_linux)
         report.add(Verdict::fail, "cudnn-driver-too-old",
-                   label + " needs driver >= " + match->driver_linux->text() + ", not " + ctx.query.driver->text(),
-                   source);
+            label + " needs driver >= " + match->driver_linux->text() + ", not " + ctx.query.driver->text(), source);
     for (const auto& gpu : ctx.gpus) {
         if (match->compute_capabilities.empty() || supports(match->compute_capabilities, gpu.compute_capability))
             continue;
         report.add(Verdict::fail, "cudnn-gpu-unsupported",
-                   label + " supports compute capabilities " + cc_list(match->compute_capabilities) + "; " +
-                       gpu.label + " is " + gpu.compute_capability.text(),
-                   source, gpu.label);
+            label + " supports compute capabilities " + cc_list(match->compute_capabilities) + "; " + gpu.label + " is "
+                + gpu.compute_capability.text(),
+            source, gpu.label);
     }
 }
 

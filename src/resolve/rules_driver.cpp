@@ -20,8 +20,8 @@ bool segment_supports_forward_compat(const matrix::Matrix& matrix, const GpuTarg
 
 std::string upgrade_suggestion(const DriverVersion& toolkit_driver, const matrix::MinorVersionFloor* floor)
 {
-    return "upgrade the driver to >= " + toolkit_driver.text() +
-           (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : "");
+    return "upgrade the driver to >= " + toolkit_driver.text()
+        + (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : "");
 }
 
 // The forward-compatibility package of a CUDA line: cuda-compat-12-1.
@@ -56,27 +56,26 @@ void check_driver(const Context& ctx, Report& report)
 
     if (driver >= toolkit_driver) {
         report.add(Verdict::ok, "driver-backward-compatible",
-                   "driver " + driver.text() + " runs CUDA " + line + " applications (the CUDA " + line +
-                       " toolkit driver is " + toolkit_driver.text() + "; newer drivers run older CUDA)",
-                   toolkit->provenance.cite());
+            "driver " + driver.text() + " runs CUDA " + line + " applications (the CUDA " + line + " toolkit driver is "
+                + toolkit_driver.text() + "; newer drivers run older CUDA)",
+            toolkit->provenance.cite());
         return;
     }
 
     const auto* floor = ctx.matrix.minor_version_floor(cuda.major());
     if (floor && driver >= floor->driver_linux) {
         report.add(Verdict::warn, "driver-minor-version-compat",
-                   "driver " + driver.text() + " is older than the CUDA " + line + " toolkit driver " +
-                       toolkit_driver.text() + "; it runs CUDA " + std::to_string(cuda.major()) +
-                       ".x applications under minor-version compatibility (>= " + floor->driver_linux.text() +
-                       ") with a limited feature set, and cannot JIT-compile PTX from a newer toolchain "
-                       "(cudaErrorUnsupportedPtxVersion, 222)",
-                   join_sources(floor->provenance, toolkit->provenance));
+            "driver " + driver.text() + " is older than the CUDA " + line + " toolkit driver " + toolkit_driver.text()
+                + "; it runs CUDA " + std::to_string(cuda.major())
+                + ".x applications under minor-version compatibility (>= " + floor->driver_linux.text()
+                + ") with a limited feature set, and cannot JIT-compile PTX from a newer toolchain "
+                  "(cudaErrorUnsupportedPtxVersion, 222)",
+            join_sources(floor->provenance, toolkit->provenance));
         report.suggest("for the full CUDA " + line + " feature set, upgrade the driver to >= " + toolkit_driver.text());
         return;
     }
 
-    std::string floor_text = floor ? ", and minor-version compatibility needs >= " + floor->driver_linux.text()
-                                   : "";
+    std::string floor_text = floor ? ", and minor-version compatibility needs >= " + floor->driver_linux.text() : "";
     const auto& forward = ctx.matrix.forward_compatibility();
     if (ctx.query.forward_compat) {
         std::vector<std::string> unsupported;
@@ -86,23 +85,23 @@ void check_driver(const Context& ctx, Report& report)
         if (!unsupported.empty()) {
             for (const auto& label : unsupported)
                 report.add(Verdict::fail, "forward-compat-unsupported-gpu",
-                           "forward compatibility (" + compat_package(cuda) + ") works only on data-center GPUs and Jetson; on " +
-                               label + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
-                           forward.provenance.cite(), label);
+                    "forward compatibility (" + compat_package(cuda)
+                        + ") works only on data-center GPUs and Jetson; on " + label
+                        + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
+                    forward.provenance.cite(), label);
             report.suggest(upgrade_suggestion(toolkit_driver, floor));
             return;
         }
         report.add(Verdict::warn, "driver-forward-compat",
-                   "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " +
-                       toolkit_driver.text() + floor_text + "); it runs only with the " + compat_package(cuda) +
-                       " package (forward compatibility)" +
-                       (ctx.gpus.empty() ? ", which works only on data-center GPUs and Jetson: name --gpu to check" : ""),
-                   forward.provenance.cite());
+            "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " + toolkit_driver.text()
+                + floor_text + "); it runs only with the " + compat_package(cuda) + " package (forward compatibility)"
+                + (ctx.gpus.empty() ? ", which works only on data-center GPUs and Jetson: name --gpu to check" : ""),
+            forward.provenance.cite());
         return;
     }
 
-    std::string message = "driver " + driver.text() + " cannot run CUDA " + line + ": the toolkit needs >= " +
-                          toolkit_driver.text() + floor_text;
+    std::string message = "driver " + driver.text() + " cannot run CUDA " + line
+        + ": the toolkit needs >= " + toolkit_driver.text() + floor_text;
     bool all_datacenter = !ctx.gpus.empty() && std::all_of(ctx.gpus.begin(), ctx.gpus.end(), [&](const GpuTarget& g) {
         return segment_supports_forward_compat(ctx.matrix, g);
     });
@@ -111,14 +110,14 @@ void check_driver(const Context& ctx, Report& report)
         if (!segment_supports_forward_compat(ctx.matrix, gpu))
             consumer.push_back(gpu.label);
     if (!consumer.empty())
-        message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front() +
-                   ", only on data-center GPUs and Jetson";
+        message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front()
+            + ", only on data-center GPUs and Jetson";
     report.add(Verdict::fail, "driver-too-old", message,
-               floor ? join_sources(toolkit->provenance, floor->provenance) : toolkit->provenance.cite());
+        floor ? join_sources(toolkit->provenance, floor->provenance) : toolkit->provenance.cite());
     report.suggest(upgrade_suggestion(toolkit_driver, floor));
     if (all_datacenter)
-        report.suggest("or keep the driver and install " + compat_package(cuda) +
-                       " (forward compatibility, --forward-compat)");
+        report.suggest(
+            "or keep the driver and install " + compat_package(cuda) + " (forward compatibility, --forward-compat)");
 }
 
 } // namespace dlenv::resolve

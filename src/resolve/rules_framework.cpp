@@ -14,8 +14,8 @@ void check_python(const Context& ctx, Report& report)
     if (!python || !ctx.build || ctx.build->python.contains(*python))
         return;
     report.add(Verdict::fail, "python-unsupported",
-               ctx.build->name() + " supports Python " + ctx.build->python.describe() + ", not " + python->text(),
-               ctx.build->provenance.cite());
+        ctx.build->name() + " supports Python " + ctx.build->python.describe() + ", not " + python->text(),
+        ctx.build->provenance.cite());
     report.suggest("use Python " + ctx.build->python.describe() + " with " + ctx.build->name());
 }
 
@@ -29,17 +29,17 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
     if (build.framework == Framework::tensorflow) {
         if (host.major() != build.cuda.major()) {
             report.add(Verdict::fail, "framework-cuda-untested",
-                       build.name() + " was built and tested with CUDA " + build.cuda.text() + "; CUDA " + host.text() +
-                           " is another major version, whose libraries it does not load",
-                       build.provenance.cite());
+                build.name() + " was built and tested with CUDA " + build.cuda.text() + "; CUDA " + host.text()
+                    + " is another major version, whose libraries it does not load",
+                build.provenance.cite());
             for (const auto& other : ctx.matrix.tensorflow_releases())
                 if (other.cuda.major() == host.major() && other.cuda.minor() == host.minor())
-                    report.suggest("tensorflow " + other.line + " is tested with CUDA " + other.cuda.text() +
-                                   " and cuDNN " + other.cudnn.text());
+                    report.suggest("tensorflow " + other.line + " is tested with CUDA " + other.cuda.text()
+                        + " and cuDNN " + other.cudnn.text());
         } else if (host.minor() != build.cuda.minor()) {
             report.add(Verdict::warn, "framework-cuda-untested",
-                       build.name() + " was tested with CUDA " + build.cuda.text() + ", not " + host.text(),
-                       build.provenance.cite());
+                build.name() + " was tested with CUDA " + build.cuda.text() + ", not " + host.text(),
+                build.provenance.cite());
         }
         return;
     }
@@ -47,15 +47,15 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
         return;
     if (host.major() != build.cuda.major())
         report.add(Verdict::fail, "cpp-extension-cuda-mismatch",
-                   "extensions built with the host's CUDA " + host.text() + " fail against " + build.name() +
-                       ": torch.utils.cpp_extension refuses a CUDA major other than the " + build.cuda.text() +
-                       " torch was built with (torch itself runs, on its own CUDA libraries)",
-                   build.provenance.cite());
+            "extensions built with the host's CUDA " + host.text() + " fail against " + build.name()
+                + ": torch.utils.cpp_extension refuses a CUDA major other than the " + build.cuda.text()
+                + " torch was built with (torch itself runs, on its own CUDA libraries)",
+            build.provenance.cite());
     else if (host.minor() != build.cuda.minor())
         report.add(Verdict::warn, "cpp-extension-cuda-minor",
-                   "extensions built with the host's CUDA " + host.text() + " against " + build.name() + " (CUDA " +
-                       build.cuda.text() + ") get a minor-version mismatch warning from torch.utils.cpp_extension",
-                   build.provenance.cite());
+            "extensions built with the host's CUDA " + host.text() + " against " + build.name() + " (CUDA "
+                + build.cuda.text() + ") get a minor-version mismatch warning from torch.utils.cpp_extension",
+            build.provenance.cite());
 }
 
 const matrix::CompanionSet* companion_set(const FrameworkBuild& build)
@@ -85,15 +85,14 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
     const matrix::CompanionSet* own = companion_set(build);
     std::vector<const matrix::CompanionSet*> candidates;
     if (build.version)
-        candidates = {own};
+        candidates = { own };
     else
         for (const auto& set : build.torch->companions)
             candidates.push_back(&set);
     for (const auto* set : candidates)
         if (set && matches(pick(*set))) {
             report.add(Verdict::ok, "companion-paired",
-                       name + " " + pick(*set)->str() + " is built for torch " + set->torch.str(),
-                       set->provenance.cite());
+                name + " " + pick(*set)->str() + " is built for torch " + set->torch.str(), set->provenance.cite());
             return;
         }
 
@@ -102,17 +101,17 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
         for (const auto& set : release.companions)
             if (matches(pick(set))) {
                 report.add(Verdict::fail, "companion-mismatch",
-                           name + " " + pick(set)->str() + " is built for torch " + set.torch.str() +
-                               " and cannot be used with " + build.name() +
-                               " (companion binaries are compiled against one torch release)",
-                           set.provenance.cite());
+                    name + " " + pick(set)->str() + " is built for torch " + set.torch.str()
+                        + " and cannot be used with " + build.name()
+                        + " (companion binaries are compiled against one torch release)",
+                    set.provenance.cite());
                 if (own && pick(*own))
                     report.suggest("use " + name + " " + pick(*own)->str() + " with torch " + own->torch.str());
                 return;
             }
     throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release the matrix knows",
-                own && pick(*own) ? "torch " + own->torch.str() + " pairs with " + name + " " + pick(*own)->str()
-                                  : "check the version");
+        own && pick(*own) ? "torch " + own->torch.str() + " pairs with " + name + " " + pick(*own)->str()
+                          : "check the version");
 }
 
 } // namespace

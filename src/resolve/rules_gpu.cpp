@@ -23,11 +23,11 @@ std::string arch_list_text(const std::vector<ComputeCapability>& archs, const st
 struct CodePath {
     std::optional<ComputeCapability> exact;
     std::optional<ComputeCapability> cubin; // same major, lower minor
-    std::optional<ComputeCapability> ptx;   // any arch <= the device
+    std::optional<ComputeCapability> ptx; // any arch <= the device
 };
 
 CodePath code_path(const std::vector<ComputeCapability>& archs, const std::vector<ComputeCapability>& ptx,
-                   const ComputeCapability& device)
+    const ComputeCapability& device)
 {
     CodePath path;
     for (const auto& cc : archs) {
@@ -72,60 +72,61 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
     const std::string source = build.provenance.cite();
     if (!build.arch_list) {
         report.add(Verdict::warn, "gpu-arch-list-unknown",
-                   "the GPU code " + build.name() + " carries is not on record (unconfirmed): cannot tell whether it has "
-                   "kernels for " + sm,
-                   source, gpu.label);
+            "the GPU code " + build.name()
+                + " carries is not on record (unconfirmed): cannot tell whether it has "
+                  "kernels for "
+                + sm,
+            source, gpu.label);
         return;
     }
     CodePath path = code_path(*build.arch_list, build.ptx, gpu.compute_capability);
     std::string archs = arch_list_text(*build.arch_list, build.ptx);
     if (path.exact) {
-        report.add(Verdict::ok, "gpu-cubin", build.name() + " carries " + sm + " kernels for " + gpu.label, source,
-                   gpu.label);
+        report.add(
+            Verdict::ok, "gpu-cubin", build.name() + " carries " + sm + " kernels for " + gpu.label, source, gpu.label);
     } else if (path.cubin) {
         report.add(Verdict::warn, "gpu-cubin-compatible",
-                   build.name() + " has no " + sm + " kernels (" + archs + "); its " + path.cubin->sm_name() +
-                       " cubins run on " + gpu.compute_capability.text() +
-                       " (same major, higher minor), without kernels specific to " +
-                       (arch ? arch->name : gpu.compute_capability.text()),
-                   source, gpu.label);
+            build.name() + " has no " + sm + " kernels (" + archs + "); its " + path.cubin->sm_name()
+                + " cubins run on " + gpu.compute_capability.text()
+                + " (same major, higher minor), without kernels specific to "
+                + (arch ? arch->name : gpu.compute_capability.text()),
+            source, gpu.label);
     } else if (path.ptx) {
         const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
         bool minor_version_mode = ctx.query.driver && toolkit && *ctx.query.driver < *toolkit->driver_linux;
         if (minor_version_mode)
             report.add(Verdict::fail, "gpu-ptx-jit-driver-too-old",
-                       gpu.label + " needs the driver to JIT-compile " + build.name() + "'s compute_" +
-                           std::to_string(path.ptx->major()) + std::to_string(path.ptx->minor()) +
-                           " PTX, but driver " + ctx.query.driver->text() + " is older than the CUDA " +
-                           ctx.cuda->text() + " toolkit driver " + toolkit->driver_linux->text() +
-                           ": cudaErrorUnsupportedPtxVersion (222)",
-                       source, gpu.label);
+                gpu.label + " needs the driver to JIT-compile " + build.name() + "'s compute_"
+                    + std::to_string(path.ptx->major()) + std::to_string(path.ptx->minor()) + " PTX, but driver "
+                    + ctx.query.driver->text() + " is older than the CUDA " + ctx.cuda->text() + " toolkit driver "
+                    + toolkit->driver_linux->text() + ": cudaErrorUnsupportedPtxVersion (222)",
+                source, gpu.label);
         else
             report.add(Verdict::warn, "gpu-ptx-jit",
-                       build.name() + " has no cubin for " + sm + " (" + archs + "); the driver JIT-compiles its " +
-                           path.ptx->text() + " PTX on first launch (slow start, no architecture-specific kernels)",
-                       source, gpu.label);
+                build.name() + " has no cubin for " + sm + " (" + archs + "); the driver JIT-compiles its "
+                    + path.ptx->text() + " PTX on first launch (slow start, no architecture-specific kernels)",
+                source, gpu.label);
     } else {
         report.add(Verdict::fail, "gpu-no-kernel",
-                   build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs +
-                       ", and a cubin runs only on the same major with an equal or higher minor "
-                       "(\"no kernel image is available for execution on the device\")",
-                   source, gpu.label);
+            build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs
+                + ", and a cubin runs only on the same major with an equal or higher minor "
+                  "(\"no kernel image is available for execution on the device\")",
+            source, gpu.label);
         if (auto first = first_torch_build_for(ctx.matrix, gpu.compute_capability))
-            report.suggest("for " + gpu.label + " use " + *first + " or newer: the first torch build with code for " +
-                           sm);
+            report.suggest(
+                "for " + gpu.label + " use " + *first + " or newer: the first torch build with code for " + sm);
     }
     if (arch && ctx.cuda && *ctx.cuda < arch->min_cuda)
         report.add(Verdict::warn, "gpu-extension-target",
-                   "CUDA " + ctx.cuda->text() + " cannot target " + sm + " (needs CUDA >= " + arch->min_cuda.text() +
-                       "): extensions built against " + build.name() + " cannot carry " + sm + " code",
-                   arch->provenance.cite(), gpu.label);
+            "CUDA " + ctx.cuda->text() + " cannot target " + sm + " (needs CUDA >= " + arch->min_cuda.text()
+                + "): extensions built against " + build.name() + " cannot carry " + sm + " code",
+            arch->provenance.cite(), gpu.label);
 }
 
 // The newest architecture of the same major, below `device`, that `cuda` can target and
 // that discrete GPUs use (a Jetson-only architecture such as 8.7 is no fallback for a 4090).
-std::optional<ComputeCapability> fallback_target(const matrix::Matrix& matrix, const ComputeCapability& device,
-                                                 const CudaVersion& cuda)
+std::optional<ComputeCapability> fallback_target(
+    const matrix::Matrix& matrix, const ComputeCapability& device, const CudaVersion& cuda)
 {
     std::optional<ComputeCapability> best;
     for (const auto& arch : matrix.architectures()) {
@@ -147,25 +148,23 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
     const std::string sm = gpu.compute_capability.sm_name();
     if (cuda < arch.min_cuda) {
         report.add(Verdict::fail, "cuda-cannot-target-gpu",
-                   "CUDA " + cuda.text() + " cannot target " + sm + " (" + gpu.label + ", " + arch.name +
-                       "): compute capability " + gpu.compute_capability.text() + " needs CUDA >= " +
-                       arch.min_cuda.text(),
-                   arch.provenance.cite(), gpu.label);
+            "CUDA " + cuda.text() + " cannot target " + sm + " (" + gpu.label + ", " + arch.name
+                + "): compute capability " + gpu.compute_capability.text() + " needs CUDA >= " + arch.min_cuda.text(),
+            arch.provenance.cite(), gpu.label);
         std::string fix = "use CUDA >= " + arch.min_cuda.text();
         if (auto fallback = fallback_target(ctx.matrix, gpu.compute_capability, cuda))
-            fix += ", or compile for " + fallback->sm_name() + " (its cubin runs on " +
-                   gpu.compute_capability.text() + ")";
+            fix += ", or compile for " + fallback->sm_name() + " (its cubin runs on " + gpu.compute_capability.text()
+                + ")";
         report.suggest(fix);
     } else if (arch.max_cuda && cuda.compare_truncated(*arch.max_cuda) > 0) {
         report.add(Verdict::fail, "cuda-dropped-gpu",
-                   "CUDA " + cuda.text() + " no longer targets " + sm + " (" + gpu.label + ", " + arch.name +
-                       "): the last toolkit that does is " + arch.max_cuda->text(),
-                   arch.provenance.cite(), gpu.label);
+            "CUDA " + cuda.text() + " no longer targets " + sm + " (" + gpu.label + ", " + arch.name
+                + "): the last toolkit that does is " + arch.max_cuda->text(),
+            arch.provenance.cite(), gpu.label);
         report.suggest("use CUDA <= " + arch.max_cuda->text() + " for " + gpu.label);
     } else {
         report.add(Verdict::ok, "cuda-targets-gpu",
-                   "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + ")", arch.provenance.cite(),
-                   gpu.label);
+            "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + ")", arch.provenance.cite(), gpu.label);
     }
 }
 
@@ -177,17 +176,17 @@ void check_gpus(const Context& ctx, Report& report)
         const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
         if (arch && arch->min_driver_linux && ctx.query.driver && *ctx.query.driver < *arch->min_driver_linux)
             report.add(Verdict::fail, "driver-too-old-for-gpu",
-                       "driver " + ctx.query.driver->text() + " does not support " + gpu.label + " (" + arch->name +
-                           ", compute capability " + gpu.compute_capability.text() + "): it needs >= " +
-                           arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
-                       arch->provenance.cite(), gpu.label);
+                "driver " + ctx.query.driver->text() + " does not support " + gpu.label + " (" + arch->name
+                    + ", compute capability " + gpu.compute_capability.text() + "): it needs >= "
+                    + arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
+                arch->provenance.cite(), gpu.label);
         if (ctx.build && ctx.build->framework == Framework::jax) {
             const auto& min = ctx.build->jax->min_compute_capability;
             if (min && gpu.compute_capability < *min)
                 report.add(Verdict::fail, "gpu-below-framework-minimum",
-                           "JAX supports compute capability " + min->text() + " and newer; " + gpu.label + " is " +
-                               gpu.compute_capability.text(),
-                           ctx.build->provenance.cite(), gpu.label);
+                    "JAX supports compute capability " + min->text() + " and newer; " + gpu.label + " is "
+                        + gpu.compute_capability.text(),
+                    ctx.build->provenance.cite(), gpu.label);
         } else if (ctx.build && ctx.build->framework == Framework::torch) {
             check_build_code(ctx, gpu, arch, report);
         } else if (ctx.cuda && arch) {

@@ -44,7 +44,7 @@ struct Stack {
 };
 
 struct Resolution {
-    Report report;              // the same findings `check` gives
+    Report report; // the same findings `check` gives
     std::optional<Stack> stack; // none when the report has an error
 };
 

@@ -13,7 +13,7 @@ namespace dlenv::resolve {
 // A GPU to check against: a known model, a family of models (every "A100"), or a bare
 // compute capability.
 struct GpuTarget {
-    std::string label;              // "NVIDIA GeForce RTX 4090", "A100" or "sm_89"
+    std::string label; // "NVIDIA GeForce RTX 4090", "A100" or "sm_89"
     ComputeCapability compute_capability;
     const matrix::Gpu* model = nullptr; // null for a family or a bare compute capability
     std::vector<const matrix::Gpu*> variants; // a family's models, all of this compute capability and segment

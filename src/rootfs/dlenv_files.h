@@ -17,7 +17,7 @@ constexpr std::string_view k_requirements_file = "/opt/dlenv/requirements.lock.t
 constexpr std::string_view k_kit_dir = "/opt/dlenv/kit";
 
 static_assert(k_lock_file.starts_with(k_dlenv_dir) && k_requirements_file.starts_with(k_dlenv_dir)
-              && k_kit_dir.starts_with(k_dlenv_dir));
+    && k_kit_dir.starts_with(k_dlenv_dir));
 
 // The kit script of `tier` ("gpu", "framework"): /opt/dlenv/kit/<tier>_tier.py.
 std::string kit_script(std::string_view tier);

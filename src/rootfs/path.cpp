@@ -70,7 +70,8 @@ std::string image_target_problem(std::string_view target)
 {
     if (target.empty() || target.front() != '/' || target == "/")
         return "expected an absolute path in the image, like /app/train.py";
-    if (std::any_of(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    if (std::any_of(
+            target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
         return "control characters are not allowed in a path";
     for (std::size_t start = 1; start <= target.size();) {
         std::size_t end = std::min(target.find('/', start), target.size());

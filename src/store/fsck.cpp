@@ -21,7 +21,7 @@ std::vector<std::pair<std::string, oci::Descriptor>> named_roots(const Store& st
         auto ref = descriptor.annotations.find(oci::k_ref_name_annotation);
         out.emplace_back(ref == descriptor.annotations.end() ? "index.json " + descriptor.digest.short_text()
                                                              : "index.json " + ref->second,
-                         descriptor);
+            descriptor);
     }
     return out;
 }
@@ -42,8 +42,8 @@ void check_artifacts(const Store& store, FsckReport& report)
             continue;
         }
         if (actual != name) {
-            report.problems.push_back("artifact " + name + " has sha256 " + actual +
-                                      ": remove it, and `dlenv fetch` downloads it again");
+            report.problems.push_back(
+                "artifact " + name + " has sha256 " + actual + ": remove it, and `dlenv fetch` downloads it again");
             continue;
         }
         ++report.checked_artifacts;

@@ -10,7 +10,7 @@ namespace dlenv::store {
 
 struct FsckReport {
     std::vector<std::string> problems; // missing or damaged content: the store is not sound
-    std::vector<std::string> notes;     // harmless leftovers a writer repairs or gc removes
+    std::vector<std::string> notes; // harmless leftovers a writer repairs or gc removes
     std::size_t checked_blobs = 0;
     std::size_t checked_artifacts = 0;
     std::int64_t checked_bytes = 0; // of blobs and artifacts

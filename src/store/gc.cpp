@@ -41,8 +41,8 @@ GcReport collect_garbage(const Store& store, std::size_t keep_history)
     GcReport report;
     // A layout whose blobs/sha256 is gone has nothing to collect; fsck names what it lost.
     bool has_blobs = std::filesystem::is_directory(layout.blob_dir());
-    for (const auto& entry : has_blobs ? std::filesystem::directory_iterator(layout.blob_dir())
-                                       : std::filesystem::directory_iterator()) {
+    for (const auto& entry :
+        has_blobs ? std::filesystem::directory_iterator(layout.blob_dir()) : std::filesystem::directory_iterator()) {
         if (reachable.count(entry.path().filename().string())) {
             ++report.kept_blobs;
             continue;

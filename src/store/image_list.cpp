@@ -25,7 +25,7 @@ std::vector<ListedImage> list_images(const Store& store)
     for (const auto& [name, record] : store.records().images)
         for (const auto& [tag, manifest] : record.tags)
             images.push_back(
-                {name, tag, manifest, first_recorded(record, manifest.digest), stored_size(store, manifest)});
+                { name, tag, manifest, first_recorded(record, manifest.digest), stored_size(store, manifest) });
     return images;
 }
 

@@ -16,7 +16,7 @@ struct ListedImage {
     std::string tag;
     oci::Descriptor manifest;
     std::string created; // first_recorded: when the store first recorded this image
-    std::int64_t size;   // stored_size
+    std::int64_t size; // stored_size
 };
 
 // The time of the first history entry of `record` about `digest`; "" when none is.

@@ -22,8 +22,8 @@ std::optional<CachedLayer> read_entry(const std::filesystem::path& file)
         nlohmann::json json = JsonReader::parse_document(file.string(), read_file(file));
         if (json.value("format", std::string()) != k_format)
             return std::nullopt;
-        return CachedLayer{oci::Descriptor::from_json(json.at("descriptor"), file.string()),
-                           Digest::parse(json.at("diff_id").get<std::string>())};
+        return CachedLayer { oci::Descriptor::from_json(json.at("descriptor"), file.string()),
+            Digest::parse(json.at("diff_id").get<std::string>()) };
     } catch (const nlohmann::json::exception&) {
         return std::nullopt; // a damaged cache entry only costs a rebuild of its layer
     } catch (const Error&) {
@@ -51,9 +51,8 @@ std::optional<CachedLayer> find_cached_layer(const Store& store, const std::stri
 void remember_layer(const Store& store, const std::string& key, const CachedLayer& layer)
 {
     write_file_atomic(cache_dir(store) / (key + ".json"),
-                      to_canonical_json({{"format", k_format},
-                                         {"descriptor", layer.descriptor.to_json()},
-                                         {"diff_id", layer.diff_id.text()}}));
+        to_canonical_json({ { "format", k_format }, { "descriptor", layer.descriptor.to_json() },
+            { "diff_id", layer.diff_id.text() } }));
 }
 
 std::size_t forget_missing_layers(const Store& store)

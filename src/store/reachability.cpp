@@ -6,7 +6,7 @@ namespace dlenv::store {
 namespace {
 
 void walk(const oci::ImageLayout& layout, const oci::Descriptor& node, const std::string& referrer,
-          const std::function<bool(const oci::Descriptor&, const std::string&)>& visit)
+    const std::function<bool(const oci::Descriptor&, const std::string&)>& visit)
 {
     if (!visit(node, referrer))
         return;
@@ -14,8 +14,8 @@ void walk(const oci::ImageLayout& layout, const oci::Descriptor& node, const std
     if (node.media_type == oci::media_type::k_index) {
         for (const auto& child : oci::Index::parse(layout.read_blob(node), self).manifests)
             walk(layout, child, "index " + self, visit);
-    } else if (node.media_type == oci::media_type::k_manifest ||
-               node.media_type == oci::media_type::k_docker_manifest) {
+    } else if (node.media_type == oci::media_type::k_manifest
+        || node.media_type == oci::media_type::k_docker_manifest) {
         oci::Manifest manifest = oci::Manifest::parse(layout.read_blob(node), "manifest " + self);
         visit(manifest.config, "manifest " + self);
         for (const auto& layer : manifest.layers)
@@ -26,7 +26,7 @@ void walk(const oci::ImageLayout& layout, const oci::Descriptor& node, const std
 } // namespace
 
 void walk_image(const oci::ImageLayout& layout, const oci::Descriptor& root,
-                const std::function<bool(const oci::Descriptor&, const std::string&)>& visit)
+    const std::function<bool(const oci::Descriptor&, const std::string&)>& visit)
 {
     walk(layout, root, "index.json", visit);
 }

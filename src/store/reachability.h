@@ -12,6 +12,6 @@ namespace dlenv::store {
 // refers to it; it returns false for a blob that cannot be read, which stops the walk
 // below it. Manifests and indexes are parsed from the layout after `visit` accepted them.
 void walk_image(const oci::ImageLayout& layout, const oci::Descriptor& root,
-                const std::function<bool(const oci::Descriptor&, const std::string& referrer)>& visit);
+    const std::function<bool(const oci::Descriptor&, const std::string& referrer)>& visit);
 
 } // namespace dlenv::store

@@ -40,23 +40,19 @@ nlohmann::json to_json(const HistoryEntry& entry)
 {
     nlohmann::json moved = nlohmann::json::array();
     for (const auto& move : entry.moved)
-        moved.push_back({{"tag", move.tag}, {"from", optional_digest(move.from)}, {"to", optional_digest(move.to)}});
-    return {{"time", entry.time},
-            {"action", entry.action},
-            {"lock_digest", entry.lock_digest},
-            {"image", entry.image.to_json()},
-            {"moved", moved}};
+        moved.push_back(
+            { { "tag", move.tag }, { "from", optional_digest(move.from) }, { "to", optional_digest(move.to) } });
+    return { { "time", entry.time }, { "action", entry.action }, { "lock_digest", entry.lock_digest },
+        { "image", entry.image.to_json() }, { "moved", moved } };
 }
 
 HistoryEntry history_entry(const nlohmann::json& json, const std::string& where)
 {
-    HistoryEntry entry{json.at("time").get<std::string>(), json.at("action").get<std::string>(),
-                       json.at("lock_digest").get<std::string>(),
-                       oci::Descriptor::from_json(json.at("image"), where),
-                       {}};
+    HistoryEntry entry { json.at("time").get<std::string>(), json.at("action").get<std::string>(),
+        json.at("lock_digest").get<std::string>(), oci::Descriptor::from_json(json.at("image"), where), {} };
     for (const auto& move : json.at("moved"))
-        entry.moved.push_back({move.at("tag").get<std::string>(), optional_digest(move.at("from"), where),
-                               optional_digest(move.at("to"), where)});
+        entry.moved.push_back({ move.at("tag").get<std::string>(), optional_digest(move.at("from"), where),
+            optional_digest(move.at("to"), where) });
     return entry;
 }
 
@@ -87,14 +83,14 @@ Records Records::read(const std::filesystem::path& file)
     }
     try {
         if (json.value("format", std::string()) != k_format)
-            throw Error(ErrorCode::invalid_input,
-                        file.string() + ": format must be \"" + std::string(k_format) + "\"",
-                        "this store was written by another dlenv version; use that version or a new store");
+            throw Error(ErrorCode::invalid_input, file.string() + ": format must be \"" + std::string(k_format) + "\"",
+                "this store was written by another dlenv version; use that version or a new store");
         for (const auto& [name, image] : member(json, "images", file, "images").items()) {
             ImageRecord& record = records.images[name];
             std::string field = "images." + name;
             for (const auto& [tag, descriptor] : member(image, "tags", file, field + ".tags").items())
-                record.tags.emplace(tag, oci::Descriptor::from_json(descriptor, file.string() + " " + name + ":" + tag));
+                record.tags.emplace(
+                    tag, oci::Descriptor::from_json(descriptor, file.string() + " " + name + ":" + tag));
             for (const auto& entry : image.at("history"))
                 record.history.push_back(history_entry(entry, file.string() + " history of " + name));
         }
@@ -114,9 +110,9 @@ void Records::write(const std::filesystem::path& file) const
         nlohmann::json history = nlohmann::json::array();
         for (const auto& entry : record.history)
             history.push_back(to_json(entry));
-        json_images[name] = {{"tags", tags}, {"history", history}};
+        json_images[name] = { { "tags", tags }, { "history", history } };
     }
-    write_file_atomic(file, to_canonical_json({{"format", k_format}, {"images", json_images}}));
+    write_file_atomic(file, to_canonical_json({ { "format", k_format }, { "images", json_images } }));
 }
 
 const ImageRecord& Records::at(const std::string& name) const
@@ -129,9 +125,9 @@ const ImageRecord& Records::at(const std::string& name) const
         names.push_back(known);
     auto near = closest_matches(name, names, 3);
     throw Error(ErrorCode::not_found, "no image named \"" + name + "\" in the store",
-                names.empty() ? "the store is empty: build an image first with `dlenv build`"
-                : near.empty() ? "`dlenv images` lists what the store has"
-                               : "did you mean " + join_alternatives(near) + "?");
+        names.empty()      ? "the store is empty: build an image first with `dlenv build`"
+            : near.empty() ? "`dlenv images` lists what the store has"
+                           : "did you mean " + join_alternatives(near) + "?");
 }
 
 ImageRecord& Records::at(const std::string& name)
@@ -144,8 +140,8 @@ ImageTag ImageTag::parse(const std::string& text)
     std::size_t slash = text.rfind('/');
     std::size_t colon = text.find(':', slash == std::string::npos ? 0 : slash);
     if (colon == std::string::npos)
-        return {text, "latest"};
-    return {text.substr(0, colon), text.substr(colon + 1)};
+        return { text, "latest" };
+    return { text.substr(0, colon), text.substr(colon + 1) };
 }
 
 } // namespace dlenv::store

@@ -21,10 +21,10 @@ struct TagMove {
 
 // What happened to an image name, in order: a build, a rollback, a promotion.
 struct HistoryEntry {
-    std::string time;        // RFC 3339, UTC
-    std::string action;      // "build", "rollback", "promote", "rollback-production"
+    std::string time; // RFC 3339, UTC
+    std::string action; // "build", "rollback", "promote", "rollback-production"
     std::string lock_digest; // the lock the image was built from; empty for moves
-    oci::Descriptor image;   // the manifest the action is about
+    oci::Descriptor image; // the manifest the action is about
     std::vector<TagMove> moved;
 };
 
@@ -45,7 +45,7 @@ struct Records {
     ImageRecord& at(const std::string& name);
 
     static Records read(const std::filesystem::path& file); // empty when the file is missing
-    void write(const std::filesystem::path& file) const;    // atomically
+    void write(const std::filesystem::path& file) const; // atomically
 };
 
 // The store names images as registries do (core/image_name.h).

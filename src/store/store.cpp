@@ -61,7 +61,7 @@ Store Store::open(const std::filesystem::path& dir)
 {
     if (!std::filesystem::exists(dir / "oci-layout"))
         throw Error(ErrorCode::not_found, "no dlenv store at " + dir.string(),
-                    "build an image first (`dlenv build`), or point --store or DLENV_STORE at the store");
+            "build an image first (`dlenv build`), or point --store or DLENV_STORE at the store");
     FileLock lock(dir / "dlenv" / "lock", FileLock::Mode::shared);
     return Store(oci::ImageLayout::open(dir), std::move(lock), false);
 }
@@ -117,8 +117,8 @@ oci::Index Store::index_of_records() const
     // ours, and the records say whether it still exists.
     for (const auto& descriptor : foreign_candidates()) {
         auto ref = descriptor.annotations.find(oci::k_ref_name_annotation);
-        bool ours = ref != descriptor.annotations.end() && ref->second.find(':') != std::string::npos &&
-                    m_records.images.count(ref->second.substr(0, ref->second.rfind(':')));
+        bool ours = ref != descriptor.annotations.end() && ref->second.find(':') != std::string::npos
+            && m_records.images.count(ref->second.substr(0, ref->second.rfind(':')));
         if (!ours)
             index.manifests.push_back(descriptor);
     }

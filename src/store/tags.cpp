@@ -106,8 +106,8 @@ const HistoryEntry& record_build(Records& records, const std::string& name, cons
     return record.history.back();
 }
 
-const HistoryEntry& roll_back(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const Digest&)>& present)
+const HistoryEntry& roll_back(
+    Records& records, const std::string& name, std::int64_t time, const std::function<bool(const Digest&)>& present)
 {
     return step_back(records, name, time, present,
         { k_latest, k_rollback, "build", "rollback",
@@ -129,8 +129,8 @@ const HistoryEntry& record_promotion(
     return record.history.back();
 }
 
-const HistoryEntry& record_pull(Records& records, const std::string& name, const std::string& tag,
-                                const oci::Descriptor& image, std::int64_t time)
+const HistoryEntry& record_pull(
+    Records& records, const std::string& name, const std::string& tag, const oci::Descriptor& image, std::int64_t time)
 {
     return record_tag(records, name, tag, image, time, "pull");
 }
@@ -141,8 +141,8 @@ const HistoryEntry& record_recovery(
     return record_tag(records, name, tag, image, time, "recover");
 }
 
-const HistoryEntry& roll_back_production(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const Digest&)>& present)
+const HistoryEntry& roll_back_production(
+    Records& records, const std::string& name, std::int64_t time, const std::function<bool(const Digest&)>& present)
 {
     return step_back(records, name, time, present,
         { k_production, k_production_previous, "promote", "rollback-production",

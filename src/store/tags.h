@@ -23,8 +23,8 @@ const HistoryEntry& record_build(Records& records, const std::string& name, cons
 // latest before that one when `present` says it is still stored, or goes away, so each
 // rollback steps one image further back. Error(not_found) for an unknown name,
 // Error(conflict) when there is no rollback image.
-const HistoryEntry& roll_back(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const Digest&)>& present);
+const HistoryEntry& roll_back(
+    Records& records, const std::string& name, std::int64_t time, const std::function<bool(const Digest&)>& present);
 
 // A promotion of `name`: `production` moves to `image` and the previous production
 // becomes `production-previous`. Promoting the image that is already production moves
@@ -37,13 +37,13 @@ const HistoryEntry& record_promotion(
 // that one when `present` says it is still stored, or goes away, as roll_back does for
 // `latest`. Appends the history entry ("rollback-production"). Error(not_found) for an
 // unknown name, Error(conflict) when there is no previous production.
-const HistoryEntry& roll_back_production(Records& records, const std::string& name, std::int64_t time,
-    const std::function<bool(const Digest&)>& present);
+const HistoryEntry& roll_back_production(
+    Records& records, const std::string& name, std::int64_t time, const std::function<bool(const Digest&)>& present);
 
 // An image brought in from a registry: `tag` of `name` moves to `image`. Returns the
 // history entry ("pull"), which moves nothing when the tag already points there.
-const HistoryEntry& record_pull(Records& records, const std::string& name, const std::string& tag,
-                                const oci::Descriptor& image, std::int64_t time);
+const HistoryEntry& record_pull(
+    Records& records, const std::string& name, const std::string& tag, const oci::Descriptor& image, std::int64_t time);
 
 // A tag the records had lost, taken back from index.json (recovery.h): `tag` of `name`
 // moves to `image`. Returns the history entry ("recover").

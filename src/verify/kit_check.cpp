@@ -20,8 +20,8 @@ std::optional<lock::Lockfile> check_kit_lock(
     auto host = rootfs::lookup(rootfs, lock_file);
     std::error_code ec;
     if (!host || !std::filesystem::is_regular_file(*host, ec)) {
-        findings.push_back({ "kit-lock", Verdict::fail,
-            lock_file + " is missing: the image was not built by dlenv build" });
+        findings.push_back(
+            { "kit-lock", Verdict::fail, lock_file + " is missing: the image was not built by dlenv build" });
         return std::nullopt;
     }
     std::optional<lock::Lockfile> lock;
@@ -38,8 +38,7 @@ std::optional<lock::Lockfile> check_kit_lock(
                 + " against" });
     else if (annotation->second != lock->digest().text())
         findings.push_back({ "kit-lock", Verdict::fail,
-            lock_file + " is lock " + lock->digest().text() + ", the image was built from "
-                + annotation->second });
+            lock_file + " is lock " + lock->digest().text() + ", the image was built from " + annotation->second });
     else
         findings.push_back({ "kit-lock", Verdict::ok,
             lock_file + " is the lock the image was built from (" + lock->digest().text() + ")" });

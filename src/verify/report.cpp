@@ -8,7 +8,8 @@ namespace {
 nlohmann::json host_json(const HostFacts& host)
 {
     return { { "kernel", host.kernel },
-        { "driver", host.driver ? nlohmann::json(host.driver->text()) : nlohmann::json(nullptr) }, { "gpus", host.gpus } };
+        { "driver", host.driver ? nlohmann::json(host.driver->text()) : nlohmann::json(nullptr) },
+        { "gpus", host.gpus } };
 }
 
 // The same keys as the lock's validation.thresholds; an empty object when no lock was read.
@@ -89,8 +90,8 @@ nlohmann::json Report::to_json() const
     for (const auto& [tier, why] : unavailable)
         missing.push_back({ { "tier", tier }, { "reason", why } });
     return { { "name", name }, { "digest", digest }, { "lock_digest", lock_digest }, { "runtime", runtime },
-        { "time", time }, { "host", host_json(host) }, { "thresholds", thresholds_json(thresholds) }, { "tiers", tiers_out },
-        { "unavailable", missing }, { "passed", passed() } };
+        { "time", time }, { "host", host_json(host) }, { "thresholds", thresholds_json(thresholds) },
+        { "tiers", tiers_out }, { "unavailable", missing }, { "passed", passed() } };
 }
 
 nlohmann::json Report::tier_json(const TierReport& tier) const

@@ -15,7 +15,7 @@ namespace dlenv::verify {
 struct Runtime {
     std::string name; // "runc", "crun", "bwrap", "docker", "podman"
     std::string program; // its path
-    std::string image{}; // an engine's: the ID of the image loaded into it (see EngineImage)
+    std::string image {}; // an engine's: the ID of the image loaded into it (see EngineImage)
 
     bool is_engine() const { return name == "docker" || name == "podman"; }
 };

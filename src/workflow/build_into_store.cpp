@@ -6,8 +6,8 @@
 
 namespace dlenv::workflow {
 
-image::BuildResult build_into_store(const image::BuildRequest& build, const BuildIntoStoreRequest& request,
-                                    const matrix::Matrix& matrix)
+image::BuildResult build_into_store(
+    const image::BuildRequest& build, const BuildIntoStoreRequest& request, const matrix::Matrix& matrix)
 {
     auto progress = [&request](const std::string& step) {
         if (request.progress)
@@ -17,8 +17,8 @@ image::BuildResult build_into_store(const image::BuildRequest& build, const Buil
     image::BuildResult result = image::build_image(build, store, matrix, request.clock(), progress);
     if (!request.archive.empty()) {
         progress("docker archive " + request.archive.string());
-        oci::export_docker_archive(store.layout(), result.manifest, {result.name + ":latest"},
-                                   build.source_date_epoch, request.archive);
+        oci::export_docker_archive(
+            store.layout(), result.manifest, { result.name + ":latest" }, build.source_date_epoch, request.archive);
     }
     if (!request.dockerfile.empty())
         image::write_docker_context(build.lock, request.dockerfile, matrix);

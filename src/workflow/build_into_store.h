@@ -15,7 +15,7 @@ namespace dlenv::workflow {
 // archive and Dockerfile it is also asked for (none when empty).
 struct BuildIntoStoreRequest {
     std::filesystem::path store_dir;
-    std::filesystem::path archive;    // also a `docker load` tarball of NAME:latest; "-": standard output
+    std::filesystem::path archive; // also a `docker load` tarball of NAME:latest; "-": standard output
     std::filesystem::path dockerfile; // also a Dockerfile and its context (image::write_docker_context)
     std::function<void(const std::string&)> progress; // hears each step; may be empty
     std::function<std::int64_t()> clock = now_seconds; // the time the history records
@@ -26,7 +26,7 @@ struct BuildIntoStoreRequest {
 // archive (oci::export_docker_archive, dated to the build's source_date_epoch; `progress`
 // hears "docker archive PATH") and the Dockerfile with its context. Errors are those of
 // the steps; the image stays built and tagged when the archive or the context fails.
-image::BuildResult build_into_store(const image::BuildRequest& build, const BuildIntoStoreRequest& request,
-                                    const matrix::Matrix& matrix);
+image::BuildResult build_into_store(
+    const image::BuildRequest& build, const BuildIntoStoreRequest& request, const matrix::Matrix& matrix);
 
 } // namespace dlenv::workflow

@@ -17,8 +17,8 @@ host::GpuLookup gpu_lookup(const matrix::Matrix& matrix)
         const matrix::Gpu* gpu = matrix.find_gpu(name);
         if (!gpu)
             return std::nullopt;
-        return host::GpuSpec{gpu->name,        gpu->compute_capability, gpu->architecture,
-                             gpu->memory_gb,   gpu->memory_type,        gpu->bandwidth_gb_s};
+        return host::GpuSpec { gpu->name, gpu->compute_capability, gpu->architecture, gpu->memory_gb, gpu->memory_type,
+            gpu->bandwidth_gb_s };
     };
 }
 

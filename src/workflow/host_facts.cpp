@@ -6,13 +6,13 @@ namespace dlenv::workflow {
 
 HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix)
 {
-    HostFacts host{{}, request.driver, request.gpus};
+    HostFacts host { {}, request.driver, request.gpus };
     if (!request.detect)
         return host;
     std::optional<host::DriverFacts> detected = request.detect();
     if (!detected)
         throw Error(ErrorCode::environment, "--host found no NVIDIA driver (neither NVML nor nvidia-smi answered)",
-                    "run on the GPU machine, or pass --driver and --gpu by hand");
+            "run on the GPU machine, or pass --driver and --gpu by hand");
     if (!host.driver)
         host.driver = detected->driver;
     for (const auto& gpu : detected->gpus) {

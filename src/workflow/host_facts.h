@@ -19,8 +19,8 @@ using DriverProbe = std::function<std::optional<host::DriverFacts>()>;
 // The host a lock is checked against, as `dlenv lock` is told it.
 struct HostRequest {
     std::optional<DriverVersion> driver; // given by hand (--driver)
-    std::vector<std::string> gpus;       // given by hand (--gpu): models, or X.Y
-    DriverProbe detect;                  // set: also ask this machine (--host)
+    std::vector<std::string> gpus; // given by hand (--gpu): models, or X.Y
+    DriverProbe detect; // set: also ask this machine (--host)
 };
 
 // The given driver and GPUs and, when `detect` is set, what it finds: its driver unless

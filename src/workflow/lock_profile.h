@@ -28,14 +28,14 @@ struct LockRequest {
     SourcesRequest sources;
     std::string output; // where the lock goes; empty: lockfiles/NAME.lock.json; "-": standard output
     std::optional<std::filesystem::path> files_root; // where the profile's files may be; default its directory
-    bool offline = false;  // ask no registry or index: the base stays unpinned, the packages too unless a wheelhouse
+    bool offline = false; // ask no registry or index: the base stays unpinned, the packages too unless a wheelhouse
     bool insecure = false; // the base's registry as `dlenv pull --insecure`
     PackageProgress progress;
 };
 
 struct LockResult {
-    resolve::Resolution resolution;        // the report, with the stack when the profile works
-    std::string path;                      // where the lock was written
+    resolve::Resolution resolution; // the report, with the stack when the profile works
+    std::string path; // where the lock was written
     std::optional<lock::Lockfile> lockfile; // none, and nothing written, when the profile does not work
 };
 

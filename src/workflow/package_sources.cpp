@@ -11,12 +11,12 @@ IndexOption parse_index_option(const std::string& text)
     std::size_t equals = text.find('=');
     if (equals == std::string::npos || equals == 0)
         throw Error(ErrorCode::invalid_input, "--index " + text + ": expected NAME=URL",
-                    "for example --index pypi=https://mirror.example/simple/");
-    return {text.substr(0, equals), text.substr(equals + 1)};
+            "for example --index pypi=https://mirror.example/simple/");
+    return { text.substr(0, equals), text.substr(equals + 1) };
 }
 
-lock::PackageSources requested_sources(const SourcesRequest& request, const resolve::Profile& profile,
-                                       const resolve::Stack& stack)
+lock::PackageSources requested_sources(
+    const SourcesRequest& request, const resolve::Profile& profile, const resolve::Stack& stack)
 {
     if (request.wheelhouse)
         return lock::wheelhouse_sources(*request.wheelhouse);

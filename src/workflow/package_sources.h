@@ -14,7 +14,7 @@ namespace dlenv::workflow {
 // Where a lock's Python packages come from, as `dlenv lock` is told it.
 struct SourcesRequest {
     std::optional<std::filesystem::path> wheelhouse; // every package from this folder of wheels (--wheelhouse)
-    std::vector<std::string> indexes;                // "NAME=URL" each, as --index gives them
+    std::vector<std::string> indexes; // "NAME=URL" each, as --index gives them
 };
 
 // One --index: the index NAME served from URL.
@@ -30,7 +30,7 @@ IndexOption parse_index_option(const std::string& text);
 // The wheelhouse alone when one is given (the --index options are then not read);
 // otherwise the profile's sources for `stack`, with each --index serving or adding its
 // index. Errors are lock::package_sources' and parse_index_option's.
-lock::PackageSources requested_sources(const SourcesRequest& request, const resolve::Profile& profile,
-                                       const resolve::Stack& stack);
+lock::PackageSources requested_sources(
+    const SourcesRequest& request, const resolve::Profile& profile, const resolve::Stack& stack);
 
 } // namespace dlenv::workflow

@@ -28,7 +28,7 @@ PulledImage pull_into_store(const PullRequest& request)
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_pull(records, name, tag, manifest, request.clock());
     store.commit(std::move(records));
-    return {std::move(name), std::move(tag), std::move(pull), std::move(entry)};
+    return { std::move(name), std::move(tag), std::move(pull), std::move(entry) };
 }
 
 } // namespace dlenv::workflow

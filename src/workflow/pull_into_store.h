@@ -15,8 +15,8 @@ namespace dlenv::workflow {
 // What `dlenv pull` is asked to do.
 struct PullRequest {
     ImageReference reference;
-    oci::Platform platform{"amd64", "linux", ""}; // the image to pick when the reference names an index
-    bool insecure = false;                        // as RegistryOptions::insecure
+    oci::Platform platform { "amd64", "linux", "" }; // the image to pick when the reference names an index
+    bool insecure = false; // as RegistryOptions::insecure
     std::filesystem::path store_dir;
     registry::ProgressCallback progress;
     std::function<std::int64_t()> clock = now_seconds; // the time the history records
@@ -24,7 +24,7 @@ struct PullRequest {
 
 struct PulledImage {
     std::string name; // in the store: the reference's familiar name ("ubuntu", "localhost:5000/team/app")
-    std::string tag;  // in the store: store_tag(reference)
+    std::string tag; // in the store: store_tag(reference)
     registry::PullResult pull;
     store::HistoryEntry entry; // the tag moved, recorded as a "pull"
 };

@@ -12,22 +12,22 @@ constexpr const char* k_base_name_annotation = "org.opencontainers.image.base.na
 
 } // namespace
 
-std::vector<TagPush> tags_to_push(const store::Records& records, const store::ImageTag& image,
-                                  const ImageReference& destination, bool all_tags)
+std::vector<TagPush> tags_to_push(
+    const store::Records& records, const store::ImageTag& image, const ImageReference& destination, bool all_tags)
 {
     if (!all_tags)
-        return {{image.tag, destination.tag.empty() ? image.tag : destination.tag}};
+        return { { image.tag, destination.tag.empty() ? image.tag : destination.tag } };
     if (destination.explicit_tag || destination.digest)
         throw Error(ErrorCode::invalid_input, "--all-tags pushes every tag of " + image.name + " under its own name",
-                    "give the repository without a tag: " + destination.registry + "/" + destination.repository);
+            "give the repository without a tag: " + destination.registry + "/" + destination.repository);
     std::vector<TagPush> tags;
     for (const auto& [tag, descriptor] : records.at(image.name).tags)
-        tags.push_back({tag, tag});
+        tags.push_back({ tag, tag });
     return tags;
 }
 
-std::string mount_source(const std::string& mount_from, const ImageReference& destination,
-                         const oci::Manifest& manifest)
+std::string mount_source(
+    const std::string& mount_from, const ImageReference& destination, const oci::Manifest& manifest)
 {
     if (!mount_from.empty())
         return mount_from;
@@ -48,27 +48,27 @@ std::vector<PushedImage> push_from_store(const PushRequest& request)
     ImageReference destination = ImageReference::parse(request.destination);
     if (destination.digest)
         throw Error(ErrorCode::invalid_input, "push to a digest: " + request.destination,
-                    "name a tag; the registry answers with the digest");
+            "name a tag; the registry answers with the digest");
     store::Store store = store::Store::open(request.store_dir);
     std::unique_ptr<registry::Session> session = registry::open_session(destination, request.insecure);
 
     std::vector<PushedImage> pushed;
-    for (const auto& [store_tag, remote_tag] : tags_to_push(store.records(), request.image, destination,
-                                                            request.all_tags)) {
+    for (const auto& [store_tag, remote_tag] :
+        tags_to_push(store.records(), request.image, destination, request.all_tags)) {
         std::optional<oci::Descriptor> manifest = store.find(request.image.name, store_tag);
         if (!manifest)
-            throw Error(ErrorCode::not_found, request.image.name + ":" + store_tag + " is not in the store at " +
-                                                  store.layout().dir().string(),
-                        "`dlenv images` lists what is there");
+            throw Error(ErrorCode::not_found,
+                request.image.name + ":" + store_tag + " is not in the store at " + store.layout().dir().string(),
+                "`dlenv images` lists what is there");
         registry::PushOptions options;
         options.progress = request.progress;
         options.upload.chunk_size = request.chunk_size;
         oci::Manifest parsed = oci::Manifest::parse(store.layout().read_blob(*manifest), manifest->digest.text());
         options.upload.mount_from = mount_source(request.mount_from, destination, parsed);
-        registry::PushResult result =
-            registry::push_image(*session, destination.repository, store.layout(), *manifest, {remote_tag}, options);
-        pushed.push_back({store_tag, destination.registry + "/" + destination.repository + ":" + remote_tag,
-                          *manifest, std::move(result.blobs)});
+        registry::PushResult result = registry::push_image(
+            *session, destination.repository, store.layout(), *manifest, { remote_tag }, options);
+        pushed.push_back({ store_tag, destination.registry + "/" + destination.repository + ":" + remote_tag, *manifest,
+            std::move(result.blobs) });
         if (request.pushed)
             request.pushed(pushed.back());
     }

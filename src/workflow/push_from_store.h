@@ -23,12 +23,12 @@ struct PushedImage {
 
 // What `dlenv push` is asked to do.
 struct PushRequest {
-    store::ImageTag image;   // in the store
+    store::ImageTag image; // in the store
     std::string destination; // [REGISTRY/]REPOSITORY[:TAG] as written, which errors quote
-    bool all_tags = false;   // push every tag of the image's name, each under its own tag
-    std::string mount_from;  // a repository to mount blobs from; empty: mount_source's choice
+    bool all_tags = false; // push every tag of the image's name, each under its own tag
+    std::string mount_from; // a repository to mount blobs from; empty: mount_source's choice
     std::int64_t chunk_size = 64 << 20; // as registry::UploadOptions::chunk_size
-    bool insecure = false;              // as RegistryOptions::insecure
+    bool insecure = false; // as RegistryOptions::insecure
     std::filesystem::path store_dir;
     registry::ProgressCallback progress;
     std::function<void(const PushedImage&)> pushed; // hears each image as the registry takes it
@@ -45,14 +45,14 @@ struct TagPush {
 // `records` holds for the image's name, each under its own tag, which Error(invalid_input)
 // refuses for a destination that names a tag or digest, and Error(not_found) for a name
 // the records lack.
-std::vector<TagPush> tags_to_push(const store::Records& records, const store::ImageTag& image,
-                                  const ImageReference& destination, bool all_tags);
+std::vector<TagPush> tags_to_push(
+    const store::Records& records, const store::ImageTag& image, const ImageReference& destination, bool all_tags);
 
 // The repository to mount blobs from: `mount_from` when given, else the image's base
 // (the manifest's org.opencontainers.image.base.name) when it lives in another
 // repository of the destination's registry, where its layers likely are; "" for none.
-std::string mount_source(const std::string& mount_from, const ImageReference& destination,
-                         const oci::Manifest& manifest);
+std::string mount_source(
+    const std::string& mount_from, const ImageReference& destination, const oci::Manifest& manifest);
 
 // Pushes the tags tags_to_push names from the store at `store_dir` to the destination,
 // in that order, each manifest last so the registry holds its digest. Error(invalid_input)

@@ -1,7 +1,7 @@
 // A base image's config: what `dlenv build` composes its own config from, and what
 // `dlenv verify` reads the image's process (entrypoint, env, user) from.
-#include "image/image_config.h"
 #include "fuzz_input.h"
+#include "image/image_config.h"
 #include "oci/media_types.h"
 #include "sandbox.h"
 #include "verify/image.h"

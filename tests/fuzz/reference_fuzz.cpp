@@ -1,7 +1,7 @@
 // An image reference (dlenv pull REF, a lock's base image). A reference that parses
 // must read back from its full text as the same image.
-#include "fuzz_input.h"
 #include "core/image_reference.h"
+#include "fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

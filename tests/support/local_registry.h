@@ -18,7 +18,8 @@ struct LocalRegistry {
 
     LocalRegistry()
     {
-        scratch.sh(R"sh(port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        scratch.sh(
+            R"sh(port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf '%s' "$port" >port
 cat >config.yml <<YAML
 version: 0.1

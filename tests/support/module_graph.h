@@ -18,8 +18,8 @@ using ModuleGraph = std::map<std::string, std::set<std::string>>;
 
 // What one src/<module>/CMakeLists.txt declares with dlenv_module(NAME ... DEPS ...).
 struct ModuleDeclaration {
-    std::string name;                // NAME; empty when the file has no dlenv_module() call
-    std::set<std::string> modules;   // DEPS of the form dlenv_<module>, prefix removed
+    std::string name; // NAME; empty when the file has no dlenv_module() call
+    std::set<std::string> modules; // DEPS of the form dlenv_<module>, prefix removed
     std::vector<std::string> others; // DEPS that are neither dlenv_<module> nor NAMESPACE::target
 };
 
@@ -64,8 +64,7 @@ inline std::vector<ModuleRow> read_module_table(const std::filesystem::path& des
     std::vector<ModuleRow> out;
     std::istringstream lines(dlenv::read_file(design));
     std::string line;
-    while (std::getline(lines, line) && !std::regex_match(line, header)) {
-    }
+    while (std::getline(lines, line) && !std::regex_match(line, header)) { }
     std::getline(lines, line); // the |---| row
     while (std::getline(lines, line) && line.starts_with("|")) {
         std::vector<std::string> cells;
@@ -75,7 +74,7 @@ inline std::vector<ModuleRow> read_module_table(const std::filesystem::path& des
         std::smatch module;
         if (cells.size() < 3 || !std::regex_search(cells[0], module, name))
             continue;
-        ModuleRow& entry = out.emplace_back(ModuleRow{module[1], {}});
+        ModuleRow& entry = out.emplace_back(ModuleRow { module[1], {} });
         for (std::sregex_iterator it(cells[2].begin(), cells[2].end(), name), end; it != end; ++it)
             entry.depends_on.insert((*it)[1]);
     }

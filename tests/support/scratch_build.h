@@ -21,8 +21,8 @@ inline std::string scratch_lock(const Scratch& scratch, const std::vector<std::s
     nlohmann::json profile
         = nlohmann::json::parse(dlenv::read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
     profile["base_image"] = "scratch";
-    profile["files"] = {{{"source", "train.py"}, {"target", "/app/train.py"}, {"mode", "0755"}}};
-    profile["validation"] = {{"tiers", tiers}};
+    profile["files"] = { { { "source", "train.py" }, { "target", "/app/train.py" }, { "mode", "0755" } } };
+    profile["validation"] = { { "tiers", tiers } };
     dlenv::write_file_atomic(scratch / "train.py", "print('train')\n");
     dlenv::write_file_atomic(scratch / "profile.json", profile.dump());
     dlenv::workflow::LockRequest request;
@@ -34,8 +34,8 @@ inline std::string scratch_lock(const Scratch& scratch, const std::vector<std::s
 }
 
 // The image `lockfile` describes, built as `app` into the store at DIR/store at `time`.
-inline dlenv::image::BuildResult build_scratch_image(const Scratch& scratch, const std::string& lockfile,
-                                                     std::int64_t time = 1700000000)
+inline dlenv::image::BuildResult build_scratch_image(
+    const Scratch& scratch, const std::string& lockfile, std::int64_t time = 1700000000)
 {
     dlenv::workflow::BuildIntoStoreRequest request;
     request.store_dir = scratch / "store";

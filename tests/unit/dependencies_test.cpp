@@ -19,13 +19,13 @@ namespace {
 // A C library's header prefix, and the only source files that may include it; the list
 // of docs/DESIGN.md's "C libraries".
 const std::map<std::string, std::set<std::string>> k_seams = {
-    {"openssl/", {"core/sha256.cpp"}},
-    {"dlfcn.h", {"host/gpu_probe.cpp"}},
-    {"curl/", {"http/client.cpp"}},
-    {"archive", {"oci/tar_writer.cpp", "oci/tar_reader.cpp", "pypi/wheel_archive.cpp"}},
-    {"libdeflate", {"oci/gzip_stream.cpp", "oci/layer_stream.cpp"}},
-    {"isa-l/", {"oci/gzip_members.cpp"}},
-    {"zstd", {"oci/zstd_stream.cpp"}},
+    { "openssl/", { "core/sha256.cpp" } },
+    { "dlfcn.h", { "host/gpu_probe.cpp" } },
+    { "curl/", { "http/client.cpp" } },
+    { "archive", { "oci/tar_writer.cpp", "oci/tar_reader.cpp", "pypi/wheel_archive.cpp" } },
+    { "libdeflate", { "oci/gzip_stream.cpp", "oci/layer_stream.cpp" } },
+    { "isa-l/", { "oci/gzip_members.cpp" } },
+    { "zstd", { "oci/zstd_stream.cpp" } },
 };
 
 const fs::path k_src = fs::path(DLENV_SOURCE_DIR) / "src";
@@ -82,7 +82,7 @@ std::vector<Include> includes_of(const fs::path& file)
     for (std::string line; std::getline(lines, line);) {
         std::smatch m;
         if (std::regex_search(line, m, include))
-            out.push_back({m[1], line});
+            out.push_back({ m[1], line });
     }
     return out;
 }
@@ -117,7 +117,7 @@ std::vector<fs::path> sources_of(const std::string& module)
 
 // A path of dependencies from `module` back to a module already on `path`, if there is one.
 bool find_cycle(const ModuleGraph& graph, const std::string& module, std::vector<std::string>& path,
-                std::set<std::string>& finished)
+    std::set<std::string>& finished)
 {
     if (finished.count(module))
         return false;
@@ -189,7 +189,8 @@ TEST_CASE("docs/DESIGN.md's module table lists every module with the dependencie
     }
 }
 
-TEST_CASE("a module includes only its own headers and those of its DEPS, and some header of each of its DEPS", "[dependencies]")
+TEST_CASE("a module includes only its own headers and those of its DEPS, and some header of each of its DEPS",
+    "[dependencies]")
 {
     ModuleGraph graph = declared_graph();
     for (const auto& [module, dependencies] : graph) {
@@ -221,8 +222,8 @@ TEST_CASE("each C library is included only by the files that wrap it", "[depende
             for (const Include& include : includes_of(k_src / file))
                 for (const auto& [prefix, seams] : k_seams)
                     if (include.header.starts_with(prefix) && seams.count(file.string()) == 0)
-                        FAIL_CHECK("src/" << file.string() << ": " << include.line << ": only "
-                                          << listed(seams) << " may include " << prefix);
+                        FAIL_CHECK("src/" << file.string() << ": " << include.line << ": only " << listed(seams)
+                                          << " may include " << prefix);
         }
     CHECK(files > 20);
 }

@@ -23,21 +23,22 @@ std::filesystem::path scratch(const std::string& name)
 
 } // namespace
 
-TEST_CASE("check: torch 2.1 has no CUDA 12.2 build, exits 1 and suggests cu118 and cu121 with driver floors",
-          "[cli]")
+TEST_CASE("check: torch 2.1 has no CUDA 12.2 build, exits 1 and suggests cu118 and cu121 with driver floors", "[cli]")
 {
-    auto r = run_dlenv({"check", "--framework", "torch==2.1", "--cuda", "12.2"});
+    auto r = run_dlenv({ "check", "--framework", "torch==2.1", "--cuda", "12.2" });
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("error: torch==2.1 + CUDA 12.2 does not work (1 error)"));
-    CHECK_THAT(r.out, Catch::Contains("use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under "
-                                      "minor-version compatibility"));
-    CHECK_THAT(r.out, Catch::Contains("use cu121 (torch 2.1+cu121): driver >= 530.30.02, or >= 525.60.13 under "
-                                      "minor-version compatibility"));
+    CHECK_THAT(r.out,
+        Catch::Contains("use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under "
+                        "minor-version compatibility"));
+    CHECK_THAT(r.out,
+        Catch::Contains("use cu121 (torch 2.1+cu121): driver >= 530.30.02, or >= 525.60.13 under "
+                        "minor-version compatibility"));
 }
 
 TEST_CASE("check --json gives the verdict, findings and suggestions as data", "[cli]")
 {
-    auto r = run_dlenv({"check", "--framework", "torch==2.1", "--driver", "525.60.13", "--json"});
+    auto r = run_dlenv({ "check", "--framework", "torch==2.1", "--driver", "525.60.13", "--json" });
     CHECK(r.exit_code == 0);
     auto json = nlohmann::json::parse(r.out);
     CHECK(json.at("verdict") == "warning");
@@ -50,7 +51,7 @@ TEST_CASE("check --json gives the verdict, findings and suggestions as data", "[
 
 TEST_CASE("check: a CUDA version that does not exist is bad input, exit 2, naming the nearest ones", "[cli]")
 {
-    auto r = run_dlenv({"check", "--cuda", "12.7", "--json"});
+    auto r = run_dlenv({ "check", "--cuda", "12.7", "--json" });
     CHECK(r.exit_code == 2);
     auto error = nlohmann::json::parse(r.out).at("error");
     CHECK(error.at("code") == "invalid_input");
@@ -61,7 +62,7 @@ TEST_CASE("check: a CUDA version that does not exist is bad input, exit 2, namin
 TEST_CASE("lock writes the same bytes as the committed lock", "[cli]")
 {
     auto out = scratch("pytorch-2.1-cu118.lock.json");
-    auto r = run_dlenv({"lock", "pytorch-2.1-cu118", "-o", out.string(), "--offline"});
+    auto r = run_dlenv({ "lock", "pytorch-2.1-cu118", "-o", out.string(), "--offline" });
     CHECK(r.exit_code == 0);
     CHECK(read_file(out) == read_file(std::string(DLENV_SOURCE_DIR) + "/lockfiles/pytorch-2.1-cu118.lock.json"));
 }
@@ -73,7 +74,7 @@ TEST_CASE("lock of a profile that cannot work exits 1 and writes nothing", "[cli
         "framework": {"name": "torch", "version": "1.12", "cuda": "11.6"}, "python": "3.10",
         "gpus": ["H100 SXM5"], "base_image": "nvidia/cuda:11.6.2-runtime-ubuntu20.04"})");
     auto out = scratch("h100-old-torch.lock.json");
-    auto r = run_dlenv({"lock", profile.string(), "-o", out.string(), "--offline", "--json"});
+    auto r = run_dlenv({ "lock", profile.string(), "-o", out.string(), "--offline", "--json" });
     CHECK(r.exit_code == 1);
     CHECK(nlohmann::json::parse(r.out).at("verdict") == "error");
     CHECK_FALSE(std::filesystem::exists(out));
@@ -81,7 +82,7 @@ TEST_CASE("lock of a profile that cannot work exits 1 and writes nothing", "[cli
 
 TEST_CASE("profiles --json lists every shipped profile", "[cli]")
 {
-    auto r = run_dlenv({"profiles", "--json"});
+    auto r = run_dlenv({ "profiles", "--json" });
     CHECK(r.exit_code == 0);
     auto json = nlohmann::json::parse(r.out);
     REQUIRE(json.size() == 11);
@@ -90,29 +91,31 @@ TEST_CASE("profiles --json lists every shipped profile", "[cli]")
 
 TEST_CASE("an unknown command is a usage error, exit 2", "[cli]")
 {
-    CHECK(run_dlenv({"frobnicate"}).exit_code == 2);
+    CHECK(run_dlenv({ "frobnicate" }).exit_code == 2);
 }
 
-TEST_CASE("a matrix directory given with --matrix is read, and a broken one is bad input naming file and field", "[cli]")
+TEST_CASE(
+    "a matrix directory given with --matrix is read, and a broken one is bad input naming file and field", "[cli]")
 {
     std::string compat = std::string(DLENV_SOURCE_DIR) + "/profiles/compat";
-    auto same = run_dlenv({"--matrix", compat, "check", "--framework", "torch==2.1", "--cuda", "12.2"});
+    auto same = run_dlenv({ "--matrix", compat, "check", "--framework", "torch==2.1", "--cuda", "12.2" });
     CHECK(same.exit_code == 1);
     CHECK_THAT(same.out, Catch::Contains("use cu118 (torch 2.1+cu118)"));
 
     auto broken = scratch("broken-matrix");
     std::filesystem::create_directories(broken);
     for (const auto& entry : std::filesystem::directory_iterator(compat))
-        std::filesystem::copy_file(entry.path(), broken / entry.path().filename(),
-                                   std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::copy_file(
+            entry.path(), broken / entry.path().filename(), std::filesystem::copy_options::overwrite_existing);
     auto gpus = nlohmann::json::parse(read_file(broken / "gpus.json"));
     gpus["gpus"][0]["segment"] = "gaming";
     write_file_atomic(broken / "gpus.json", gpus.dump());
-    auto r = run_dlenv({"--matrix", broken.string(), "check", "--cuda", "12.2", "--json"});
+    auto r = run_dlenv({ "--matrix", broken.string(), "check", "--cuda", "12.2", "--json" });
     CHECK(r.exit_code == 2);
-    CHECK(nlohmann::json::parse(r.out).at("error").at("message") ==
-          broken.string() + "/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got "
-                            "'gaming'");
+    CHECK(nlohmann::json::parse(r.out).at("error").at("message")
+        == broken.string()
+            + "/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got "
+              "'gaming'");
 }
 
 TEST_CASE("lock -o onto a character device writes through it and leaves it a device", "[cli]")
@@ -130,15 +133,14 @@ TEST_CASE("lock -o onto a character device writes through it and leaves it a dev
     CHECK(st.st_rdev == makedev(1, 3));
 }
 
-TEST_CASE("lock -o - prints the lock alone on standard output; a relative -o lands in the working directory",
-    "[cli]")
+TEST_CASE("lock -o - prints the lock alone on standard output; a relative -o lands in the working directory", "[cli]")
 {
     std::string profile = std::string(DLENV_SOURCE_DIR) + "/examples/quickstart/quickstart.json";
     auto dir = scratch("relative");
     std::filesystem::create_directories(dir);
     auto in_dir = [&](const std::string& output) {
-        auto r = run_process({ "sh", "-c", "cd \"$1\" && exec \"$2\" lock \"$3\" -o \"$4\" --offline 2>/dev/null",
-            "sh", dir.string(), DLENV_BINARY, profile, output });
+        auto r = run_process({ "sh", "-c", "cd \"$1\" && exec \"$2\" lock \"$3\" -o \"$4\" --offline 2>/dev/null", "sh",
+            dir.string(), DLENV_BINARY, profile, output });
         REQUIRE(r);
         CHECK(r->exit_code == 0);
         return r->out;

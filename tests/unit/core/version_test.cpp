@@ -16,8 +16,7 @@ namespace {
 using Parts = std::vector<std::uint32_t>;
 
 // Runs `parse` and returns the Error it throws; fails the test when it does not throw.
-template <typename Parse>
-Error error_of(Parse parse)
+template <typename Parse> Error error_of(Parse parse)
 {
     try {
         parse();
@@ -44,10 +43,10 @@ std::optional<Pep440Version> pep(const std::string& text)
 TEST_CASE("a CUDA version has two or three numeric parts and keeps its text", "[core]")
 {
     auto [text, parts] = GENERATE(table<std::string, Parts>({
-        {"11.8", {11, 8}},
-        {"12.2.2", {12, 2, 2}},
-        {"10.2.89", {10, 2, 89}},
-        {"13.0", {13, 0}},
+        { "11.8", { 11, 8 } },
+        { "12.2.2", { 12, 2, 2 } },
+        { "10.2.89", { 10, 2, 89 } },
+        { "13.0", { 13, 0 } },
     }));
     CAPTURE(text);
     auto v = CudaVersion::parse(text);
@@ -60,7 +59,8 @@ TEST_CASE("a CUDA version has two or three numeric parts and keeps its text", "[
 
 TEST_CASE("a malformed CUDA version is rejected, naming it and showing how to write one", "[core]")
 {
-    auto text = GENERATE(as<std::string>{}, "12", "12.a", "", "1.2.3.4", "12.", ".8", "12..2", "-12.1", "12.1 ", "v12.1");
+    auto text
+        = GENERATE(as<std::string> {}, "12", "12.a", "", "1.2.3.4", "12.", ".8", "12..2", "-12.1", "12.1 ", "v12.1");
     CAPTURE(text);
     CHECK_FALSE(CudaVersion::try_parse(text).has_value());
     Error e = error_of([&] { CudaVersion::parse(text); });
@@ -79,11 +79,11 @@ TEST_CASE("the error for CUDA '12' reads exactly", "[core]")
 TEST_CASE("CUDA versions order numerically, missing parts counting as zero", "[core]")
 {
     auto [lower, higher] = GENERATE(table<std::string, std::string>({
-        {"11.8", "12.0"},
-        {"12.1", "12.1.1"},
-        {"12.2", "12.10"},
-        {"9.2", "10.0"},
-        {"12.2.2", "12.3"},
+        { "11.8", "12.0" },
+        { "12.1", "12.1.1" },
+        { "12.2", "12.10" },
+        { "9.2", "10.0" },
+        { "12.2.2", "12.3" },
     }));
     CAPTURE(lower, higher);
     CHECK(CudaVersion::parse(lower) < CudaVersion::parse(higher));
@@ -106,11 +106,11 @@ TEST_CASE("CUDA 11.8 equals 11.8.0 but keeps the text it was written with", "[co
 TEST_CASE("a driver version has two to four parts and keeps its leading zeros", "[core]")
 {
     auto [text, parts] = GENERATE(table<std::string, Parts>({
-        {"570.26", {570, 26}},
-        {"525.60.13", {525, 60, 13}},
-        {"450.80.02", {450, 80, 2}},
-        {"535.104.05", {535, 104, 5}},
-        {"1.2.3.4", {1, 2, 3, 4}},
+        { "570.26", { 570, 26 } },
+        { "525.60.13", { 525, 60, 13 } },
+        { "450.80.02", { 450, 80, 2 } },
+        { "535.104.05", { 535, 104, 5 } },
+        { "1.2.3.4", { 1, 2, 3, 4 } },
     }));
     CAPTURE(text);
     auto v = DriverVersion::parse(text);
@@ -120,7 +120,7 @@ TEST_CASE("a driver version has two to four parts and keeps its leading zeros", 
 
 TEST_CASE("a malformed driver version is rejected with an example", "[core]")
 {
-    auto text = GENERATE(as<std::string>{}, "570", "", "1.2.3.4.5", "535.x", "535..05", "R535");
+    auto text = GENERATE(as<std::string> {}, "570", "", "1.2.3.4.5", "535.x", "535..05", "R535");
     CAPTURE(text);
     CHECK_FALSE(DriverVersion::try_parse(text).has_value());
     Error e = error_of([&] { DriverVersion::parse(text); });
@@ -132,12 +132,12 @@ TEST_CASE("a malformed driver version is rejected with an example", "[core]")
 TEST_CASE("driver versions compare part by part as numbers, not as text", "[core]")
 {
     auto [lower, higher] = GENERATE(table<std::string, std::string>({
-        {"450.80.02", "450.80.3"}, // 2 < 3: the leading zero is not a decimal point
-        {"470.57.02", "525.60.13"},
-        {"570.26", "570.124.06"},   // 26 < 124
-        {"525.60.13", "525.85.12"},
-        {"560.35.03", "570.26"},
-        {"575.57.08", "580.65.06"},
+        { "450.80.02", "450.80.3" }, // 2 < 3: the leading zero is not a decimal point
+        { "470.57.02", "525.60.13" },
+        { "570.26", "570.124.06" }, // 26 < 124
+        { "525.60.13", "525.85.12" },
+        { "560.35.03", "570.26" },
+        { "575.57.08", "580.65.06" },
     }));
     CAPTURE(lower, higher);
     CHECK(DriverVersion::parse(lower) < DriverVersion::parse(higher));
@@ -158,15 +158,15 @@ TEST_CASE("driver 450.80.02 equals 450.80.2 though the texts differ", "[core]")
 TEST_CASE("a cuDNN version has one to four parts", "[core]")
 {
     auto [text, parts] = GENERATE(table<std::string, Parts>({
-        {"8", {8}},
-        {"8.9", {8, 9}},
-        {"8.9.2.26", {8, 9, 2, 26}},
-        {"9.10.2.21", {9, 10, 2, 21}},
+        { "8", { 8 } },
+        { "8.9", { 8, 9 } },
+        { "8.9.2.26", { 8, 9, 2, 26 } },
+        { "9.10.2.21", { 9, 10, 2, 21 } },
     }));
     CAPTURE(text);
     CHECK(CudnnVersion::parse(text).parts() == parts);
 
-    auto bad = GENERATE(as<std::string>{}, "", "8.9.2.26.1", "8.x");
+    auto bad = GENERATE(as<std::string> {}, "", "8.9.2.26.1", "8.x");
     CAPTURE(bad);
     Error e = error_of([&] { CudnnVersion::parse(bad); });
     CHECK(e.message() == "'" + bad + "' is not a cuDNN version");
@@ -176,14 +176,14 @@ TEST_CASE("a cuDNN version has one to four parts", "[core]")
 TEST_CASE("a cuDNN version is a prefix of another when every part it has agrees", "[core]")
 {
     auto [shorter, longer, prefix] = GENERATE(table<std::string, std::string, bool>({
-        {"8.9", "8.9.2.26", true},
-        {"8", "8.9.2.26", true},
-        {"8.9.2.26", "8.9.2.26", true},
-        {"8.9", "8.10", false},
-        {"8.9", "8.10.0", false},
-        {"8.9.2.26", "8.9", false}, // longer is never a prefix of shorter
-        {"9.1", "9.10.2.21", false},
-        {"8.9.2", "8.9.7.29", false},
+        { "8.9", "8.9.2.26", true },
+        { "8", "8.9.2.26", true },
+        { "8.9.2.26", "8.9.2.26", true },
+        { "8.9", "8.10", false },
+        { "8.9", "8.10.0", false },
+        { "8.9.2.26", "8.9", false }, // longer is never a prefix of shorter
+        { "9.1", "9.10.2.21", false },
+        { "8.9.2", "8.9.7.29", false },
     }));
     CAPTURE(shorter, longer);
     CHECK(CudnnVersion::parse(shorter).is_prefix_of(CudnnVersion::parse(longer)) == prefix);
@@ -192,10 +192,10 @@ TEST_CASE("a cuDNN version is a prefix of another when every part it has agrees"
 TEST_CASE("cuDNN versions order numerically", "[core]")
 {
     auto [lower, higher] = GENERATE(table<std::string, std::string>({
-        {"8.9", "8.10"},
-        {"8.9.2.26", "8.9.7.29"},
-        {"8.9.7", "9.0"},
-        {"9.1.0.70", "9.10.2.21"},
+        { "8.9", "8.10" },
+        { "8.9.2.26", "8.9.7.29" },
+        { "8.9.7", "9.0" },
+        { "9.1.0.70", "9.10.2.21" },
     }));
     CAPTURE(lower, higher);
     CHECK(CudnnVersion::parse(lower) < CudnnVersion::parse(higher));
@@ -205,18 +205,18 @@ TEST_CASE("cuDNN versions order numerically", "[core]")
 
 TEST_CASE("a Python range up to 3.11 contains every 3.11.x, compared on the bound's parts", "[core]")
 {
-    PythonRange range{PythonVersion::parse("3.8"), PythonVersion::parse("3.11")};
+    PythonRange range { PythonVersion::parse("3.8"), PythonVersion::parse("3.11") };
     auto [version, inside] = GENERATE(table<std::string, bool>({
-        {"3.8", true},
-        {"3.8.0", true},
-        {"3.10", true},
-        {"3.11", true},
-        {"3.11.8", true},
-        {"3.12", false},
-        {"3.12.0", false},
-        {"3.7", false},
-        {"3.7.17", false},
-        {"2.7", false},
+        { "3.8", true },
+        { "3.8.0", true },
+        { "3.10", true },
+        { "3.11", true },
+        { "3.11.8", true },
+        { "3.12", false },
+        { "3.12.0", false },
+        { "3.7", false },
+        { "3.7.17", false },
+        { "2.7", false },
     }));
     CAPTURE(version);
     CHECK(range.contains(PythonVersion::parse(version)) == inside);
@@ -225,10 +225,10 @@ TEST_CASE("a Python range up to 3.11 contains every 3.11.x, compared on the boun
 
 TEST_CASE("an open-ended range has no bound on that side and says so", "[core]")
 {
-    CudaRange from{CudaVersion::parse("12.1"), std::nullopt};
-    CudaRange upto{std::nullopt, CudaVersion::parse("12.4")};
-    CudaRange any{};
-    CudaRange single{CudaVersion::parse("11.8"), CudaVersion::parse("11.8")};
+    CudaRange from { CudaVersion::parse("12.1"), std::nullopt };
+    CudaRange upto { std::nullopt, CudaVersion::parse("12.4") };
+    CudaRange any {};
+    CudaRange single { CudaVersion::parse("11.8"), CudaVersion::parse("11.8") };
 
     CHECK(from.contains(CudaVersion::parse("13.0")));
     CHECK_FALSE(from.contains(CudaVersion::parse("12.0")));
@@ -266,14 +266,14 @@ TEST_CASE("compare_truncated compares only as many parts as the bound has", "[co
 TEST_CASE("a compute capability reads as X.Y or sm_XY, with an optional a/f suffix", "[core]")
 {
     auto [text, major, minor, sm] = GENERATE(table<std::string, std::uint32_t, std::uint32_t, std::string>({
-        {"8.9", 8, 9, "sm_89"},
-        {"sm_89", 8, 9, "sm_89"},
-        {"SM_86", 8, 6, "sm_86"},
-        {"sm_90a", 9, 0, "sm_90"},
-        {"sm_100f", 10, 0, "sm_100"},
-        {"sm_120", 12, 0, "sm_120"},
-        {"12.0", 12, 0, "sm_120"},
-        {"3.7", 3, 7, "sm_37"},
+        { "8.9", 8, 9, "sm_89" },
+        { "sm_89", 8, 9, "sm_89" },
+        { "SM_86", 8, 6, "sm_86" },
+        { "sm_90a", 9, 0, "sm_90" },
+        { "sm_100f", 10, 0, "sm_100" },
+        { "sm_120", 12, 0, "sm_120" },
+        { "12.0", 12, 0, "sm_120" },
+        { "3.7", 3, 7, "sm_37" },
     }));
     CAPTURE(text);
     auto cc = ComputeCapability::parse(text);
@@ -285,7 +285,7 @@ TEST_CASE("a compute capability reads as X.Y or sm_XY, with an optional a/f suff
 
 TEST_CASE("a malformed compute capability is rejected with an example", "[core]")
 {
-    auto text = GENERATE(as<std::string>{}, "sm_", "sm_8", "89", "8.10", "", "0.5", "8.9.1", "sm_8x", "compute_89");
+    auto text = GENERATE(as<std::string> {}, "sm_", "sm_8", "89", "8.10", "", "0.5", "8.9.1", "sm_8x", "compute_89");
     CAPTURE(text);
     CHECK_FALSE(ComputeCapability::try_parse(text).has_value());
     Error e = error_of([&] { ComputeCapability::parse(text); });
@@ -313,23 +313,23 @@ TEST_CASE("PEP 440 versions parse into parts and print in normal form", "[core]"
         std::string local;
     };
     auto row = GENERATE(values<Row>({
-        {"2.1.2+cu118", "2.1.2+cu118", "2.1.2", "cu118"},
-        {"2.1.2", "2.1.2", "2.1.2", ""},
-        {"1.0RC1", "1.0rc1", "1.0rc1", ""},
-        {"1.0rc1", "1.0rc1", "1.0rc1", ""},
-        {"1.0-rc.1", "1.0rc1", "1.0rc1", ""},
-        {"1.0alpha2", "1.0a2", "1.0a2", ""},
-        {"1.0b", "1.0b0", "1.0b0", ""},
-        {"1.0-1", "1.0.post1", "1.0.post1", ""},
-        {"1.0.post1", "1.0.post1", "1.0.post1", ""},
-        {"1.0post2", "1.0.post2", "1.0.post2", ""},
-        {"v1.0", "1.0", "1.0", ""},
-        {"V1.0", "1.0", "1.0", ""},
-        {"1.0.dev0", "1.0.dev0", "1.0.dev0", ""},
-        {"1.0dev3", "1.0.dev3", "1.0.dev3", ""},
-        {"1!2.0", "1!2.0", "1!2.0", ""},
-        {"  2.0  ", "2.0", "2.0", ""},
-        {"2.0+Ubuntu-1", "2.0+ubuntu.1", "2.0", "ubuntu.1"},
+        { "2.1.2+cu118", "2.1.2+cu118", "2.1.2", "cu118" },
+        { "2.1.2", "2.1.2", "2.1.2", "" },
+        { "1.0RC1", "1.0rc1", "1.0rc1", "" },
+        { "1.0rc1", "1.0rc1", "1.0rc1", "" },
+        { "1.0-rc.1", "1.0rc1", "1.0rc1", "" },
+        { "1.0alpha2", "1.0a2", "1.0a2", "" },
+        { "1.0b", "1.0b0", "1.0b0", "" },
+        { "1.0-1", "1.0.post1", "1.0.post1", "" },
+        { "1.0.post1", "1.0.post1", "1.0.post1", "" },
+        { "1.0post2", "1.0.post2", "1.0.post2", "" },
+        { "v1.0", "1.0", "1.0", "" },
+        { "V1.0", "1.0", "1.0", "" },
+        { "1.0.dev0", "1.0.dev0", "1.0.dev0", "" },
+        { "1.0dev3", "1.0.dev3", "1.0.dev3", "" },
+        { "1!2.0", "1!2.0", "1!2.0", "" },
+        { "  2.0  ", "2.0", "2.0", "" },
+        { "2.0+Ubuntu-1", "2.0+ubuntu.1", "2.0", "ubuntu.1" },
     }));
     CAPTURE(row.text);
     auto v = Pep440Version::try_parse(row.text);
@@ -343,7 +343,7 @@ TEST_CASE("2.1.2+cu118 has release 2.1.2 and the local label cu118", "[core]")
 {
     auto v = Pep440Version::parse("2.1.2+cu118");
     CHECK(v.epoch() == 0);
-    CHECK(v.release() == std::vector<std::uint64_t>{2, 1, 2});
+    CHECK(v.release() == std::vector<std::uint64_t> { 2, 1, 2 });
     CHECK_FALSE(v.pre().has_value());
     CHECK_FALSE(v.post().has_value());
     CHECK_FALSE(v.dev().has_value());
@@ -367,7 +367,7 @@ TEST_CASE("the parts of pre-, post-, dev-releases and epochs are read", "[core]"
 
     auto epoch = Pep440Version::parse("1!2.0");
     CHECK(epoch.epoch() == 1);
-    CHECK(epoch.release() == std::vector<std::uint64_t>{2, 0});
+    CHECK(epoch.release() == std::vector<std::uint64_t> { 2, 0 });
 
     auto dev = Pep440Version::try_parse("1.0.dev0");
     REQUIRE(dev.has_value());
@@ -379,7 +379,16 @@ TEST_CASE("PEP 440 versions order dev < pre < final < local < post", "[core]")
 {
     // Each row sorts strictly before the next.
     std::vector<std::string> ascending = {
-        "1.0.dev0", "1.0a1", "1.0a2", "1.0b1", "1.0rc1", "1.0", "1.0+local", "1.0.post1", "1.0.post2", "1.1",
+        "1.0.dev0",
+        "1.0a1",
+        "1.0a2",
+        "1.0b1",
+        "1.0rc1",
+        "1.0",
+        "1.0+local",
+        "1.0.post1",
+        "1.0.post2",
+        "1.1",
     };
     for (std::size_t i = 0; i + 1 < ascending.size(); ++i) {
         CAPTURE(ascending[i], ascending[i + 1]);
@@ -395,14 +404,14 @@ TEST_CASE("PEP 440 versions order dev < pre < final < local < post", "[core]")
 TEST_CASE("PEP 440 release parts compare numerically, local labels sort after the public version", "[core]")
 {
     auto [lower, higher] = GENERATE(table<std::string, std::string>({
-        {"2.1.2", "2.1.2+cu118"},
-        {"2.1.9", "2.1.10"},
-        {"2.1.2+cu118", "2.1.2+cu121"},
-        {"2.1.2+abc", "2.1.2+1"}, // numeric local segments sort after alphanumeric ones
-        {"2.1.2+cu118", "2.1.3"},
-        {"9.0", "1!0.1"},        // the epoch outranks the release
-        {"1.0a1", "1.0a1.post1"},
-        {"1.0a1.dev1", "1.0a1"},
+        { "2.1.2", "2.1.2+cu118" },
+        { "2.1.9", "2.1.10" },
+        { "2.1.2+cu118", "2.1.2+cu121" },
+        { "2.1.2+abc", "2.1.2+1" }, // numeric local segments sort after alphanumeric ones
+        { "2.1.2+cu118", "2.1.3" },
+        { "9.0", "1!0.1" }, // the epoch outranks the release
+        { "1.0a1", "1.0a1.post1" },
+        { "1.0a1.dev1", "1.0a1" },
     }));
     CAPTURE(lower, higher);
     auto a = Pep440Version::try_parse(lower);
@@ -415,12 +424,12 @@ TEST_CASE("PEP 440 release parts compare numerically, local labels sort after th
 TEST_CASE("PEP 440 versions that differ only in trailing zeros or spelling are equal", "[core]")
 {
     auto [a, b] = GENERATE(table<std::string, std::string>({
-        {"1.0", "1.0.0"},
-        {"1.0RC1", "1.0rc1"},
-        {"1.0-1", "1.0.post1"},
-        {"v1.0", "1.0"},
-        {"0!1.0", "1.0"},
-        {"1.0alpha1", "1.0a1"},
+        { "1.0", "1.0.0" },
+        { "1.0RC1", "1.0rc1" },
+        { "1.0-1", "1.0.post1" },
+        { "v1.0", "1.0" },
+        { "0!1.0", "1.0" },
+        { "1.0alpha1", "1.0a1" },
     }));
     CAPTURE(a, b);
     auto x = Pep440Version::try_parse(a);
@@ -432,8 +441,8 @@ TEST_CASE("PEP 440 versions that differ only in trailing zeros or spelling are e
 
 TEST_CASE("text that is not a PEP 440 version is rejected with examples", "[core]")
 {
-    auto text = GENERATE(as<std::string>{}, "", "abc", "1.0+", "1..0", "1.0.", ".1", "1.0+cu 118", "1.0++a", "1.0 rc1x",
-                         "2.1.2+cu118.");
+    auto text = GENERATE(as<std::string> {}, "", "abc", "1.0+", "1..0", "1.0.", ".1", "1.0+cu 118", "1.0++a",
+        "1.0 rc1x", "2.1.2+cu118.");
     CAPTURE(text);
     CHECK_FALSE(Pep440Version::try_parse(text).has_value());
     Error e = error_of([&] { Pep440Version::parse(text); });

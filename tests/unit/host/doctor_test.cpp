@@ -10,9 +10,9 @@ constexpr std::uint64_t k_gib = 1024 * 1024; // in KiB
 
 host::DriverFacts gpus(unsigned n, const std::string& name = "NVIDIA H100 80GB HBM3", double memory_gib = 80)
 {
-    host::DriverFacts facts{DriverVersion::parse("550.54.15"), {}, "nvidia-smi"};
+    host::DriverFacts facts { DriverVersion::parse("550.54.15"), {}, "nvidia-smi" };
     for (unsigned i = 0; i < n; ++i)
-        facts.gpus.push_back({name, ComputeCapability(9, 0), memory_gib});
+        facts.gpus.push_back({ name, ComputeCapability(9, 0), memory_gib });
     return facts;
 }
 
@@ -20,27 +20,27 @@ std::optional<host::GpuSpec> h100(const std::string& name)
 {
     if (name != "NVIDIA H100 80GB HBM3")
         return std::nullopt;
-    return host::GpuSpec{name, ComputeCapability(9, 0), "Hopper", 80.0, "HBM3", 3350.0};
+    return host::GpuSpec { name, ComputeCapability(9, 0), "Hopper", 80.0, "HBM3", 3350.0 };
 }
 
 host::HostState training_box()
 {
     host::HostState state;
     state.driver = gpus(8);
-    state.cpu = {128, "sched_getaffinity"};
-    state.memory = {2048 * k_gib, 0};
+    state.cpu = { 128, "sched_getaffinity" };
+    state.memory = { 2048 * k_gib, 0 };
     state.data_dir = "/data";
-    state.read = host::ReadMeasurement{4'000'000'000, 1.0, true};
-    state.topology = host::Topology{8, {}};
+    state.read = host::ReadMeasurement { 4'000'000'000, 1.0, true };
+    state.topology = host::Topology { 8, {} };
     for (unsigned i = 0; i < 8; ++i)
         for (unsigned j = i + 1; j < 8; ++j)
-            state.topology->pairs.push_back({i, j, host::Link::nvlink, "NV18"});
+            state.topology->pairs.push_back({ i, j, host::Link::nvlink, "NV18" });
     return state;
 }
 
 host::DriverFloor cu124_floor()
 {
-    return {"l.lock.json", DriverVersion::parse("550.54.14"), DriverVersion::parse("525.60.13"), false};
+    return { "l.lock.json", DriverVersion::parse("550.54.14"), DriverVersion::parse("525.60.13"), false };
 }
 
 } // namespace
@@ -54,16 +54,17 @@ TEST_CASE("a well-built training box passes every check", "[host]")
         CHECK(f.verdict == Verdict::ok);
         messages.push_back(f.code + ": " + f.message);
     }
-    CHECK(messages == std::vector<std::string>{
-                          "driver: NVIDIA driver 550.54.15 (read through nvidia-smi)",
-                          "driver_lock: driver 550.54.15 meets the floor of l.lock.json (550.54.14)",
-                          "gpu: 8 x NVIDIA H100 80GB HBM3: sm_90 (Hopper), 80 GB HBM3, 3350 GB/s",
-                          "cpu_cores_per_gpu: 16 CPU cores per GPU, at least 8",
-                          "ram_vs_gpu_memory: RAM 2048 GiB for 640 GiB of GPU memory (3.2x), at least 2x",
-                          "swap: no swap: a job that runs out of memory fails fast instead of thrashing",
-                          "data_read_speed: sequential read 4000 MB/s from /data, at least 2000 MB/s",
-                          "gpu_topology: 28 GPU pairs: 28 NVLink",
-                      });
+    CHECK(messages
+        == std::vector<std::string> {
+            "driver: NVIDIA driver 550.54.15 (read through nvidia-smi)",
+            "driver_lock: driver 550.54.15 meets the floor of l.lock.json (550.54.14)",
+            "gpu: 8 x NVIDIA H100 80GB HBM3: sm_90 (Hopper), 80 GB HBM3, 3350 GB/s",
+            "cpu_cores_per_gpu: 16 CPU cores per GPU, at least 8",
+            "ram_vs_gpu_memory: RAM 2048 GiB for 640 GiB of GPU memory (3.2x), at least 2x",
+            "swap: no swap: a job that runs out of memory fails fast instead of thrashing",
+            "data_read_speed: sequential read 4000 MB/s from /data, at least 2000 MB/s",
+            "gpu_topology: 28 GPU pairs: 28 NVLink",
+        });
     CHECK(worst_verdict(findings) == Verdict::ok);
 }
 
@@ -72,8 +73,8 @@ TEST_CASE("without a driver the GPU findings say so, and the driver check fails"
     host::HostState state = training_box();
     state.driver.reset();
     state.topology.reset();
-    state.cpu = {2, "sched_getaffinity"};
-    state.memory = {24683656, 0};
+    state.cpu = { 2, "sched_getaffinity" };
+    state.memory = { 24683656, 0 };
     auto findings = host::diagnose(state, cu124_floor(), h100);
     REQUIRE(findings.size() == 8);
     CHECK(findings[0].verdict == Verdict::fail);
@@ -95,26 +96,26 @@ TEST_CASE("without a driver the GPU findings say so, and the driver check fails"
 
 TEST_CASE("fewer than 8 CPU cores per GPU starve the data loaders", "[host]")
 {
-    auto f = host::check_cpu_cores({16, "sched_getaffinity"}, gpus(4));
+    auto f = host::check_cpu_cores({ 16, "sched_getaffinity" }, gpus(4));
     CHECK(f.verdict == Verdict::warn);
     CHECK(f.message == "4 CPU cores per GPU, fewer than 8: data loading workers will starve the GPUs");
     CHECK(f.value == "16 CPU cores (sched_getaffinity), 4 GPUs");
     CHECK(f.threshold == ">= 8 CPU cores per GPU");
-    CHECK(host::check_cpu_cores({12, "x"}, gpus(8)).message.starts_with("1.5 CPU cores per GPU, fewer than 8"));
+    CHECK(host::check_cpu_cores({ 12, "x" }, gpus(8)).message.starts_with("1.5 CPU cores per GPU, fewer than 8"));
 }
 
 TEST_CASE("RAM is judged against the total GPU memory", "[host]")
 {
     using Case = std::tuple<std::uint64_t, Verdict, std::string>;
-    auto [ram, verdict, message] =
-        GENERATE(Case{256 * k_gib, Verdict::fail,
-                      "RAM 256 GiB for 640 GiB of GPU memory (0.4x), less than the GPUs hold: a full checkpoint "
-                      "cannot be staged in RAM"},
-                 Case{1024 * k_gib, Verdict::warn,
-                      "RAM 1024 GiB for 640 GiB of GPU memory (1.6x), less than 2x: checkpoints and CPU offload will "
-                      "not fit"},
-                 Case{1280 * k_gib, Verdict::ok, "RAM 1280 GiB for 640 GiB of GPU memory (2x), at least 2x"});
-    auto f = host::check_memory({ram, 0}, gpus(8), h100);
+    auto [ram, verdict, message]
+        = GENERATE(Case { 256 * k_gib, Verdict::fail,
+                       "RAM 256 GiB for 640 GiB of GPU memory (0.4x), less than the GPUs hold: a full checkpoint "
+                       "cannot be staged in RAM" },
+            Case { 1024 * k_gib, Verdict::warn,
+                "RAM 1024 GiB for 640 GiB of GPU memory (1.6x), less than 2x: checkpoints and CPU offload will "
+                "not fit" },
+            Case { 1280 * k_gib, Verdict::ok, "RAM 1280 GiB for 640 GiB of GPU memory (2x), at least 2x" });
+    auto f = host::check_memory({ ram, 0 }, gpus(8), h100);
     CHECK(f.verdict == verdict);
     CHECK(f.message == message);
     CHECK(f.measured == Approx(double(ram) / k_gib));
@@ -125,21 +126,22 @@ TEST_CASE("GPU memory the driver does not report comes from the matrix", "[host]
     auto driver = gpus(2);
     for (auto& gpu : driver.gpus)
         gpu.memory_gib.reset();
-    CHECK(host::check_memory({256 * k_gib, 0}, driver, h100).message ==
-          "RAM 256 GiB for 160 GiB of GPU memory (1.6x), less than 2x: checkpoints and CPU offload will not fit");
+    CHECK(host::check_memory({ 256 * k_gib, 0 }, driver, h100).message
+        == "RAM 256 GiB for 160 GiB of GPU memory (1.6x), less than 2x: checkpoints and CPU offload will not fit");
     auto unknown = gpus(1, "NVIDIA Future GPU");
     unknown.gpus[0].memory_gib.reset();
-    auto f = host::check_memory({256 * k_gib, 0}, unknown, h100);
+    auto f = host::check_memory({ 256 * k_gib, 0 }, unknown, h100);
     CHECK(f.verdict == Verdict::unknown);
     CHECK(f.message == "GPU memory unknown: RAM 256 GiB, no GPU memory to compare it with");
 }
 
 TEST_CASE("swap is a warning, with why", "[host]")
 {
-    auto f = host::check_swap({64 * k_gib, 8 * k_gib});
+    auto f = host::check_swap({ 64 * k_gib, 8 * k_gib });
     CHECK(f.verdict == Verdict::warn);
-    CHECK(f.message == "swap is on (8 GiB): a job that runs out of memory thrashes instead of failing; turn it off "
-                       "with `swapoff -a`");
+    CHECK(f.message
+        == "swap is on (8 GiB): a job that runs out of memory thrashes instead of failing; turn it off "
+           "with `swapoff -a`");
     CHECK(f.value == "8 GiB (SwapTotal 8388608 kB)");
     CHECK_FALSE(f.why.empty());
 }
@@ -153,14 +155,16 @@ TEST_CASE("the driver is judged against the lock's floors", "[host]")
     };
     auto warn = host::check_driver_floor(driver("535.104.05"), cu124_floor());
     CHECK(warn.verdict == Verdict::warn);
-    CHECK(warn.message == "driver 535.104.05 is below the toolkit floor of l.lock.json (550.54.14): it runs under "
-                          "minor-version compatibility; upgrade to 550.54.14 or later for every feature of the lock's "
-                          "CUDA");
+    CHECK(warn.message
+        == "driver 535.104.05 is below the toolkit floor of l.lock.json (550.54.14): it runs under "
+           "minor-version compatibility; upgrade to 550.54.14 or later for every feature of the lock's "
+           "CUDA");
     CHECK(warn.threshold == ">= 550.54.14 (>= 525.60.13 under minor-version compatibility)");
     auto fail = host::check_driver_floor(driver("470.57.02"), cu124_floor());
     CHECK(fail.verdict == Verdict::fail);
-    CHECK(fail.message == "driver 470.57.02 is below the floor of l.lock.json (525.60.13): the image's CUDA will not "
-                          "start; upgrade the driver to 550.54.14 or later");
+    CHECK(fail.message
+        == "driver 470.57.02 is below the floor of l.lock.json (525.60.13): the image's CUDA will not "
+           "start; upgrade the driver to 550.54.14 or later");
     auto compat = cu124_floor();
     compat.forward_compat = true;
     CHECK(host::check_driver_floor(driver("470.57.02"), compat).verdict == Verdict::warn);
@@ -169,7 +173,7 @@ TEST_CASE("the driver is judged against the lock's floors", "[host]")
 TEST_CASE("GPU models are grouped and looked up in the matrix", "[host]")
 {
     auto driver = gpus(2);
-    driver.gpus.push_back({"NVIDIA Future GPU", ComputeCapability(12, 1), 96.0});
+    driver.gpus.push_back({ "NVIDIA Future GPU", ComputeCapability(12, 1), 96.0 });
     auto findings = host::check_gpu_models(driver, h100);
     REQUIRE(findings.size() == 2);
     CHECK(findings[0].message == "2 x NVIDIA H100 80GB HBM3: sm_90 (Hopper), 80 GB HBM3, 3350 GB/s");
@@ -184,24 +188,26 @@ TEST_CASE("GPU models are grouped and looked up in the matrix", "[host]")
 TEST_CASE("slow storage and GPUs across sockets are warnings", "[host]")
 {
     host::HostState state = training_box();
-    state.read = host::ReadMeasurement{500'000'000, 1.0, false};
+    state.read = host::ReadMeasurement { 500'000'000, 1.0, false };
     auto read = host::check_read_speed(state);
     CHECK(read.verdict == Verdict::warn);
-    CHECK(read.message == "sequential read 500 MB/s from /data, below 2000 MB/s: slower than local NVMe; stage the "
-                          "data set on NVMe or cache it (no O_DIRECT here: the figure may include memory speed)");
+    CHECK(read.message
+        == "sequential read 500 MB/s from /data, below 2000 MB/s: slower than local NVMe; stage the "
+           "data set on NVMe or cache it (no O_DIRECT here: the figure may include memory speed)");
     CHECK(read.value == "500 MB/s reading 476 MiB buffered, after dropping it from the page cache");
     state.read.reset();
     state.read_error = "write /data/x: Read-only file system";
-    CHECK(host::check_read_speed(state).message ==
-          "cannot measure the read speed of /data: write /data/x: Read-only file system");
+    CHECK(host::check_read_speed(state).message
+        == "cannot measure the read speed of /data: write /data/x: Read-only file system");
 
     state.driver = gpus(2);
-    state.topology = host::Topology{2, {{0, 1, host::Link::cross_socket, "SYS"}}};
+    state.topology = host::Topology { 2, { { 0, 1, host::Link::cross_socket, "SYS" } } };
     auto links = host::check_topology(state);
     CHECK(links.verdict == Verdict::warn);
-    CHECK(links.message == "1 GPU pair: 1 across CPU sockets: all-reduce between GPUs on different sockets goes "
-                           "through the CPU interconnect");
-    state.topology = host::Topology{1, {}};
+    CHECK(links.message
+        == "1 GPU pair: 1 across CPU sockets: all-reduce between GPUs on different sockets goes "
+           "through the CPU interconnect");
+    state.topology = host::Topology { 1, {} };
     CHECK(host::check_topology(state).message == "one GPU: no links between GPUs to check");
     state.topology.reset();
     CHECK(host::check_topology(state).message == "not visible: `nvidia-smi topo -m` did not answer");
@@ -211,7 +217,7 @@ TEST_CASE("slow storage and GPUs across sockets are warnings", "[host]")
 
 TEST_CASE("findings as JSON carry verdict, value, threshold and why", "[host]")
 {
-    auto json = host::to_json({host::check_swap({64 * k_gib, 0})});
+    auto json = host::to_json({ host::check_swap({ 64 * k_gib, 0 }) });
     CHECK(json == nlohmann::json::parse(R"json({"format": "dlenv.doctor/v1", "verdict": "ok", "findings": [
         {"check": "swap", "verdict": "ok", "message": "no swap: a job that runs out of memory fails fast instead of thrashing",
          "value": "0 GiB (SwapTotal 0 kB)", "threshold": "no swap", "measured": 0.0, "unit": "GiB",
@@ -230,25 +236,26 @@ TEST_CASE("nvidia-smi text of a PCIe box goes through to exact findings", "[host
                                           "GPU1\tPXB\t X \tSYS\tSYS\t0-23\n"
                                           "GPU2\tSYS\tSYS\t X \tPXB\t24-47\n"
                                           "GPU3\tSYS\tSYS\tPXB\t X \t24-47\n");
-    state.cpu = {16, "sched_getaffinity"};
-    state.memory = {128 * k_gib, 0};
+    state.cpu = { 16, "sched_getaffinity" };
+    state.memory = { 128 * k_gib, 0 };
     state.data_dir = "/data";
-    state.read = host::ReadMeasurement{2'500'000'000, 1.0, true};
+    state.read = host::ReadMeasurement { 2'500'000'000, 1.0, true };
     auto findings = host::diagnose(state, std::nullopt, h100);
     std::vector<std::string> lines;
     for (const auto& f : findings)
         lines.push_back(std::string(to_string(f.verdict)) + " " + f.code + ": " + f.message);
-    CHECK(lines == std::vector<std::string>{
-                       "ok driver: NVIDIA driver 535.104.05 (read through nvidia-smi)",
-                       "warn gpu: 4 x NVIDIA L4: not in dlenv's GPU matrix (the driver reports sm_89)",
-                       "warn cpu_cores_per_gpu: 4 CPU cores per GPU, fewer than 8: data loading workers will starve "
-                       "the GPUs",
-                       "warn ram_vs_gpu_memory: RAM 128 GiB for 90 GiB of GPU memory (1.4x), less than 2x: "
-                       "checkpoints and CPU offload will not fit",
-                       "ok swap: no swap: a job that runs out of memory fails fast instead of thrashing",
-                       "ok data_read_speed: sequential read 2500 MB/s from /data, at least 2000 MB/s",
-                       "warn gpu_topology: 6 GPU pairs: 2 PCIe switch, 4 across CPU sockets: all-reduce between "
-                       "GPUs on different sockets goes through the CPU interconnect",
-                   });
+    CHECK(lines
+        == std::vector<std::string> {
+            "ok driver: NVIDIA driver 535.104.05 (read through nvidia-smi)",
+            "warn gpu: 4 x NVIDIA L4: not in dlenv's GPU matrix (the driver reports sm_89)",
+            "warn cpu_cores_per_gpu: 4 CPU cores per GPU, fewer than 8: data loading workers will starve "
+            "the GPUs",
+            "warn ram_vs_gpu_memory: RAM 128 GiB for 90 GiB of GPU memory (1.4x), less than 2x: "
+            "checkpoints and CPU offload will not fit",
+            "ok swap: no swap: a job that runs out of memory fails fast instead of thrashing",
+            "ok data_read_speed: sequential read 2500 MB/s from /data, at least 2000 MB/s",
+            "warn gpu_topology: 6 GPU pairs: 2 PCIe switch, 4 across CPU sockets: all-reduce between "
+            "GPUs on different sockets goes through the CPU interconnect",
+        });
     CHECK(worst_verdict(findings) == Verdict::warn);
 }

@@ -28,6 +28,6 @@ TEST_CASE("an older nvidia-smi without compute_cap still gives the driver", "[ho
 TEST_CASE("output nvidia-smi would not print is refused", "[host]")
 {
     CHECK_THROWS_WITH(host::parse_nvidia_smi("No devices were found\n"),
-                      "nvidia-smi printed a line dlenv cannot read: 'No devices were found'");
+        "nvidia-smi printed a line dlenv cannot read: 'No devices were found'");
     CHECK_THROWS_WITH(host::parse_nvidia_smi(""), "nvidia-smi listed no GPU");
 }

@@ -19,5 +19,5 @@ TEST_CASE("the read speed of a directory that does not exist is an error naming 
 {
     Scratch scratch;
     CHECK_THROWS_WITH(host::measure_read_speed(scratch / "missing", 1),
-                      "data directory " + (scratch / "missing").string() + " does not exist");
+        "data directory " + (scratch / "missing").string() + " does not exist");
 }

@@ -26,17 +26,18 @@ TEST_CASE("MemTotal and SwapTotal are read from /proc/meminfo, in KiB", "[host]"
 
 TEST_CASE("a meminfo without the lines the doctor needs is refused, naming the file", "[host]")
 {
-    CHECK_THROWS_WITH(host::parse_meminfo("MemTotal: 1024 kB\n", "/x/proc/meminfo"),
-                      "/x/proc/meminfo: no SwapTotal line");
+    CHECK_THROWS_WITH(
+        host::parse_meminfo("MemTotal: 1024 kB\n", "/x/proc/meminfo"), "/x/proc/meminfo: no SwapTotal line");
     CHECK_THROWS_WITH(host::parse_meminfo("MemTotal: lots\nSwapTotal: 0 kB\n", "/proc/meminfo"),
-                      "/proc/meminfo: cannot read the line 'MemTotal: lots'");
+        "/proc/meminfo: cannot read the line 'MemTotal: lots'");
 }
 
 TEST_CASE("processors are counted from /proc/cpuinfo under a root path", "[host]")
 {
     Scratch root;
-    write_file_atomic(root / "proc/cpuinfo", "processor\t: 0\nmodel name\t: x\n\nprocessor\t: 1\n\n"
-                                             "processor\t: 2\n\nprocessor\t: 3\n");
+    write_file_atomic(root / "proc/cpuinfo",
+        "processor\t: 0\nmodel name\t: x\n\nprocessor\t: 1\n\n"
+        "processor\t: 2\n\nprocessor\t: 3\n");
     write_file_atomic(root / "proc/meminfo", k_meminfo);
     auto cpu = host::usable_cpu_cores(root.dir());
     CHECK(cpu.cores == 4);

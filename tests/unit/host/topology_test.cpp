@@ -41,6 +41,6 @@ TEST_CASE("PCIe links are told apart: switch, host bridge, across sockets", "[ho
 TEST_CASE("a topology dlenv cannot read is refused with the line", "[host]")
 {
     CHECK_THROWS_WITH(host::parse_topology("\tGPU0\tGPU1\nGPU0\t X \tXYZ\nGPU1\tXYZ\t X \n"),
-                      "nvidia-smi topo -m printed a link dlenv does not know: 'XYZ' in 'GPU0\t X \tXYZ'");
+        "nvidia-smi topo -m printed a link dlenv does not know: 'XYZ' in 'GPU0\t X \tXYZ'");
     CHECK_THROWS_WITH(host::parse_topology("No devices were found\n"), "nvidia-smi topo -m printed no GPU rows");
 }

@@ -20,8 +20,8 @@ TEST_CASE("URLs split into scheme, authority and target; credentials in them are
     CHECK(Url::parse("http://host").target == "/");
     CHECK(Url::parse("http://host?x=1").target == "/?x=1");
     CHECK_THROWS_AS(Url::parse("ftp://host/x"), dlenv::Error);
-    CHECK_THROWS_WITH(Url::parse("https://user:secret@host/x"),
-                      "URL without a host, or with credentials in it: https://…");
+    CHECK_THROWS_WITH(
+        Url::parse("https://user:secret@host/x"), "URL without a host, or with credentials in it: https://…");
 }
 
 TEST_CASE("Location headers resolve against the request URL", "[http]")
@@ -29,10 +29,11 @@ TEST_CASE("Location headers resolve against the request URL", "[http]")
     std::string base = "https://r.example.com/v2/app/blobs/uploads/";
     CHECK(resolve_url(base, "https://s3.example.com/b?sig=1") == "https://s3.example.com/b?sig=1");
     CHECK(resolve_url(base, "//cdn.example.com/b") == "https://cdn.example.com/b");
-    CHECK(resolve_url(base, "/v2/app/blobs/uploads/123?_state=x") == "https://r.example.com/v2/app/blobs/uploads/123?_state=x");
+    CHECK(resolve_url(base, "/v2/app/blobs/uploads/123?_state=x")
+        == "https://r.example.com/v2/app/blobs/uploads/123?_state=x");
     CHECK(resolve_url(base + "?q=1", "123") == "https://r.example.com/v2/app/blobs/uploads/123");
     CHECK(resolve_url("http://127.0.0.1:8080/simple/torch/", "../../files/t.whl#sha256=ab")
-          == "http://127.0.0.1:8080/files/t.whl#sha256=ab");
+        == "http://127.0.0.1:8080/files/t.whl#sha256=ab");
     CHECK(resolve_url("http://h/a/b/", "./c/../d?x=../y") == "http://h/a/b/d?x=../y");
     CHECK(resolve_url("http://h/a/", "../../..") == "http://h/");
 }
@@ -45,7 +46,7 @@ TEST_CASE("query values are percent-encoded except unreserved characters", "[htt
 
 TEST_CASE("transient answers are retried after a doubling delay, or the server's Retry-After", "[http]")
 {
-    RetryPolicy policy{5, milliseconds(100), milliseconds(1000)};
+    RetryPolicy policy { 5, milliseconds(100), milliseconds(1000) };
     CHECK(is_transient_status(429));
     CHECK(is_transient_status(503));
     CHECK_FALSE(is_transient_status(404));
@@ -53,34 +54,40 @@ TEST_CASE("transient answers are retried after a doubling delay, or the server's
     CHECK(retry_delay(policy, 1, nullptr) == milliseconds(100));
     CHECK(retry_delay(policy, 3, nullptr) == milliseconds(400));
     CHECK(retry_delay(policy, 9, nullptr) == milliseconds(1000));
-    Response busy{429, "", {{"retry-after", "0"}}, ""};
+    Response busy { 429, "", { { "retry-after", "0" } }, "" };
     CHECK(retry_delay(policy, 4, &busy) == milliseconds(0));
-    Response slow{503, "", {{"Retry-After", "120"}}, ""};
+    Response slow { 503, "", { { "Retry-After", "120" } }, "" };
     CHECK(retry_delay(policy, 1, &slow) == milliseconds(1000));
 }
 
 TEST_CASE("with_retries repeats transient failures and stops at the attempts", "[http]")
 {
-    RetryPolicy policy{3, milliseconds(0), milliseconds(0)};
+    RetryPolicy policy { 3, milliseconds(0), milliseconds(0) };
     int calls = 0;
     Response answer = with_retries(policy, [&] {
         ++calls;
-        return Response{calls < 2 ? 503L : 200L, "", {}, ""};
+        return Response { calls < 2 ? 503L : 200L, "", {}, "" };
     });
     CHECK(answer.status == 200);
     CHECK(calls == 2);
 
     calls = 0;
     CHECK_THROWS_WITH(with_retries(policy,
-                                   [&]() -> Response {
-                                       ++calls;
-                                       throw dlenv::Error(dlenv::ErrorCode::network, "connection refused");
-                                   }),
-                      "connection refused");
+                          [&]() -> Response {
+                              ++calls;
+                              throw dlenv::Error(dlenv::ErrorCode::network, "connection refused");
+                          }),
+        "connection refused");
     CHECK(calls == 3);
 
     calls = 0;
-    CHECK(with_retries(policy, [&] { ++calls; return Response{404, "", {}, ""}; }).status == 404);
+    CHECK(with_retries(policy,
+              [&] {
+                  ++calls;
+                  return Response { 404, "", {}, "" };
+              })
+              .status
+        == 404);
     CHECK(calls == 1);
 }
 

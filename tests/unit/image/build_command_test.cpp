@@ -16,13 +16,14 @@ namespace {
 // A lock of the shipped pytorch-2.1-cu118 profile with one pinned file, over scratch.
 std::string lock_with_file(const Scratch& scratch)
 {
-    nlohmann::json profile = nlohmann::json::parse(read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
+    nlohmann::json profile
+        = nlohmann::json::parse(read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
     profile["base_image"] = "scratch";
-    profile["files"] = {{{"source", "train.py"}, {"target", "/app/train.py"}, {"mode", "0755"}}};
+    profile["files"] = { { { "source", "train.py" }, { "target", "/app/train.py" }, { "mode", "0755" } } };
     write_file_atomic(scratch / "train.py", "print('train')\n");
     write_file_atomic(scratch / "profile.json", profile.dump());
     std::string lock = (scratch / "app.lock.json").string();
-    REQUIRE(run_dlenv({"lock", (scratch / "profile.json").string(), "-o", lock, "--offline"}).exit_code == 0);
+    REQUIRE(run_dlenv({ "lock", (scratch / "profile.json").string(), "-o", lock, "--offline" }).exit_code == 0);
     return lock;
 }
 
@@ -36,32 +37,33 @@ nlohmann::json build_json(const std::vector<std::string>& args)
 
 } // namespace
 
-TEST_CASE("build from scratch makes latest, a second image moves the first to rollback, rollback brings it back",
-          "[image]")
+TEST_CASE(
+    "build from scratch makes latest, a second image moves the first to rollback, rollback brings it back", "[image]")
 {
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
-    auto first = build_json({"build", lock, "--store", store, "--name", "app", "--json"});
+    auto first = build_json({ "build", lock, "--store", store, "--name", "app", "--json" });
     CHECK(first.at("layers").size() == 2);
-    CHECK(first.at("moved") == nlohmann::json::parse(R"([{"tag":"latest","from":null,"to":")" +
-                                                     first.at("digest").get<std::string>() + R"("}])"));
+    CHECK(first.at("moved")
+        == nlohmann::json::parse(
+            R"([{"tag":"latest","from":null,"to":")" + first.at("digest").get<std::string>() + R"("}])"));
 
-    auto second = build_json({"build", lock, "--store", store, "--name", "app", "--compression", "zstd", "--json"});
+    auto second = build_json({ "build", lock, "--store", store, "--name", "app", "--compression", "zstd", "--json" });
     CHECK(second.at("digest") != first.at("digest"));
-    auto images = nlohmann::json::parse(run_dlenv({"images", "--store", store, "--json"}).out);
+    auto images = nlohmann::json::parse(run_dlenv({ "images", "--store", store, "--json" }).out);
     REQUIRE(images.size() == 2);
     CHECK(images[0].at("tag") == "latest");
     CHECK(images[0].at("digest") == second.at("digest"));
     CHECK(images[1].at("tag") == "rollback");
     CHECK(images[1].at("digest") == first.at("digest"));
 
-    auto rolled = build_json({"rollback", "app", "--store", store, "--json"});
+    auto rolled = build_json({ "rollback", "app", "--store", store, "--json" });
     CHECK(rolled.at("digest") == first.at("digest"));
-    auto history = nlohmann::json::parse(run_dlenv({"history", "app", "--store", store, "--json"}).out);
+    auto history = nlohmann::json::parse(run_dlenv({ "history", "app", "--store", store, "--json" }).out);
     REQUIRE(history.size() == 3);
     CHECK(history[2].at("action") == "rollback");
-    CHECK(run_dlenv({"fsck", "--store", store}).exit_code == 0);
+    CHECK(run_dlenv({ "fsck", "--store", store }).exit_code == 0);
 }
 
 TEST_CASE("the config carries the NVIDIA environment and the lock's labels", "[image]")
@@ -69,19 +71,19 @@ TEST_CASE("the config carries the NVIDIA environment and the lock's labels", "[i
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
-    auto built = build_json({"build", lock, "--store", store, "--json"});
+    auto built = build_json({ "build", lock, "--store", store, "--json" });
     std::string manifest_hex = built.at("digest").get<std::string>().substr(7);
     auto manifest = nlohmann::json::parse(read_file(scratch / ("store/blobs/sha256/" + manifest_hex)));
     std::string config_hex = manifest.at("config").at("digest").get<std::string>().substr(7);
     auto config = nlohmann::json::parse(read_file(scratch / ("store/blobs/sha256/" + config_hex)));
 
     CHECK(config.at("created") == "1970-01-01T00:00:00Z");
-    CHECK(config.at("config").at("Env") ==
-          nlohmann::json({"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-                          "LD_LIBRARY_PATH=/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "NVIDIA_VISIBLE_DEVICES=all",
-                          "NVIDIA_DRIVER_CAPABILITIES=compute,utility",
-                          "NVIDIA_REQUIRE_CUDA=cuda>=11.8 brand=tesla,driver>=450,driver<451 "
-                          "brand=tesla,driver>=455,driver<456 brand=tesla,driver>=460,driver<461"}));
+    CHECK(config.at("config").at("Env")
+        == nlohmann::json({ "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "LD_LIBRARY_PATH=/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "NVIDIA_VISIBLE_DEVICES=all",
+            "NVIDIA_DRIVER_CAPABILITIES=compute,utility",
+            "NVIDIA_REQUIRE_CUDA=cuda>=11.8 brand=tesla,driver>=450,driver<451 "
+            "brand=tesla,driver>=455,driver<456 brand=tesla,driver>=460,driver<461" }));
     const auto& labels = config.at("config").at("Labels");
     CHECK(labels.at("dev.dlenv.framework") == "torch 2.1.2+cu118");
     CHECK(labels.at("dev.dlenv.cudnn") == "8.7.0.84");
@@ -99,7 +101,7 @@ TEST_CASE("a lock that fails its checksum is bad input, exit 2, and no store is 
     std::string text = read_file(lock);
     text.replace(text.find("\"3.10\""), 6, "\"3.11\"");
     write_file_atomic(lock, text);
-    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--json"});
+    auto r = run_dlenv({ "build", lock, "--store", (scratch / "store").string(), "--json" });
     CHECK(r.exit_code == 2);
     CHECK_THAT(error_of(r), Catch::Contains("the lock does not match its digest"));
     CHECK_THAT(error_of(r), Catch::Contains("run `dlenv lock` again instead"));
@@ -113,26 +115,27 @@ TEST_CASE("a lock of an unknown format version is bad input, exit 2", "[image]")
     std::string text = read_file(lock);
     text.replace(text.find("dlenv.lock/v1"), 13, "dlenv.lock/v7");
     write_file_atomic(lock, text);
-    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--json"});
+    auto r = run_dlenv({ "build", lock, "--store", (scratch / "store").string(), "--json" });
     CHECK(r.exit_code == 2);
     CHECK_THAT(error_of(r), Catch::Contains("unknown format 'dlenv.lock/v7'"));
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 }
 
-TEST_CASE("a base that is not there is bad input, exit 2, saying how to bring it in, and nothing is written",
-          "[image]")
+TEST_CASE("a base that is not there is bad input, exit 2, saying how to bring it in, and nothing is written", "[image]")
 {
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
-    auto r = run_dlenv({"build", lock, "--store", store, "--base", "nvidia/cuda:11.8.0-runtime-ubuntu22.04", "--json"});
+    auto r
+        = run_dlenv({ "build", lock, "--store", store, "--base", "nvidia/cuda:11.8.0-runtime-ubuntu22.04", "--json" });
     CHECK(r.exit_code == 2);
-    CHECK_THAT(error_of(r), Catch::Contains("base image nvidia/cuda:11.8.0-runtime-ubuntu22.04: not in the store at " + store));
+    CHECK_THAT(error_of(r),
+        Catch::Contains("base image nvidia/cuda:11.8.0-runtime-ubuntu22.04: not in the store at " + store));
     CHECK_THAT(error_of(r), Catch::Contains("dlenv pull nvidia/cuda:11.8.0-runtime-ubuntu22.04"));
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 
     auto archive = run_dlenv(
-        {"build", lock, "--store", store, "--base", "docker-archive:" + (scratch / "no.tar").string(), "--json"});
+        { "build", lock, "--store", store, "--base", "docker-archive:" + (scratch / "no.tar").string(), "--json" });
     CHECK(archive.exit_code == 2);
     CHECK_THAT(error_of(archive), Catch::Contains("no such file: " + (scratch / "no.tar").string()));
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
@@ -143,11 +146,12 @@ TEST_CASE("a base named in the store that is not there says where it looked and 
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
-    auto r = run_dlenv({"build", lock, "--store", store, "--base", "team/base:v1", "--json"});
+    auto r = run_dlenv({ "build", lock, "--store", store, "--base", "team/base:v1", "--json" });
     CHECK(r.exit_code == 2);
-    CHECK(error_of(r) == "base image team/base:v1: not in the store at " + store +
-                             " | bring it in with `dlenv pull team/base:v1`, pin it with `dlenv lock` so the build "
-                             "pulls it, or use --base docker-archive:FILE with a `docker save` tarball");
+    CHECK(error_of(r)
+        == "base image team/base:v1: not in the store at " + store
+            + " | bring it in with `dlenv pull team/base:v1`, pin it with `dlenv lock` so the build "
+              "pulls it, or use --base docker-archive:FILE with a `docker save` tarball");
 }
 
 TEST_CASE("a base in the store whose config blob was cut short is refused naming the base and the blob", "[image]")
@@ -155,7 +159,7 @@ TEST_CASE("a base in the store whose config blob was cut short is refused naming
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
-    auto base = build_json({"build", lock, "--store", store, "--name", "base", "--json"});
+    auto base = build_json({ "build", lock, "--store", store, "--name", "base", "--json" });
     std::string blobs = store + "/blobs/sha256/";
     auto manifest = nlohmann::json::parse(read_file(blobs + base.at("digest").get<std::string>().substr(7)));
     std::string config = blobs + manifest.at("config").at("digest").get<std::string>().substr(7);
@@ -163,11 +167,11 @@ TEST_CASE("a base in the store whose config blob was cut short is refused naming
     std::filesystem::permissions(config, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
     std::filesystem::resize_file(config, 10);
 
-    auto r = run_dlenv({"build", lock, "--store", store, "--base", "base", "--name", "app", "--json"});
+    auto r = run_dlenv({ "build", lock, "--store", store, "--base", "base", "--name", "app", "--json" });
     CHECK(r.exit_code == 1);
-    CHECK(error_of(r) == "base image base: blob " + config + " has 10 bytes, its descriptor says " +
-                             std::to_string(size) +
-                             " | the store is damaged: run `dlenv fsck`, then rebuild or pull the image again");
+    CHECK(error_of(r)
+        == "base image base: blob " + config + " has 10 bytes, its descriptor says " + std::to_string(size)
+            + " | the store is damaged: run `dlenv fsck`, then rebuild or pull the image again");
 }
 
 TEST_CASE("a pinned file that changed after locking is refused before the store is touched", "[image]")
@@ -175,10 +179,10 @@ TEST_CASE("a pinned file that changed after locking is refused before the store 
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     write_file_atomic(scratch / "train.py", "print('changed')\n");
-    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--json"});
+    auto r = run_dlenv({ "build", lock, "--store", (scratch / "store").string(), "--json" });
     CHECK(r.exit_code == 2);
-    CHECK_THAT(error_of(r), Catch::Contains("image.files[0]: " + (scratch / "train.py").string() +
-                                      " changed since the lock was written"));
+    CHECK_THAT(error_of(r),
+        Catch::Contains("image.files[0]: " + (scratch / "train.py").string() + " changed since the lock was written"));
     CHECK_FALSE(std::filesystem::exists(scratch / "store"));
 }
 
@@ -187,8 +191,8 @@ TEST_CASE("rollback with no previous image is a failure, exit 1, naming why", "[
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
     std::string store = (scratch / "store").string();
-    build_json({"build", lock, "--store", store, "--name", "app", "--json"});
-    auto r = run_dlenv({"rollback", "app", "--store", store, "--json"});
+    build_json({ "build", lock, "--store", store, "--name", "app", "--json" });
+    auto r = run_dlenv({ "rollback", "app", "--store", store, "--json" });
     CHECK(r.exit_code == 1);
     CHECK_THAT(error_of(r), Catch::Contains("app has no rollback image"));
 }
@@ -197,8 +201,8 @@ TEST_CASE("the rendered Dockerfile pins the same environment and labels and copi
 {
     Scratch scratch;
     std::string lock = lock_with_file(scratch);
-    auto r = run_dlenv({"build", lock, "--store", (scratch / "store").string(), "--dockerfile",
-                        (scratch / "docker/Dockerfile").string()});
+    auto r = run_dlenv({ "build", lock, "--store", (scratch / "store").string(), "--dockerfile",
+        (scratch / "docker/Dockerfile").string() });
     REQUIRE(r.exit_code == 0);
     std::string dockerfile = read_file(scratch / "docker/Dockerfile");
     CHECK_THAT(dockerfile, Catch::Contains("FROM scratch\n"));

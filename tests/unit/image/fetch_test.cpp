@@ -1,9 +1,9 @@
 // fetch_artifacts against the two kinds of URL a lock holds: file:// (a wheelhouse) and
 // http:// (a simple index served on 127.0.0.1).
-#include "image/fetch.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/sha256.h"
+#include "image/fetch.h"
 #include "lock/lockfile.h"
 #include "store/artifacts.h"
 #include "store/store.h"

@@ -1,8 +1,8 @@
 // The validation kit in the image: the lock and kit/'s scripts under /opt/dlenv, as
 // `dlenv build` writes them and as the Dockerfile copies them.
+#include "core/file.h"
 #include "image/dockerfile.h"
 #include "image/layer_plan.h"
-#include "core/file.h"
 #include "lock/package_plan.h"
 #include "matrix/matrix.h"
 #include "resolve/stack.h"

@@ -1,8 +1,8 @@
 // The packages layer: what pypi::install_wheel puts into a tree, planned from the lock
 // without installing anything until the layer cache misses.
-#include "image/packages_layer.h"
 #include "core/file.h"
 #include "core/sha256.h"
+#include "image/packages_layer.h"
 #include "oci/layer_entry.h"
 #include "pypi/installer.h"
 #include "store/artifacts.h"

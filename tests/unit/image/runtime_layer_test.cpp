@@ -1,8 +1,8 @@
 // The relocatable CPython's layer: a python-build-standalone install_only archive moved
 // under the prefix, read through oci's tar reader.
-#include "image/runtime_layer.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "image/runtime_layer.h"
 #include "support/scratch.h"
 
 #include <catch2/catch.hpp>

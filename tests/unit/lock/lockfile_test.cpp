@@ -24,8 +24,7 @@ lock::Lockfile lock_shipped(const std::string& name)
     auto resolution = resolve::resolve_profile(matrix, profile, {});
     REQUIRE(resolution.stack);
     return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report,
-                                      lock::package_sources(profile, *resolution.stack),
-                                      "lockfiles/" + profile.name + ".lock.json");
+        lock::package_sources(profile, *resolution.stack), "lockfiles/" + profile.name + ".lock.json");
 }
 
 // The lock as its JSON, as a reader of the file sees it.
@@ -105,32 +104,36 @@ TEST_CASE("a lock read back verifies its format and digest", "[lock]")
     {
         nlohmann::json json = json_of(lockfile);
         json["format"] = "dlenv.lock/v9";
-        CHECK_THROWS_WITH(lock::Lockfile::parse("x.lock.json", json.dump()),
-                          "x.lock.json: format: unknown format 'dlenv.lock/v9'");
+        CHECK_THROWS_WITH(
+            lock::Lockfile::parse("x.lock.json", json.dump()), "x.lock.json: format: unknown format 'dlenv.lock/v9'");
     }
 }
 
-TEST_CASE("a lock whose image files leave the image root or the lock's directory is refused, naming the field",
-          "[lock]")
+TEST_CASE(
+    "a lock whose image files leave the image root or the lock's directory is refused, naming the field", "[lock]")
 {
     nlohmann::json json = json_of(lock_shipped("pytorch-2.1-cu118"));
-    nlohmann::json file = {{"source", "app.py"}, {"target", "/app/app.py"}, {"mode", "0644"},
-                           {"sha256", std::string(64, 'a')}, {"size", 3}};
-    json["image"]["files"] = nlohmann::json::array({file}); // `= {file}` is `= file` under clang
+    nlohmann::json file = { { "source", "app.py" }, { "target", "/app/app.py" }, { "mode", "0644" },
+        { "sha256", std::string(64, 'a') }, { "size", 3 } };
+    json["image"]["files"] = nlohmann::json::array({ file }); // `= {file}` is `= file` under clang
     CHECK(signed_lock(json).image().files.at(0).target == "/app/app.py");
 
     const std::vector<std::tuple<std::string, std::string, std::string>> bad = {
-        {"target", "/../../home/u/.bashrc", "x.lock.json: image.files[0].target: empty, . and .. components are not allowed"},
-        {"target", "/app/a\nRUN rm -rf /", "x.lock.json: image.files[0].target: control characters are not allowed in a path"},
-        {"source", "/etc/shadow", "x.lock.json: image.files[0].source: expected a path relative to the lockfile's directory"},
-        {"mode", "rwx", "x.lock.json: image.files[0].mode: expected an octal mode like \"0644\""},
-        {"target", "/opt/dlenv/dlenv.lock.json",
-         "x.lock.json: image.files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the "
-         "file elsewhere"},
-        {"target", "/app/" + std::string(5000, 'a'),
-         "x.lock.json: image.files[0].target: a component of the path is 5000 bytes long; Linux allows 255"},
-        {"source", std::string(300, 'a'),
-         "x.lock.json: image.files[0].source: a component of the path is 300 bytes long; Linux allows 255"},
+        { "target", "/../../home/u/.bashrc",
+            "x.lock.json: image.files[0].target: empty, . and .. components are not allowed" },
+        { "target", "/app/a\nRUN rm -rf /",
+            "x.lock.json: image.files[0].target: control characters are not allowed in a path" },
+        { "source", "/etc/shadow",
+            "x.lock.json: image.files[0].source: expected a path relative to the lockfile's directory" },
+        { "mode", "rwx", "x.lock.json: image.files[0].mode: expected an octal mode like \"0644\"" },
+        { "target", "/opt/dlenv/dlenv.lock.json",
+            "x.lock.json: image.files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put "
+            "the "
+            "file elsewhere" },
+        { "target", "/app/" + std::string(5000, 'a'),
+            "x.lock.json: image.files[0].target: a component of the path is 5000 bytes long; Linux allows 255" },
+        { "source", std::string(300, 'a'),
+            "x.lock.json: image.files[0].source: a component of the path is 300 bytes long; Linux allows 255" },
     };
     for (const auto& [field, value, message] : bad) {
         nlohmann::json edited = json;
@@ -211,14 +214,14 @@ TEST_CASE("a lock with every section filled reads back typed and writes the same
     CHECK(lockfile.packages()->at(1).size == std::nullopt);
     REQUIRE(lockfile.python().runtime);
     CHECK(lockfile.python().runtime->sha256 == std::string(64, 'c'));
-    CHECK(lockfile.validation().tiers == std::vector<std::string>{"static", "gpu"});
+    CHECK(lockfile.validation().tiers == std::vector<std::string> { "static", "gpu" });
     CHECK(lockfile.validation().thresholds.bandwidth_min_fraction == 0.75);
     CHECK(lockfile.validation().thresholds.gemm_min_fraction == 0.5);
     REQUIRE(lockfile.warnings().size() == 1);
     CHECK(lockfile.warnings()[0].code == "gpu-cubin-compatible");
     REQUIRE(lockfile.host());
     CHECK(lockfile.host()->driver->text() == "535.104.05");
-    CHECK(lockfile.host()->gpus == std::vector<std::string>{"NVIDIA H100 80GB HBM3", "8.9"});
+    CHECK(lockfile.host()->gpus == std::vector<std::string> { "NVIDIA H100 80GB HBM3", "8.9" });
     REQUIRE(lockfile.stack().gpus.size() == 4); // the profile's and the host's
     CHECK(lockfile.stack().gpus[0].verdict == Verdict::ok);
     CHECK(lockfile.stack().companions.empty()); // the shipped locks have them
@@ -252,7 +255,8 @@ TEST_CASE("a lock is checked whole when read: unknown fields, wrong types, value
         { "/host", nlohmann::json({ { "driver", "535.104.05" }, { "gpus", 3 } }),
             "x.lock.json: host.gpus: expected an array, got 3 (number)" },
         { "/stack/arch_list/0", "sm_37", "x.lock.json: stack: not written the way this dlenv writes it" },
-        { "/validation/thresholds/gemm_min_fraction", 1, "x.lock.json: validation: not written the way this dlenv writes it" },
+        { "/validation/thresholds/gemm_min_fraction", 1,
+            "x.lock.json: validation: not written the way this dlenv writes it" },
     };
     for (const auto& [pointer, value, message] : bad) {
         nlohmann::json edited = json;

@@ -130,14 +130,14 @@ TEST_CASE("every torch variant's CUDA line has a toolkit with a Linux driver", "
 TEST_CASE("the first toolkit of a CUDA line carries that line's driver floor", "[matrix]")
 {
     auto [cuda, driver] = GENERATE(table<std::string, std::string>({
-        {"11.8", "520.61.05"},
-        {"11.8.0", "520.61.05"},
-        {"12.1", "530.30.02"},
-        {"12.1.1", "530.30.02"}, // any release of the line names the line
-        {"12.0", "525.60.13"},
-        {"12.2", "535.54.03"},
-        {"12.8", "570.26"},
-        {"13.0", "580.65.06"},
+        { "11.8", "520.61.05" },
+        { "11.8.0", "520.61.05" },
+        { "12.1", "530.30.02" },
+        { "12.1.1", "530.30.02" }, // any release of the line names the line
+        { "12.0", "525.60.13" },
+        { "12.2", "535.54.03" },
+        { "12.8", "570.26" },
+        { "13.0", "580.65.06" },
     }));
     CAPTURE(cuda);
     CHECK(version_text(Matrix::embedded().first_toolkit(CudaVersion::parse(cuda))) == driver);
@@ -161,9 +161,9 @@ TEST_CASE("toolkit_releases lists every release a version names", "[matrix]")
 TEST_CASE("minor-version compatibility floors are the GA drivers of each CUDA major", "[matrix]")
 {
     auto [major, driver] = GENERATE(table<std::uint32_t, std::string>({
-        {11, "450.80.02"},
-        {12, "525.60.13"},
-        {13, "580.65.06"},
+        { 11, "450.80.02" },
+        { 12, "525.60.13" },
+        { 13, "580.65.06" },
     }));
     CAPTURE(major);
     const MinorVersionFloor* floor = Matrix::embedded().minor_version_floor(major);
@@ -183,8 +183,8 @@ TEST_CASE("a GPU is found by name or alias, whatever the case", "[matrix]")
     REQUIRE(gpu);
     CHECK(gpu->compute_capability == ComputeCapability(8, 9));
     CHECK(gpu->segment == GpuSegment::geforce);
-    auto name = GENERATE(as<std::string>{}, "4090", "GeForce RTX 4090", "rtx 4090", "RTX 4090",
-                         "nvidia geforce rtx 4090");
+    auto name
+        = GENERATE(as<std::string> {}, "4090", "GeForce RTX 4090", "rtx 4090", "RTX 4090", "nvidia geforce rtx 4090");
     CAPTURE(name);
     CHECK(m.find_gpu(name) == gpu);
 }
@@ -195,7 +195,7 @@ TEST_CASE("a product family lists its variants, whatever the case", "[matrix]")
     std::vector<std::string> names;
     for (const auto* gpu : m.gpu_family("h100"))
         names.push_back(gpu->name);
-    CHECK(names == std::vector<std::string>{"NVIDIA H100 80GB HBM3", "NVIDIA H100 NVL", "NVIDIA H100 PCIe"});
+    CHECK(names == std::vector<std::string> { "NVIDIA H100 80GB HBM3", "NVIDIA H100 NVL", "NVIDIA H100 PCIe" });
     CHECK(m.gpu_family("A100").size() == 4);
     CHECK(m.gpu_family("A10").empty()); // a model of its own, not a family
 }
@@ -231,55 +231,57 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
         std::string hint;
     };
     auto row = GENERATE(values<Row>({
-        {"misspelt field", "cuda.json",
-         [](nlohmann::json& d) {
-             auto& t = d["toolkits"][0];
-             t["drver_linux"] = t["driver_linux"];
-             t.erase("driver_linux");
-         },
-         "m/cuda.json: toolkits[0].drver_linux: unknown field", "did you mean \"driver_linux\"?"},
-        {"unknown source key", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = {"NOPE"}; },
-         "m/cuda.json: toolkits[0].source[0]: unknown source 'NOPE'", "add it to the file's \"sources\" table"},
-        {"no source", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = nlohmann::json::array(); },
-         "m/cuda.json: toolkits[0].source: no source", "every fact names where it comes from"},
-        {"bad CUDA version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["version"] = "13.x"; },
-         "m/cuda.json: toolkits[0].version: '13.x' is not a CUDA version", "write it as 11.8 or 12.2.2"},
-        {"bad driver version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["driver_linux"] = "595"; },
-         "m/cuda.json: toolkits[0].driver_linux: '595' is not a driver version", "write it as 535.104.05"},
-        {"bad compute capability", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["compute_capability"] = "10"; },
-         "m/gpus.json: gpus[0].compute_capability: '10' is not a compute capability", "write it as 8.9 or sm_89"},
-        {"bad PEP 440 version", "torch.json", [](nlohmann::json& d) { d["releases"][1]["versions"][0] = "2..13"; },
-         "m/torch.json: releases[1].versions[0]: '2..13' is not a PEP 440 version",
-         "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1"},
-        {"unknown format", "cuda.json", [](nlohmann::json& d) { d["format"] = "dlenv.compat/v9"; },
-         "m/cuda.json: format: unknown format 'dlenv.compat/v9'",
-         "this dlenv reads dlenv.compat/v1; upgrade dlenv or regenerate the file"},
-        {"missing format", "jax.json", [](nlohmann::json& d) { d.erase("format"); }, "m/jax.json: format: missing",
-         "add the field \"format\""},
-        {"wrong type", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["name"] = 12; },
-         "m/cuda.json: toolkits[0].name: expected a string, got 12 (number)", ""},
-        {"unknown confidence", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["confidence"] = "likely"; },
-         "m/cuda.json: toolkits[0].confidence: expected confirmed, secondary or unconfirmed, got 'likely'", ""},
-        {"unknown segment", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["segment"] = "gaming"; },
-         "m/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got 'gaming'", ""},
-        {"a family whose variants differ", "gpus.json",
-         [](nlohmann::json& d) {
-             for (auto& g : d["gpus"])
-                 if (g["name"] == "NVIDIA L40")
-                     g["family"] = "A100";
-         },
-         "m/gpus.json: family 'A100' of NVIDIA A100 80GB PCIe differs from NVIDIA L40 in compute capability or segment",
-         "a family's variants share both; give the model its own family or none"},
-        {"a family that names a model", "gpus.json",
-         [](nlohmann::json& d) {
-             for (auto& g : d["gpus"])
-                 if (g["name"] == "NVIDIA H200 NVL")
-                     g["family"] = "H200 SXM";
-         },
-         "m/gpus.json: family 'H200 SXM' of NVIDIA H200 NVL is also the name of NVIDIA H200",
-         "a family name may not name one model"},
-        {"unknown top-level field", "tensorflow.json", [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
-         "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?"},
+        { "misspelt field", "cuda.json",
+            [](nlohmann::json& d) {
+                auto& t = d["toolkits"][0];
+                t["drver_linux"] = t["driver_linux"];
+                t.erase("driver_linux");
+            },
+            "m/cuda.json: toolkits[0].drver_linux: unknown field", "did you mean \"driver_linux\"?" },
+        { "unknown source key", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = { "NOPE" }; },
+            "m/cuda.json: toolkits[0].source[0]: unknown source 'NOPE'", "add it to the file's \"sources\" table" },
+        { "no source", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = nlohmann::json::array(); },
+            "m/cuda.json: toolkits[0].source: no source", "every fact names where it comes from" },
+        { "bad CUDA version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["version"] = "13.x"; },
+            "m/cuda.json: toolkits[0].version: '13.x' is not a CUDA version", "write it as 11.8 or 12.2.2" },
+        { "bad driver version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["driver_linux"] = "595"; },
+            "m/cuda.json: toolkits[0].driver_linux: '595' is not a driver version", "write it as 535.104.05" },
+        { "bad compute capability", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["compute_capability"] = "10"; },
+            "m/gpus.json: gpus[0].compute_capability: '10' is not a compute capability", "write it as 8.9 or sm_89" },
+        { "bad PEP 440 version", "torch.json", [](nlohmann::json& d) { d["releases"][1]["versions"][0] = "2..13"; },
+            "m/torch.json: releases[1].versions[0]: '2..13' is not a PEP 440 version",
+            "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1" },
+        { "unknown format", "cuda.json", [](nlohmann::json& d) { d["format"] = "dlenv.compat/v9"; },
+            "m/cuda.json: format: unknown format 'dlenv.compat/v9'",
+            "this dlenv reads dlenv.compat/v1; upgrade dlenv or regenerate the file" },
+        { "missing format", "jax.json", [](nlohmann::json& d) { d.erase("format"); }, "m/jax.json: format: missing",
+            "add the field \"format\"" },
+        { "wrong type", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["name"] = 12; },
+            "m/cuda.json: toolkits[0].name: expected a string, got 12 (number)", "" },
+        { "unknown confidence", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["confidence"] = "likely"; },
+            "m/cuda.json: toolkits[0].confidence: expected confirmed, secondary or unconfirmed, got 'likely'", "" },
+        { "unknown segment", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["segment"] = "gaming"; },
+            "m/gpus.json: gpus[0].segment: expected datacenter, workstation, geforce or jetson, got 'gaming'", "" },
+        { "a family whose variants differ", "gpus.json",
+            [](nlohmann::json& d) {
+                for (auto& g : d["gpus"])
+                    if (g["name"] == "NVIDIA L40")
+                        g["family"] = "A100";
+            },
+            "m/gpus.json: family 'A100' of NVIDIA A100 80GB PCIe differs from NVIDIA L40 in compute capability or "
+            "segment",
+            "a family's variants share both; give the model its own family or none" },
+        { "a family that names a model", "gpus.json",
+            [](nlohmann::json& d) {
+                for (auto& g : d["gpus"])
+                    if (g["name"] == "NVIDIA H200 NVL")
+                        g["family"] = "H200 SXM";
+            },
+            "m/gpus.json: family 'H200 SXM' of NVIDIA H200 NVL is also the name of NVIDIA H200",
+            "a family name may not name one model" },
+        { "unknown top-level field", "tensorflow.json",
+            [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
+            "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?" },
     }));
     CAPTURE(row.what);
     Error e = load_error(with_edit(row.file, row.edit));
@@ -304,11 +306,11 @@ TEST_CASE("an alias that names two GPUs is refused", "[matrix]")
 TEST_CASE("a JSON syntax error names the file, line and column", "[matrix]")
 {
     auto [text, position] = GENERATE(table<std::string, std::string>({
-        {"{]", "1:2"},
-        {"{\n]", "2:1"},
-        {"{\n  \"format\": \"dlenv.compat/v1\",\n  \"sources\": {,\n}\n", "3:15"},
+        { "{]", "1:2" },
+        { "{\n]", "2:1" },
+        { "{\n  \"format\": \"dlenv.compat/v1\",\n  \"sources\": {,\n}\n", "3:15" },
         // An unexpected token is placed at its last character, as nlohmann::json reads it.
-        {"{\n  \"format\": \"dlenv.compat/v1\"\n  \"sources\": {}\n}\n", "3:11"},
+        { "{\n  \"format\": \"dlenv.compat/v1\"\n  \"sources\": {}\n}\n", "3:11" },
     }));
     CAPTURE(text);
     Files files = real_files();
@@ -350,12 +352,12 @@ TEST_CASE("dense tensor-core peaks are loaded with their own sources, and absent
         std::string source_url;
     };
     auto row = GENERATE(values<Row>({
-        {"NVIDIA A100-SXM4-80GB", 312, 312,
-         "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-         "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"},
-        {"NVIDIA H100 80GB HBM3", 989.4, 989.4, "https://glennklockwood.com/garden/processors/h100"},
-        {"NVIDIA H100 PCIe", 756.5, 756.5, "https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html"},
-        {"Tesla V100-SXM2-32GB", 125, std::nullopt, "https://developer.nvidia.com/programming-tensor-cores-cuda-9-0"},
+        { "NVIDIA A100-SXM4-80GB", 312, 312,
+            "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
+            "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf" },
+        { "NVIDIA H100 80GB HBM3", 989.4, 989.4, "https://glennklockwood.com/garden/processors/h100" },
+        { "NVIDIA H100 PCIe", 756.5, 756.5, "https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html" },
+        { "Tesla V100-SXM2-32GB", 125, std::nullopt, "https://developer.nvidia.com/programming-tensor-cores-cuda-9-0" },
     }));
     CAPTURE(row.gpu);
     const Gpu* gpu = m.find_gpu(row.gpu);

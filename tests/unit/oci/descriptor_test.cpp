@@ -47,7 +47,8 @@ TEST_CASE("a manifest without a media type or with a null variant is read with t
 
 TEST_CASE("a descriptor whose digest is not a sha256 digest is refused naming where it was read", "[oci]")
 {
-    CHECK(manifest_error(R"({"schemaVersion": 2, )" + k_config + R"(, "layers": [{"mediaType": "a", "size": 1, )"
-                                                                   R"("digest": "sha512:00"}]})")
+    CHECK(manifest_error(R"({"schemaVersion": 2, )" + k_config
+              + R"(, "layers": [{"mediaType": "a", "size": 1, )"
+                R"("digest": "sha512:00"}]})")
         == "invalid_input: m layers[0]: \"digest\": not a sha256 digest: \"sha512:00\"");
 }

@@ -46,9 +46,8 @@ TEST_CASE("manylinux platform tags run from the target's glibc down, with the le
             "manylinux_2_8_x86_64", "manylinux_2_7_x86_64", "manylinux_2_6_x86_64", "manylinux_2_5_x86_64",
             "manylinux1_x86_64", "linux_x86_64" });
     CHECK(platform_tags(target("3.11", "aarch64", 19))
-        == std::vector<std::string> {
-            "manylinux_2_19_aarch64", "manylinux_2_18_aarch64", "manylinux_2_17_aarch64", "manylinux2014_aarch64",
-            "linux_aarch64" });
+        == std::vector<std::string> { "manylinux_2_19_aarch64", "manylinux_2_18_aarch64", "manylinux_2_17_aarch64",
+            "manylinux2014_aarch64", "linux_aarch64" });
     CHECK(platform_tags(target("3.11", "aarch64", 12)) == std::vector<std::string> { "linux_aarch64" });
 }
 

@@ -52,15 +52,17 @@ TEST_CASE("DLENV_REGISTRY_AUTH comes before docker's config, and a password may 
     CHECK(credentials->password == "s3:cret");
     CHECK(credentials->source == "DLENV_REGISTRY_AUTH");
     CHECK_THROWS_WITH(find_credentials("localhost:5000", "no-colon", scratch / "none.json"),
-                      "DLENV_REGISTRY_AUTH is not USER:PASSWORD");
+        "DLENV_REGISTRY_AUTH is not USER:PASSWORD");
     CHECK_FALSE(find_credentials("localhost:5000", nullptr, scratch / "none.json"));
 }
 
 TEST_CASE("docker's config.json gives credentials by host, with Docker Hub's legacy key", "[registry]")
 {
     Scratch scratch;
-    dlenv::write_file_atomic(scratch / "config.json", R"({"auths": {
-        "https://index.docker.io/v1/": {"auth": ")" + dlenv::base64_encode("hub:token") + R"("},
+    dlenv::write_file_atomic(scratch / "config.json",
+        R"({"auths": {
+        "https://index.docker.io/v1/": {"auth": ")"
+            + dlenv::base64_encode("hub:token") + R"("},
         "registry.example.com:5000": {"username": "team", "password": "pw"},
         "broken.example.com": {"auth": "not base64!"}}})");
     auto hub = find_credentials("docker.io", nullptr, scratch / "config.json");
@@ -81,6 +83,5 @@ TEST_CASE("an entry of docker's config.json of the wrong type is named without s
     Scratch scratch;
     dlenv::write_file_atomic(scratch / "config.json", R"({"auths": {"registry.example.com": {"auth": 5318008}}})");
     CHECK_THROWS_WITH(find_credentials("registry.example.com", nullptr, scratch / "config.json"),
-        (scratch / "config.json").string()
-            + ": auths.\"registry.example.com\".auth: expected a string, got a number");
+        (scratch / "config.json").string() + ": auths.\"registry.example.com\".auth: expected a string, got a number");
 }

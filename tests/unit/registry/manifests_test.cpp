@@ -1,5 +1,5 @@
-#include "core/error.h"
 #include "core/digest.h"
+#include "core/error.h"
 #include "registry/manifests.h"
 #include "unit/registry/canned_registry.h"
 

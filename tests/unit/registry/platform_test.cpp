@@ -9,8 +9,8 @@ namespace {
 
 oci::Descriptor manifest_for(const std::string& os, const std::string& arch, const std::string& variant, char fill)
 {
-    return {"application/vnd.oci.image.manifest.v1+json", Digest::from_hex(std::string(64, fill)), 100, {},
-            oci::Platform{arch, os, variant}};
+    return { "application/vnd.oci.image.manifest.v1+json", Digest::from_hex(std::string(64, fill)), 100, {},
+        oci::Platform { arch, os, variant } };
 }
 
 } // namespace
@@ -29,14 +29,14 @@ TEST_CASE("platforms read as OS/ARCH[/VARIANT]", "[registry]")
 TEST_CASE("the index's manifest for the platform is chosen; a missing one lists the others", "[registry]")
 {
     oci::Index index;
-    index.manifests = {manifest_for("linux", "arm64", "v8", 'a'), manifest_for("linux", "amd64", "", 'b'),
-                       manifest_for("unknown", "unknown", "", 'c')};
-    CHECK(registry::select_platform(index, {"amd64", "linux", ""}, "x").digest.hex() == std::string(64, 'b'));
-    CHECK(registry::select_platform(index, {"arm64", "linux", ""}, "x").digest.hex() == std::string(64, 'a'));
-    CHECK_THROWS_WITH(registry::select_platform(index, {"ppc64le", "linux", ""}, "nvidia/cuda:12"),
-                      "nvidia/cuda:12 has no image for linux/ppc64le");
+    index.manifests = { manifest_for("linux", "arm64", "v8", 'a'), manifest_for("linux", "amd64", "", 'b'),
+        manifest_for("unknown", "unknown", "", 'c') };
+    CHECK(registry::select_platform(index, { "amd64", "linux", "" }, "x").digest.hex() == std::string(64, 'b'));
+    CHECK(registry::select_platform(index, { "arm64", "linux", "" }, "x").digest.hex() == std::string(64, 'a'));
+    CHECK_THROWS_WITH(registry::select_platform(index, { "ppc64le", "linux", "" }, "nvidia/cuda:12"),
+        "nvidia/cuda:12 has no image for linux/ppc64le");
     try {
-        registry::select_platform(index, {"arm64", "linux", "v7"}, "x");
+        registry::select_platform(index, { "arm64", "linux", "v7" }, "x");
         FAIL("no error");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::not_found);

@@ -25,12 +25,12 @@ namespace {
 
 // A query written the way a user types it on the command line.
 struct Ask {
-    std::vector<std::string> frameworks{};
-    std::string cuda{};
-    std::string cudnn{};
-    std::string driver{};
-    std::vector<std::string> gpus{};
-    std::string python{};
+    std::vector<std::string> frameworks {};
+    std::string cuda {};
+    std::string cudnn {};
+    std::string driver {};
+    std::vector<std::string> gpus {};
+    std::string python {};
     bool forward_compat = false;
 
     Query query() const
@@ -69,8 +69,8 @@ Codes problems(const Report& report)
 
 bool has_code(const Report& report, const std::string& code)
 {
-    return std::any_of(report.findings.begin(), report.findings.end(),
-                       [&](const Finding& f) { return f.code == code; });
+    return std::any_of(
+        report.findings.begin(), report.findings.end(), [&](const Finding& f) { return f.code == code; });
 }
 
 const Finding* finding(const Report& report, const std::string& code)
@@ -89,7 +89,7 @@ bool suggests(const Report& report, const std::string& text)
 bool suggests_containing(const Report& report, const std::string& part)
 {
     return std::any_of(report.suggestions.begin(), report.suggestions.end(),
-                       [&](const std::string& s) { return s.find(part) != std::string::npos; });
+        [&](const std::string& s) { return s.find(part) != std::string::npos; });
 }
 
 // The report, printed with any failed check below it.
@@ -111,53 +111,53 @@ Error error_of(const Ask& ask)
 // --- The worked cases ----------------------------------------------------------
 
 TEST_CASE("case 1: torch 2.1 (PyPI cu121) on driver 525.60.13 runs under minor-version compatibility, with a warning",
-          "[resolve]")
+    "[resolve]")
 {
     // Any GPU the cu121 wheel has cubins for: 5.0;6.0;7.0;7.5;8.0;8.6;9.0.
-    auto gpu = GENERATE(as<std::string>{}, "", "T4", "A100 80GB SXM4", "RTX 3090", "H100 SXM5");
+    auto gpu = GENERATE(as<std::string> {}, "", "T4", "A100 80GB SXM4", "RTX 3090", "H100 SXM5");
     CAPTURE(gpu);
-    Ask ask{.frameworks = {"torch==2.1"}, .driver = "525.60.13"};
+    Ask ask { .frameworks = { "torch==2.1" }, .driver = "525.60.13" };
     if (!gpu.empty())
-        ask.gpus = {gpu};
+        ask.gpus = { gpu };
     Report r = check(ask);
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes{"driver-minor-version-compat"});
+    CHECK(problems(r) == Codes { "driver-minor-version-compat" });
     CHECK(has_code(r, "framework-build"));
     CHECK(suggests(r, "for the full CUDA 12.1 feature set, upgrade the driver to >= 530.30.02"));
 }
 
 TEST_CASE("case 2: torch 2.1 cu121 on driver 470.57.02 with an RTX 3090 fails; the cu118 build would run", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.1"}, .driver = "470.57.02", .gpus = {"RTX 3090"}});
+    Report r = check({ .frameworks = { "torch==2.1" }, .driver = "470.57.02", .gpus = { "RTX 3090" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"driver-too-old"});
+    CHECK(problems(r) == Codes { "driver-too-old" });
     const Finding* too_old = finding(r, "driver-too-old");
     REQUIRE(too_old);
-    CHECK(too_old->message ==
-          "driver 470.57.02 cannot run CUDA 12.1: the toolkit needs >= 530.30.02, and minor-version compatibility "
-          "needs >= 525.60.13; forward compatibility (cuda-compat) is not an option on NVIDIA GeForce RTX 3090, only "
-          "on data-center GPUs and Jetson");
+    CHECK(too_old->message
+        == "driver 470.57.02 cannot run CUDA 12.1: the toolkit needs >= 530.30.02, and minor-version compatibility "
+           "needs >= 525.60.13; forward compatibility (cuda-compat) is not an option on NVIDIA GeForce RTX 3090, only "
+           "on data-center GPUs and Jetson");
     CHECK(suggests(r, "upgrade the driver to >= 530.30.02 (or >= 525.60.13 under minor-version compatibility)"));
-    CHECK(suggests(r, "use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under minor-version "
-                      "compatibility (works, with warnings)"));
+    CHECK(suggests(r,
+        "use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under minor-version "
+        "compatibility (works, with warnings)"));
     CHECK_FALSE(suggests_containing(r, "cuda-compat-12-1")); // no forward compatibility on GeForce
 }
 
 TEST_CASE("case 4: CUDA 11.8 on driver 470.57.02 runs under minor-version compatibility, with a warning", "[resolve]")
 {
-    Report r = check({.cuda = "11.8", .driver = "470.57.02"});
+    Report r = check({ .cuda = "11.8", .driver = "470.57.02" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes{"driver-minor-version-compat"});
+    CHECK(problems(r) == Codes { "driver-minor-version-compat" });
     CHECK(suggests(r, "for the full CUDA 11.8 feature set, upgrade the driver to >= 520.61.05"));
 }
 
-TEST_CASE("case 6: tensorflow 2.14 (CUDA 11.8) on driver 580.65.06 is ok: drivers are backward compatible",
-          "[resolve]")
+TEST_CASE("case 6: tensorflow 2.14 (CUDA 11.8) on driver 580.65.06 is ok: drivers are backward compatible", "[resolve]")
 {
-    Report r = check({.frameworks = {"tensorflow==2.14"}, .driver = "580.65.06"});
+    Report r = check({ .frameworks = { "tensorflow==2.14" }, .driver = "580.65.06" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::ok);
     CHECK(problems(r).empty());
@@ -166,17 +166,17 @@ TEST_CASE("case 6: tensorflow 2.14 (CUDA 11.8) on driver 580.65.06 is ok: driver
 
 TEST_CASE("case 9: tensorflow 2.14 with CUDA 12.2 and cuDNN 8.9 fails: it was built for CUDA 11", "[resolve]")
 {
-    Report r = check({.frameworks = {"tensorflow==2.14"}, .cuda = "12.2", .cudnn = "8.9"});
+    Report r = check({ .frameworks = { "tensorflow==2.14" }, .cuda = "12.2", .cudnn = "8.9" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
     // cuDNN 8.9 instead of the tested 8.7 is a second, lesser complaint.
-    CHECK(problems(r) == Codes{"framework-cuda-untested", "cudnn-untested"});
+    CHECK(problems(r) == Codes { "framework-cuda-untested", "cudnn-untested" });
     CHECK(suggests(r, "tensorflow 2.15 is tested with CUDA 12.2 and cuDNN 8.9"));
 }
 
 TEST_CASE("case 10: tensorflow 2.15 with CUDA 12.2, cuDNN 8.9 and driver 535.104.05 is ok", "[resolve]")
 {
-    Report r = check({.frameworks = {"tensorflow==2.15"}, .cuda = "12.2", .cudnn = "8.9", .driver = "535.104.05"});
+    Report r = check({ .frameworks = { "tensorflow==2.15" }, .cuda = "12.2", .cudnn = "8.9", .driver = "535.104.05" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::ok);
     CHECK(problems(r).empty());
@@ -184,38 +184,38 @@ TEST_CASE("case 10: tensorflow 2.15 with CUDA 12.2, cuDNN 8.9 and driver 535.104
 
 TEST_CASE("case 13: CUDA 11.7 cannot target the RTX 4090 (sm_89 needs CUDA 11.8)", "[resolve]")
 {
-    Report r = check({.cuda = "11.7", .gpus = {"RTX 4090"}});
+    Report r = check({ .cuda = "11.7", .gpus = { "RTX 4090" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"cuda-cannot-target-gpu"});
+    CHECK(problems(r) == Codes { "cuda-cannot-target-gpu" });
     CHECK(suggests_containing(r, "use CUDA >= 11.8"));
 }
 
 TEST_CASE("case 13: the workaround offered is sm_86, whose cubin runs on the RTX 4090", "[resolve]")
 {
-    Report r = check({.cuda = "11.7", .gpus = {"RTX 4090"}});
+    Report r = check({ .cuda = "11.7", .gpus = { "RTX 4090" } });
     SHOW(r);
     CHECK(suggests(r, "use CUDA >= 11.8, or compile for sm_86 (its cubin runs on 8.9)"));
 }
 
 TEST_CASE("case 14: torch 1.13 cu117 on an RTX 4090 runs on its sm_86 cubins, with warnings", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==1.13"}, .cuda = "11.7", .gpus = {"RTX 4090"}});
+    Report r = check({ .frameworks = { "torch==1.13" }, .cuda = "11.7", .gpus = { "RTX 4090" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes{"gpu-cubin-compatible", "gpu-extension-target"});
+    CHECK(problems(r) == Codes { "gpu-cubin-compatible", "gpu-extension-target" });
 }
 
 TEST_CASE("case 15: torch 1.12 cu116 has no kernel for an H100; torch 2.0 cu118 is the first that does", "[resolve]")
 {
-    auto gpu = GENERATE(as<std::string>{}, "H100 SXM5", "H100 PCIe", "sm_90");
+    auto gpu = GENERATE(as<std::string> {}, "H100 SXM5", "H100 PCIe", "sm_90");
     CAPTURE(gpu);
-    Report r = check({.frameworks = {"torch==1.12"}, .cuda = "11.6", .gpus = {gpu}});
+    Report r = check({ .frameworks = { "torch==1.12" }, .cuda = "11.6", .gpus = { gpu } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
     CHECK(has_code(r, "gpu-no-kernel"));
     // CUDA 11.6 cannot target sm_90 either.
-    CHECK(problems(r) == Codes{"gpu-no-kernel", "gpu-extension-target"});
+    CHECK(problems(r) == Codes { "gpu-no-kernel", "gpu-extension-target" });
     CHECK(suggests_containing(r, "use torch 2.0 cu118 or newer: the first torch build with code for sm_90"));
 }
 
@@ -223,19 +223,20 @@ TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu1
 {
     SECTION("the PyPI default")
     {
-        Report r = check({.frameworks = {"torch==2.0"}, .gpus = {"H100 SXM5"}});
+        Report r = check({ .frameworks = { "torch==2.0" }, .gpus = { "H100 SXM5" } });
         SHOW(r);
         CHECK(r.verdict() == Verdict::fail);
         // Besides the missing kernels: CUDA 11.7 cannot target sm_90, and the bundled
         // cuDNN 8.5 does not support compute capability 9.0.
-        CHECK(problems(r) == Codes{"gpu-no-kernel", "gpu-extension-target", "cudnn-gpu-unsupported"});
-        CHECK(suggests(r, "use cu118 (torch 2.0+cu118): driver >= 520.61.05, or >= 450.80.02 under minor-version "
-                          "compatibility"));
+        CHECK(problems(r) == Codes { "gpu-no-kernel", "gpu-extension-target", "cudnn-gpu-unsupported" });
+        CHECK(suggests(r,
+            "use cu118 (torch 2.0+cu118): driver >= 520.61.05, or >= 450.80.02 under minor-version "
+            "compatibility"));
     }
     SECTION("cu117 named by label or by CUDA version")
     {
-        auto ask = GENERATE(Ask{.frameworks = {"torch==2.0+cu117"}, .gpus = {"H100 SXM5"}},
-                            Ask{.frameworks = {"torch==2.0"}, .cuda = "11.7", .gpus = {"H100 SXM5"}});
+        auto ask = GENERATE(Ask { .frameworks = { "torch==2.0+cu117" }, .gpus = { "H100 SXM5" } },
+            Ask { .frameworks = { "torch==2.0" }, .cuda = "11.7", .gpus = { "H100 SXM5" } });
         Report r = check(ask);
         SHOW(r);
         CHECK(r.verdict() == Verdict::fail);
@@ -243,8 +244,8 @@ TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu1
     }
     SECTION("cu118 named by label or by CUDA version")
     {
-        auto ask = GENERATE(Ask{.frameworks = {"torch==2.0+cu118"}, .gpus = {"H100 SXM5"}},
-                            Ask{.frameworks = {"torch==2.0"}, .cuda = "11.8", .gpus = {"H100 SXM5"}});
+        auto ask = GENERATE(Ask { .frameworks = { "torch==2.0+cu118" }, .gpus = { "H100 SXM5" } },
+            Ask { .frameworks = { "torch==2.0" }, .cuda = "11.8", .gpus = { "H100 SXM5" } });
         Report r = check(ask);
         SHOW(r);
         CHECK(r.verdict() == Verdict::ok);
@@ -255,45 +256,46 @@ TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu1
 
 TEST_CASE("case 21: torch 2.8 cu128 has no kernel for a GTX 1080 Ti (sm_61); cu126 runs it", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.8"}, .cuda = "12.8", .gpus = {"GTX 1080 Ti"}});
+    Report r = check({ .frameworks = { "torch==2.8" }, .cuda = "12.8", .gpus = { "GTX 1080 Ti" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"gpu-no-kernel"});
+    CHECK(problems(r) == Codes { "gpu-no-kernel" });
     CHECK(suggests_containing(r, "use cu126"));
-    CHECK(suggests(r, "use cu126 (torch 2.8+cu126): driver >= 560.28.03, or >= 525.60.13 under minor-version "
-                      "compatibility (works, with warnings)"));
+    CHECK(suggests(r,
+        "use cu126 (torch 2.8+cu126): driver >= 560.28.03, or >= 525.60.13 under minor-version "
+        "compatibility (works, with warnings)"));
     CHECK_FALSE(suggests_containing(r, "use cu129")); // cu129 drops Pascal too
 }
 
 TEST_CASE("case 24: a host CUDA of another major breaks extension builds against torch 2.1.2+cu121", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.1.2+cu121"}, .cuda = "11.8"});
+    Report r = check({ .frameworks = { "torch==2.1.2+cu121" }, .cuda = "11.8" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"cpp-extension-cuda-mismatch"});
+    CHECK(problems(r) == Codes { "cpp-extension-cuda-mismatch" });
     CHECK(has_code(r, "framework-build")); // torch itself runs, as cu121
 }
 
 TEST_CASE("case 24: a host CUDA of another minor only warns when building extensions", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.1.2+cu121"}, .cuda = "12.4"});
+    Report r = check({ .frameworks = { "torch==2.1.2+cu121" }, .cuda = "12.4" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes{"cpp-extension-cuda-minor"});
+    CHECK(problems(r) == Codes { "cpp-extension-cuda-minor" });
 }
 
 TEST_CASE("case 25: torchaudio 2.0.1 is built for torch 2.0.0 and cannot go with torch 2.0.1", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.0.1", "torchaudio==2.0.1"}});
+    Report r = check({ .frameworks = { "torch==2.0.1", "torchaudio==2.0.1" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"companion-mismatch"});
+    CHECK(problems(r) == Codes { "companion-mismatch" });
     CHECK(suggests(r, "use torchaudio 2.0.2 with torch 2.0.1"));
 }
 
 TEST_CASE("case 25: torchaudio 2.0.2 pairs with torch 2.0.1", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.0.1", "torchaudio==2.0.2"}});
+    Report r = check({ .frameworks = { "torch==2.0.1", "torchaudio==2.0.2" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::ok);
     CHECK(has_code(r, "companion-paired"));
@@ -303,27 +305,27 @@ TEST_CASE("case 25: torchaudio 2.0.2 pairs with torch 2.0.1", "[resolve]")
 
 TEST_CASE("torch 2.1 has no CUDA 12.2 build; both of its builds are suggested with their driver floors", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.1"}, .cuda = "12.2"});
+    Report r = check({ .frameworks = { "torch==2.1" }, .cuda = "12.2" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"framework-no-cuda-build"});
-    CHECK(r.findings.front().message ==
-          "torch 2.1 has no CUDA 12.2 build; its builds: cu118 (CUDA 11.8) and cu121 (CUDA 12.1, experimental)");
-    CHECK(r.suggestions ==
-          std::vector<std::string>{
-              "use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under minor-version compatibility",
-              "use cu121 (torch 2.1+cu121): driver >= 530.30.02, or >= 525.60.13 under minor-version compatibility",
-          });
+    CHECK(problems(r) == Codes { "framework-no-cuda-build" });
+    CHECK(r.findings.front().message
+        == "torch 2.1 has no CUDA 12.2 build; its builds: cu118 (CUDA 11.8) and cu121 (CUDA 12.1, experimental)");
+    CHECK(r.suggestions
+        == std::vector<std::string> {
+            "use cu118 (torch 2.1+cu118): driver >= 520.61.05, or >= 450.80.02 under minor-version compatibility",
+            "use cu121 (torch 2.1+cu121): driver >= 530.30.02, or >= 525.60.13 under minor-version compatibility",
+        });
 }
 
 TEST_CASE("forward compatibility on a GeForce GPU is refused (cudaErrorCompatNotSupportedOnDevice)", "[resolve]")
 {
-    auto gpu = GENERATE(as<std::string>{}, "RTX 3090", "RTX 4090", "RTX A6000");
+    auto gpu = GENERATE(as<std::string> {}, "RTX 3090", "RTX 4090", "RTX A6000");
     CAPTURE(gpu);
-    Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {gpu}, .forward_compat = true});
+    Report r = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { gpu }, .forward_compat = true });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"forward-compat-unsupported-gpu"});
+    CHECK(problems(r) == Codes { "forward-compat-unsupported-gpu" });
     const Finding* refused = finding(r, "forward-compat-unsupported-gpu");
     REQUIRE(refused);
     CHECK_THAT(refused->message, Contains("cudaErrorCompatNotSupportedOnDevice (804)"));
@@ -331,29 +333,30 @@ TEST_CASE("forward compatibility on a GeForce GPU is refused (cudaErrorCompatNot
     CHECK(suggests(r, "upgrade the driver to >= 530.30.02 (or >= 525.60.13 under minor-version compatibility)"));
 }
 
-TEST_CASE("forward compatibility on a data-center GPU runs a newer CUDA major on an old driver, with a warning",
-          "[resolve]")
+TEST_CASE(
+    "forward compatibility on a data-center GPU runs a newer CUDA major on an old driver, with a warning", "[resolve]")
 {
-    auto gpu = GENERATE(as<std::string>{}, "A100 80GB SXM4", "T4", "H100 SXM5");
+    auto gpu = GENERATE(as<std::string> {}, "A100 80GB SXM4", "T4", "H100 SXM5");
     CAPTURE(gpu);
-    Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {gpu}, .forward_compat = true});
+    Report r = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { gpu }, .forward_compat = true });
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes{"driver-forward-compat"});
+    CHECK(problems(r) == Codes { "driver-forward-compat" });
 }
 
-TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 check as every variant does",
-          "[resolve]")
+TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 check as every variant does", "[resolve]")
 {
     auto [family, variant, sm] = GENERATE(table<std::string, std::string, std::string>({
-        {"A100", "A100 80GB SXM4", "sm_80"},
-        {"H100", "H100 SXM5", "sm_90"},
-        {"H200", "H200 SXM", "sm_90"},
-        {"V100", "V100 SXM2 32GB", "sm_70"},
+        { "A100", "A100 80GB SXM4", "sm_80" },
+        { "H100", "H100 SXM5", "sm_90" },
+        { "H200", "H200 SXM", "sm_90" },
+        { "V100", "V100 SXM2 32GB", "sm_70" },
     }));
     CAPTURE(family);
-    Report by_family = check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .driver = "535.104.05", .gpus = {family}});
-    Report by_variant = check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .driver = "535.104.05", .gpus = {variant}});
+    Report by_family
+        = check({ .frameworks = { "torch==2.1" }, .cuda = "11.8", .driver = "535.104.05", .gpus = { family } });
+    Report by_variant
+        = check({ .frameworks = { "torch==2.1" }, .cuda = "11.8", .driver = "535.104.05", .gpus = { variant } });
     SHOW(by_family);
     CHECK(by_family.verdict() == Verdict::ok);
     CHECK(by_family.verdict() == by_variant.verdict());
@@ -361,57 +364,58 @@ TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 chec
     REQUIRE(cubin);
     CHECK(cubin->subject == family);
     CHECK(cubin->message == "torch 2.1 cu118 carries " + sm + " kernels for " + family);
-    Report forward = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {family}, .forward_compat = true});
-    CHECK(problems(forward) == Codes{"driver-forward-compat"});
+    Report forward = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { family }, .forward_compat = true });
+    CHECK(problems(forward) == Codes { "driver-forward-compat" });
     std::string lower = family;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    CHECK(finding(check({.frameworks = {"torch==2.1"}, .cuda = "11.8", .gpus = {lower}}), "gpu-cubin")->subject == family);
+    CHECK(finding(check({ .frameworks = { "torch==2.1" }, .cuda = "11.8", .gpus = { lower } }), "gpu-cubin")->subject
+        == family);
 }
 
 TEST_CASE("a bare data-center compute capability may use forward compatibility; a shared one may not", "[resolve]")
 {
-    for (std::string sm : {"sm_80", "sm_90"}) {
+    for (std::string sm : { "sm_80", "sm_90" }) {
         CAPTURE(sm);
-        Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {sm}, .forward_compat = true});
+        Report r = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { sm }, .forward_compat = true });
         SHOW(r);
-        CHECK(problems(r) == Codes{"driver-forward-compat"});
+        CHECK(problems(r) == Codes { "driver-forward-compat" });
     }
     // sm_86 is the A10's and the RTX 3090's: forward compatibility cannot be promised.
-    Report shared = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {"sm_86"}, .forward_compat = true});
-    CHECK(problems(shared) == Codes{"forward-compat-unsupported-gpu"});
+    Report shared = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "sm_86" }, .forward_compat = true });
+    CHECK(problems(shared) == Codes { "forward-compat-unsupported-gpu" });
 }
 
 TEST_CASE("without forward compatibility, a data-center GPU on an old driver is told about cuda-compat", "[resolve]")
 {
-    Report r = check({.cuda = "12.1", .driver = "470.57.02", .gpus = {"A100 80GB SXM4"}});
+    Report r = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "A100 80GB SXM4" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"driver-too-old"});
+    CHECK(problems(r) == Codes { "driver-too-old" });
     CHECK(suggests(r, "or keep the driver and install cuda-compat-12-1 (forward compatibility, --forward-compat)"));
 }
 
 TEST_CASE("Blackwell: an RTX 5090 needs driver 570.26 even where CUDA 12.8 would run under minor-version "
           "compatibility",
-          "[resolve]")
+    "[resolve]")
 {
-    Report r = check({.cuda = "12.8", .driver = "560.35.03", .gpus = {"RTX 5090"}});
+    Report r = check({ .cuda = "12.8", .driver = "560.35.03", .gpus = { "RTX 5090" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"driver-too-old-for-gpu", "driver-minor-version-compat"});
+    CHECK(problems(r) == Codes { "driver-too-old-for-gpu", "driver-minor-version-compat" });
 }
 
 TEST_CASE("a Python outside the framework's range is an error naming the range", "[resolve]")
 {
     auto [framework, python, range] = GENERATE(table<std::string, std::string, std::string>({
-        {"torch==2.1", "3.12", "3.8-3.11"},
-        {"torch==2.1", "3.7", "3.8-3.11"},
-        {"tensorflow==2.15", "3.12", "3.9-3.11"},
+        { "torch==2.1", "3.12", "3.8-3.11" },
+        { "torch==2.1", "3.7", "3.8-3.11" },
+        { "tensorflow==2.15", "3.12", "3.9-3.11" },
     }));
     CAPTURE(framework, python);
-    Report r = check({.frameworks = {framework}, .python = python});
+    Report r = check({ .frameworks = { framework }, .python = python });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes{"python-unsupported"});
+    CHECK(problems(r) == Codes { "python-unsupported" });
     const Finding* unsupported = finding(r, "python-unsupported");
     REQUIRE(unsupported);
     CHECK_THAT(unsupported->message, Contains("supports Python " + range + ", not " + python));
@@ -419,7 +423,7 @@ TEST_CASE("a Python outside the framework's range is an error naming the range",
 
 TEST_CASE("a Python inside the range, patch level included, is accepted", "[resolve]")
 {
-    Report r = check({.frameworks = {"torch==2.1"}, .python = "3.11.8"});
+    Report r = check({ .frameworks = { "torch==2.1" }, .python = "3.11.8" });
     SHOW(r);
     CHECK_FALSE(has_code(r, "python-unsupported"));
 }
@@ -428,7 +432,7 @@ TEST_CASE("a Python inside the range, patch level included, is accepted", "[reso
 
 TEST_CASE("a CUDA version that was never released is bad input naming the nearest releases", "[resolve]")
 {
-    Error e = error_of({.cuda = "12.7"});
+    Error e = error_of({ .cuda = "12.7" });
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "CUDA 12.7 is not a CUDA release");
     CHECK(e.hint() == "nearest known: 12.6 and 12.8");
@@ -436,7 +440,7 @@ TEST_CASE("a CUDA version that was never released is bad input naming the neares
 
 TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
 {
-    Error e = error_of({.gpus = {"RTX 4099"}});
+    Error e = error_of({ .gpus = { "RTX 4099" } });
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "unknown GPU 'RTX 4099'");
     CHECK_THAT(e.hint(), StartsWith("did you mean RTX 4090"));
@@ -444,7 +448,7 @@ TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
 
 TEST_CASE("a compute capability no architecture has is bad input", "[resolve]")
 {
-    Error e = error_of({.gpus = {"sm_99"}});
+    Error e = error_of({ .gpus = { "sm_99" } });
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "unknown compute capability 9.9");
     CHECK_THAT(e.hint(), StartsWith("known: "));
@@ -453,16 +457,17 @@ TEST_CASE("a compute capability no architecture has is bad input", "[resolve]")
 TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[resolve]")
 {
     auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
-        {"pytorch==2.1", "unknown framework 'pytorch'",
-         "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax"},
-        {"torch", "'torch' does not name a version", "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0"},
-        {"torch>=2.1", "'torch>=2.1' does not name a version",
-         "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0"},
-        {"torch==2", "'2' is not a release of torch", "write a release line or version, e.g. torch==2.1 or torch==2.1.2"},
-        {"torch==2.1rc1", "'2.1rc1' is not a release of torch",
-         "write a release line or version, e.g. torch==2.1 or torch==2.1.2"},
-        {"torch==latest", "'latest' is not a release of torch",
-         "write a release line or version, e.g. torch==2.1 or torch==2.1.2"},
+        { "pytorch==2.1", "unknown framework 'pytorch'",
+            "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax" },
+        { "torch", "'torch' does not name a version", "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
+        { "torch>=2.1", "'torch>=2.1' does not name a version",
+            "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
+        { "torch==2", "'2' is not a release of torch",
+            "write a release line or version, e.g. torch==2.1 or torch==2.1.2" },
+        { "torch==2.1rc1", "'2.1rc1' is not a release of torch",
+            "write a release line or version, e.g. torch==2.1 or torch==2.1.2" },
+        { "torch==latest", "'latest' is not a release of torch",
+            "write a release line or version, e.g. torch==2.1 or torch==2.1.2" },
     }));
     CAPTURE(text);
     try {
@@ -478,11 +483,11 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
 TEST_CASE("a framework request keeps its version and local label apart", "[resolve]")
 {
     auto [text, framework, version, local] = GENERATE(table<std::string, Framework, std::string, std::string>({
-        {"torch==2.1", Framework::torch, "2.1", ""},
-        {"torch==2.1.2+cu118", Framework::torch, "2.1.2", "cu118"},
-        {"tensorflow==2.15.0", Framework::tensorflow, "2.15.0", ""},
-        {"torchaudio==2.0.1", Framework::torchaudio, "2.0.1", ""},
-        {"jax==0.4.30", Framework::jax, "0.4.30", ""},
+        { "torch==2.1", Framework::torch, "2.1", "" },
+        { "torch==2.1.2+cu118", Framework::torch, "2.1.2", "cu118" },
+        { "tensorflow==2.15.0", Framework::tensorflow, "2.15.0", "" },
+        { "torchaudio==2.0.1", Framework::torchaudio, "2.0.1", "" },
+        { "jax==0.4.30", Framework::jax, "0.4.30", "" },
     }));
     CAPTURE(text);
     auto request = FrameworkRequest::parse(text);
@@ -494,7 +499,7 @@ TEST_CASE("a framework request keeps its version and local label apart", "[resol
 
 TEST_CASE("a patch release the line does not have is bad input listing the line's releases", "[resolve]")
 {
-    Error e = error_of({.frameworks = {"torch==2.1.7"}});
+    Error e = error_of({ .frameworks = { "torch==2.1.7" } });
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "torch 2.1.7 is not a release");
     CHECK(e.hint() == "releases of torch 2.1: 2.1.0, 2.1.1 and 2.1.2");
@@ -502,7 +507,7 @@ TEST_CASE("a patch release the line does not have is bad input listing the line'
 
 TEST_CASE("a release line the matrix does not have is bad input naming known lines", "[resolve]")
 {
-    Error e = error_of({.frameworks = {"torch==9.9"}});
+    Error e = error_of({ .frameworks = { "torch==9.9" } });
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "the matrix has no torch 9.9");
     CHECK_THAT(e.hint(), StartsWith("nearest known lines: ") || StartsWith("known lines: "));
@@ -510,7 +515,7 @@ TEST_CASE("a release line the matrix does not have is bad input naming known lin
 
 TEST_CASE("a cuDNN version the matrix does not know is bad input", "[resolve]")
 {
-    Error e = error_of({.cudnn = "7.6"});
+    Error e = error_of({ .cudnn = "7.6" });
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "cuDNN 7.6 is not a release the matrix knows");
     CHECK(e.hint() == "nearest known: 8.0.0");
@@ -518,21 +523,21 @@ TEST_CASE("a cuDNN version the matrix does not know is bad input", "[resolve]")
 
 TEST_CASE("two primary frameworks at once are bad input", "[resolve]")
 {
-    Error e = error_of({.frameworks = {"torch==2.1", "tensorflow==2.15"}});
+    Error e = error_of({ .frameworks = { "torch==2.1", "tensorflow==2.15" } });
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "check one framework at a time: torch==2.1 and tensorflow==2.15");
 }
 
-TEST_CASE("a toolkit past an architecture's last CUDA cannot target it; an update of that last line still can",
-          "[resolve]")
+TEST_CASE(
+    "a toolkit past an architecture's last CUDA cannot target it; an update of that last line still can", "[resolve]")
 {
-    Report dropped = check({.cuda = "13.0", .gpus = {"V100S"}});
+    Report dropped = check({ .cuda = "13.0", .gpus = { "V100S" } });
     SHOW(dropped);
     CHECK(dropped.verdict() == Verdict::fail);
-    CHECK(problems(dropped) == Codes{"cuda-dropped-gpu"});
+    CHECK(problems(dropped) == Codes { "cuda-dropped-gpu" });
     CHECK(suggests(dropped, "use CUDA <= 12.9 for Tesla V100S-PCIE-32GB"));
 
-    Report update = check({.cuda = "12.9.1", .gpus = {"V100S"}});
+    Report update = check({ .cuda = "12.9.1", .gpus = { "V100S" } });
     SHOW(update);
     CHECK(update.verdict() == Verdict::ok);
     CHECK(has_code(update, "cuda-targets-gpu"));

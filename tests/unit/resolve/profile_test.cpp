@@ -33,8 +33,8 @@ TEST_CASE("a profile reads what a team wants, with defaults for validation", "[r
     CHECK(p.framework.text() == "torch==2.1");
     CHECK(p.cuda->text() == "11.8");
     CHECK(p.python.text() == "3.10");
-    CHECK(p.companions == std::vector{resolve::Framework::torchvision});
-    CHECK(p.validation_tiers == std::vector<std::string>{"static", "gpu", "framework"});
+    CHECK(p.companions == std::vector { resolve::Framework::torchvision });
+    CHECK(p.validation_tiers == std::vector<std::string> { "static", "gpu", "framework" });
     CHECK(p.bandwidth_min_fraction == 0.8);
     CHECK(p.gemm_min_fraction == 0.6);
 }
@@ -44,56 +44,56 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
     struct Case {
         std::string from, to, message, hint;
     };
-    auto c = GENERATE(
-        Case{R"("python": "3.10")", R"("pyhton": "3.10")", "team.json: pyhton: unknown field",
-             "did you mean \"python\"?"},
-        Case{R"("version": "2.1")", R"("version": 2.1)", "team.json: framework.version: expected a string, got 2.1 (number)",
-             ""},
-        Case{R"("python": "3.10")", R"("python": "3")", "team.json: python: '3' is not a Python version",
-             "write it as 3.10"},
-        Case{R"("name": "torch")", R"("name": "pytorch")", "team.json: framework: unknown framework 'pytorch'",
-             "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax"},
-        Case{R"("companions": ["torchvision"])", R"("companions": ["torchtext"])",
-             "team.json: companions[0]: unknown companion 'torchtext'", "companions are torchvision and torchaudio"},
-        Case{R"("name": "team",)", "", "team.json: name: missing", "add the field \"name\""},
-        Case{R"("format": "dlenv.profile/v1")", R"("format": "dlenv.profile/v2")",
-             "team.json: format: unknown format 'dlenv.profile/v2'", "this dlenv reads dlenv.profile/v1"},
-        Case{R"("python": "3.10",)", R"("python": "3.10", "packages": {"machine": "arm64"},)",
-             "team.json: packages.machine: unknown machine 'arm64'", "machines are x86_64 and aarch64"},
-        Case{R"("python": "3.10",)", R"("python": "3.10", "packages": {"glibc": "2"},)",
-             "team.json: packages.glibc: expected MAJOR.MINOR like \"2.35\", got \"2\"",
-             "use the glibc of the base image: `ldd --version` in it"},
-        Case{R"("python": "3.10",)", R"("python": "3.10", "packages": {"indexes": {"team": "pkgs.example/simple"}},)",
-             "team.json: packages.indexes.team: expected the http(s) URL of a simple API, like https://pypi.org/simple/",
-             ""},
-        Case{R"("python": "3.10",)",
-             R"("python": "3.10", "packages": {"python_runtime": {"url": "https://x.example/python.tar.gz",
+    auto c = GENERATE(Case { R"("python": "3.10")", R"("pyhton": "3.10")", "team.json: pyhton: unknown field",
+                          "did you mean \"python\"?" },
+        Case { R"("version": "2.1")", R"("version": 2.1)",
+            "team.json: framework.version: expected a string, got 2.1 (number)", "" },
+        Case { R"("python": "3.10")", R"("python": "3")", "team.json: python: '3' is not a Python version",
+            "write it as 3.10" },
+        Case { R"("name": "torch")", R"("name": "pytorch")", "team.json: framework: unknown framework 'pytorch'",
+            "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax" },
+        Case { R"("companions": ["torchvision"])", R"("companions": ["torchtext"])",
+            "team.json: companions[0]: unknown companion 'torchtext'", "companions are torchvision and torchaudio" },
+        Case { R"("name": "team",)", "", "team.json: name: missing", "add the field \"name\"" },
+        Case { R"("format": "dlenv.profile/v1")", R"("format": "dlenv.profile/v2")",
+            "team.json: format: unknown format 'dlenv.profile/v2'", "this dlenv reads dlenv.profile/v1" },
+        Case { R"("python": "3.10",)", R"("python": "3.10", "packages": {"machine": "arm64"},)",
+            "team.json: packages.machine: unknown machine 'arm64'", "machines are x86_64 and aarch64" },
+        Case { R"("python": "3.10",)", R"("python": "3.10", "packages": {"glibc": "2"},)",
+            "team.json: packages.glibc: expected MAJOR.MINOR like \"2.35\", got \"2\"",
+            "use the glibc of the base image: `ldd --version` in it" },
+        Case { R"("python": "3.10",)", R"("python": "3.10", "packages": {"indexes": {"team": "pkgs.example/simple"}},)",
+            "team.json: packages.indexes.team: expected the http(s) URL of a simple API, like https://pypi.org/simple/",
+            "" },
+        Case { R"("python": "3.10",)",
+            R"("python": "3.10", "packages": {"python_runtime": {"url": "https://x.example/python.tar.gz",
                                                                   "sha256": "ABC"}},)",
-             "team.json: packages.python_runtime.sha256: expected 64 lowercase hexadecimal digits",
-             "copy it from the release's SHA256SUMS"},
-        Case{R"("name": "team")", R"("name": "Team App")", "team.json: name: invalid image name \"Team App\"",
-             "use lowercase letters, digits and . _ - between them, with / between path components"},
-        Case{R"("name": "team")", R"("name": "../../etc/cron.d/team")",
-             "team.json: name: invalid image name \"../../etc/cron.d/team\"",
-             "use lowercase letters, digits and . _ - between them, with / between path components"},
-        Case{R"("python": "3.10",)",
-             R"("python": "3.10", "files": [{"source": "a.py", "target": "/opt/dlenv/dlenv.lock.json"}],)",
-             "team.json: files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the "
-             "file elsewhere",
-             ""},
-        Case{R"("python": "3.10",)",
-             R"("python": "3.10", "files": [{"source": ")" + std::string(300, 'a') + R"(", "target": "/app/a"}],)",
-             "team.json: files[0].source: a component of the path is 300 bytes long; Linux allows 255", ""},
-        Case{R"("python": "3.10",)",
-             R"("python": "3.10", "files": [{"source": "a.py", "target": "/app/a.py", "mode": "rwx"}],)",
-             "team.json: files[0].mode: expected an octal mode like \"0644\", got \"rwx\"", ""},
-        Case{R"("python": "3.10",)",
-             R"("python": "3.10", "description": )" + std::string(65, '[') + std::string(65, ']') + ",",
-             "team.json: arrays and objects nest deeper than 64 levels",
-             "dlenv reads JSON nested at most 64 levels deep; this is not a file it wrote or expects"},
-        Case{R"("python": "3.10",)", R"("python": "3.10")", "team.json:6:14: not valid JSON: syntax error while "
-                                                           "parsing object - unexpected string literal; expected '}'",
-             "fix the syntax at that position"});
+            "team.json: packages.python_runtime.sha256: expected 64 lowercase hexadecimal digits",
+            "copy it from the release's SHA256SUMS" },
+        Case { R"("name": "team")", R"("name": "Team App")", "team.json: name: invalid image name \"Team App\"",
+            "use lowercase letters, digits and . _ - between them, with / between path components" },
+        Case { R"("name": "team")", R"("name": "../../etc/cron.d/team")",
+            "team.json: name: invalid image name \"../../etc/cron.d/team\"",
+            "use lowercase letters, digits and . _ - between them, with / between path components" },
+        Case { R"("python": "3.10",)",
+            R"("python": "3.10", "files": [{"source": "a.py", "target": "/opt/dlenv/dlenv.lock.json"}],)",
+            "team.json: files[0].target: /opt/dlenv belongs to dlenv (the lock and the validation kit); put the "
+            "file elsewhere",
+            "" },
+        Case { R"("python": "3.10",)",
+            R"("python": "3.10", "files": [{"source": ")" + std::string(300, 'a') + R"(", "target": "/app/a"}],)",
+            "team.json: files[0].source: a component of the path is 300 bytes long; Linux allows 255", "" },
+        Case { R"("python": "3.10",)",
+            R"("python": "3.10", "files": [{"source": "a.py", "target": "/app/a.py", "mode": "rwx"}],)",
+            "team.json: files[0].mode: expected an octal mode like \"0644\", got \"rwx\"", "" },
+        Case { R"("python": "3.10",)",
+            R"("python": "3.10", "description": )" + std::string(65, '[') + std::string(65, ']') + ",",
+            "team.json: arrays and objects nest deeper than 64 levels",
+            "dlenv reads JSON nested at most 64 levels deep; this is not a file it wrote or expects" },
+        Case { R"("python": "3.10",)", R"("python": "3.10")",
+            "team.json:6:14: not valid JSON: syntax error while "
+            "parsing object - unexpected string literal; expected '}'",
+            "fix the syntax at that position" });
     INFO(c.message);
     try {
         resolve::Profile::parse("team.json", with(c.from, c.to));
@@ -107,13 +107,16 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
 
 TEST_CASE("a profile's packages section sets the indexes, the target and a Python runtime", "[resolve][profile]")
 {
-    auto p = resolve::Profile::parse("team.json", with(R"("python": "3.10",)", R"("python": "3.10",
+    auto p = resolve::Profile::parse("team.json",
+        with(R"("python": "3.10",)",
+            R"("python": "3.10",
         "packages": {"indexes": {"team": "https://pkgs.example/simple/"}, "index_of": {"team-utils": "team"},
                      "machine": "aarch64", "glibc": "2.35",
                      "python_runtime": {"url": "https://x.example/cpython-3.10-install_only.tar.gz",
-                                        "sha256": ")" + std::string(64, 'a') + R"("}},)"));
-    CHECK(p.packages.indexes == std::map<std::string, std::string>{{"team", "https://pkgs.example/simple/"}});
-    CHECK(p.packages.index_of == std::map<std::string, std::string>{{"team-utils", "team"}});
+                                        "sha256": ")"
+                + std::string(64, 'a') + R"("}},)"));
+    CHECK(p.packages.indexes == std::map<std::string, std::string> { { "team", "https://pkgs.example/simple/" } });
+    CHECK(p.packages.index_of == std::map<std::string, std::string> { { "team-utils", "team" } });
     CHECK(p.packages.machine == "aarch64");
     CHECK(p.packages.glibc_major == 2);
     CHECK(p.packages.glibc_minor == 35);

@@ -33,8 +33,8 @@ TEST_CASE("image names may start with the registry host and port they came from"
 TEST_CASE("a pull moves only its own tag and says so in the history", "[store]")
 {
     store::Records records;
-    oci::Descriptor first{"application/vnd.oci.image.manifest.v1+json", Digest::from_hex(std::string(64, 'a')), 10,
-                          {}, std::nullopt};
+    oci::Descriptor first { "application/vnd.oci.image.manifest.v1+json", Digest::from_hex(std::string(64, 'a')), 10,
+        {}, std::nullopt };
     oci::Descriptor second = first;
     second.digest = Digest::from_hex(std::string(64, 'b'));
     store::record_pull(records, "nvidia/cuda", "12.2", first, 0);

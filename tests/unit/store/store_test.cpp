@@ -117,14 +117,14 @@ TEST_CASE("index.json shows every tag as NAME:TAG and keeps what other tools put
     store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor foreign = add_image(store, "foreign");
     foreign.annotations["org.opencontainers.image.ref.name"] = "copied-by-skopeo";
-    store.layout().write_index(oci::Index{{foreign}, {}});
+    store.layout().write_index(oci::Index { { foreign }, {} });
     add_build(store, "app", "a", 1);
     add_build(store, "app", "b", 2);
 
     std::vector<std::string> refs;
     for (const auto& d : store.layout().read_index().manifests)
         refs.push_back(d.annotations.at("org.opencontainers.image.ref.name"));
-    CHECK(refs == std::vector<std::string>{"app:latest", "app:rollback", "copied-by-skopeo"});
+    CHECK(refs == std::vector<std::string> { "app:latest", "app:rollback", "copied-by-skopeo" });
     CHECK(store.index_matches_records());
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("a writer repairs an index.json that lags the records", "[store]")
     {
         store::Store store = store::Store::open_for_writing(dir.dir());
         add_build(store, "app", "a", 1);
-        store.layout().write_index(oci::Index{}); // as if killed between the two writes
+        store.layout().write_index(oci::Index {}); // as if killed between the two writes
         CHECK_FALSE(store.index_matches_records());
         CHECK(store::check_store(store).notes.size() == 1);
     }
@@ -159,12 +159,14 @@ TEST_CASE("records that do not parse are refused naming the file and the field",
 {
     const std::string tag = R"({"mediaType": "application/vnd.oci.image.manifest.v1+json", "size": 2, "digest": )";
     auto [images, problem] = GENERATE_COPY(table<std::string, std::string>({
-        { R"({"app": {"tags": )", ":1:57: not valid JSON: syntax error while parsing value - unexpected end of "
-                                  "input; expected '[', '{', or a literal" },
+        { R"({"app": {"tags": )",
+            ":1:57: not valid JSON: syntax error while parsing value - unexpected end of "
+            "input; expected '[', '{', or a literal" },
         { R"({"app": {"tags": {"latest": )" + tag + R"("sha256:abc"}}, "history": []}}})",
             R"( app:latest: "digest": not a sha256 digest: "abc")" },
         { R"({"app": {"tags": {}, "history": [{"time": "t", "action": "build", "lock_digest": "l", "image": )" + tag
-                + R"("sha256:)" + std::string(64, 'a') + R"("}, "moved": [{"tag": "latest", "from": "md5:1", "to": null}]}]}}})",
+                + R"("sha256:)" + std::string(64, 'a')
+                + R"("}, "moved": [{"tag": "latest", "from": "md5:1", "to": null}]}]}}})",
             R"( history of app: not a sha256 digest: "md5:1")" },
     }));
     Scratch dir;
@@ -227,7 +229,7 @@ TEST_CASE("the layer cache answers only while the layer's blob is stored", "[sto
     Scratch dir;
     store::Store store = store::Store::open_for_writing(dir.dir());
     oci::Descriptor layer = store.layout().write_blob("layer", oci::media_type::k_layer_tar);
-    store::remember_layer(store, "key1", {layer, Digest::of("layer")});
+    store::remember_layer(store, "key1", { layer, Digest::of("layer") });
     REQUIRE(store::find_cached_layer(store, "key1"));
     CHECK(store::find_cached_layer(store, "key1")->descriptor.digest == layer.digest);
     CHECK_FALSE(store::find_cached_layer(store, "key2"));
@@ -238,8 +240,8 @@ TEST_CASE("the layer cache answers only while the layer's blob is stored", "[sto
 
 TEST_CASE("image names follow the registry grammar", "[store]")
 {
-    for (std::string good : {"app", "team/pytorch-2.1", "a.b_c__d", "x/y/z"})
+    for (std::string good : { "app", "team/pytorch-2.1", "a.b_c__d", "x/y/z" })
         CHECK_NOTHROW(store::check_image_name(good));
-    for (std::string bad : {"", "App", "-app", "app-", "a//b", "a:b", "/a"})
+    for (std::string bad : { "", "App", "-app", "app-", "a//b", "a:b", "/a" })
         CHECK_THROWS_AS(store::check_image_name(bad), Error);
 }

@@ -13,6 +13,6 @@ TEST_CASE("a report carries the lock's thresholds as the lock writes them, or {}
 
     report.thresholds = lock::Thresholds { 0.8, 0.6 };
     CHECK(report.to_json().at("thresholds").dump() == R"({"bandwidth_min_fraction":0.8,"gemm_min_fraction":0.6})");
-    CHECK(report.tier_json(tier).at("thresholds").dump()
-        == R"({"bandwidth_min_fraction":0.8,"gemm_min_fraction":0.6})");
+    CHECK(
+        report.tier_json(tier).at("thresholds").dump() == R"({"bandwidth_min_fraction":0.8,"gemm_min_fraction":0.6})");
 }

@@ -16,11 +16,10 @@
 
 using namespace dlenv;
 
-TEST_CASE("build_into_store tags the image latest, then writes its docker archive and its Docker context",
-          "[workflow]")
+TEST_CASE("build_into_store tags the image latest, then writes its docker archive and its Docker context", "[workflow]")
 {
     Scratch scratch;
-    std::string lockfile = scratch_lock(scratch, {"static"});
+    std::string lockfile = scratch_lock(scratch, { "static" });
     workflow::BuildIntoStoreRequest request;
     request.store_dir = scratch / "store";
     request.archive = scratch / "app.tar";
@@ -42,10 +41,10 @@ TEST_CASE("build_into_store tags the image latest, then writes its docker archiv
     scratch.sh("tar -xOf app.tar manifest.json >manifest.json");
     nlohmann::json manifests = nlohmann::json::parse(read_file(scratch / "manifest.json"));
     REQUIRE(manifests.size() == 1);
-    CHECK(manifests[0].at("RepoTags") == nlohmann::json({"app:latest"}));
+    CHECK(manifests[0].at("RepoTags") == nlohmann::json({ "app:latest" }));
 
     CHECK(read_file(scratch / "context" / "Dockerfile")
-          == image::render_dockerfile(build.lock, matrix::Matrix::embedded()));
+        == image::render_dockerfile(build.lock, matrix::Matrix::embedded()));
     CHECK(read_file(scratch / "context" / "dlenv.lock.json") == read_file(lockfile));
     CHECK(read_file(scratch / "context" / "files" / "app" / "train.py") == "print('train')\n");
 }
@@ -53,20 +52,20 @@ TEST_CASE("build_into_store tags the image latest, then writes its docker archiv
 TEST_CASE("build_into_store without an archive or a Dockerfile writes only the store, heard or not", "[workflow]")
 {
     Scratch scratch;
-    std::string lockfile = scratch_lock(scratch, {"static"});
+    std::string lockfile = scratch_lock(scratch, { "static" });
     image::BuildResult result = build_scratch_image(scratch, lockfile);
     CHECK(tag_digest(store::Store::open(scratch / "store"), "app", "latest") == result.manifest.digest.text());
     std::vector<std::string> left;
     for (const auto& entry : std::filesystem::directory_iterator(scratch.dir()))
         left.push_back(entry.path().filename().string());
     std::sort(left.begin(), left.end());
-    CHECK(left == std::vector<std::string>{"app.lock.json", "profile.json", "store", "train.py"});
+    CHECK(left == std::vector<std::string> { "app.lock.json", "profile.json", "store", "train.py" });
 }
 
 TEST_CASE("an archive that names a directory fails the build after the image is tagged", "[workflow]")
 {
     Scratch scratch;
-    std::string lockfile = scratch_lock(scratch, {"static"});
+    std::string lockfile = scratch_lock(scratch, { "static" });
     workflow::BuildIntoStoreRequest request;
     request.store_dir = scratch / "store";
     std::filesystem::create_directory(scratch / "app.tar");

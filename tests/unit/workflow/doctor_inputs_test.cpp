@@ -30,8 +30,9 @@ TEST_CASE("a lock edited after locking gives no driver floor", "[workflow]")
         FAIL("an edited lock was read");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::invalid_input);
-        CHECK_THAT(e.message(), Catch::StartsWith((scratch / "edited.lock.json").string()
-                                                  + ": digest: the lock does not match its digest (recorded sha256:"));
+        CHECK_THAT(e.message(),
+            Catch::StartsWith((scratch / "edited.lock.json").string()
+                + ": digest: the lock does not match its digest (recorded sha256:"));
     }
 }
 

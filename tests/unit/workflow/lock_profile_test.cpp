@@ -21,9 +21,11 @@ const std::string k_make_wheels = std::string(DLENV_SOURCE_DIR) + "/tests/fixtur
 std::string team_profile(const Scratch& scratch, const std::string& base)
 {
     std::string path = (scratch / "team.json").string();
-    write_file_atomic(path, R"({"format": "dlenv.profile/v1", "name": "team", "python": "3.11",
+    write_file_atomic(path,
+        R"({"format": "dlenv.profile/v1", "name": "team", "python": "3.11",
         "framework": {"name": "torch", "version": "2.1", "cuda": "11.8"}, "companions": ["torchvision"],
-        "base_image": ")" + base + R"(", "requirements": ["numpy<2"]})");
+        "base_image": ")"
+            + base + R"(", "requirements": ["numpy<2"]})");
     return path;
 }
 
@@ -53,7 +55,7 @@ TEST_CASE("lock_profile offline writes the bytes `dlenv lock --offline` writes f
     CHECK(result.lockfile->text() == committed);
 
     std::string by_cli = (scratch / "by-cli.lock.json").string();
-    REQUIRE(run_dlenv({"lock", "pytorch-2.1-cu118", "-o", by_cli, "--offline"}).exit_code == 0);
+    REQUIRE(run_dlenv({ "lock", "pytorch-2.1-cu118", "-o", by_cli, "--offline" }).exit_code == 0);
     CHECK(read_file(by_cli) == read_file(output));
 }
 
@@ -81,10 +83,10 @@ TEST_CASE("lock_profile with a wheelhouse pins the closure as the cli does, repo
     std::string output = (scratch / "team.lock.json").string();
     workflow::LockRequest request = offline_request(profile, output);
     request.sources.wheelhouse = scratch / "wheels";
-    request.sources.indexes = {"not an index option"}; // not read beside a wheelhouse
+    request.sources.indexes = { "not an index option" }; // not read beside a wheelhouse
     std::vector<std::string> read;
     int finished = 0;
-    request.progress = {[&read](const std::string& what) { read.push_back(what); }, [&finished] { ++finished; }};
+    request.progress = { [&read](const std::string& what) { read.push_back(what); }, [&finished] { ++finished; } };
     workflow::LockResult result = workflow::lock_profile(matrix::Matrix::embedded(), request);
 
     REQUIRE(result.lockfile);
@@ -98,13 +100,13 @@ TEST_CASE("lock_profile with a wheelhouse pins the closure as the cli does, repo
     CHECK(read.front() == "torch from wheelhouse");
 
     std::string by_cli = (scratch / "by-cli.lock.json").string();
-    REQUIRE(run_dlenv({"lock", profile, "-o", by_cli, "--offline", "--wheelhouse", (scratch / "wheels").string()})
-                .exit_code == 0);
+    REQUIRE(run_dlenv({ "lock", profile, "-o", by_cli, "--offline", "--wheelhouse", (scratch / "wheels").string() })
+                .exit_code
+        == 0);
     CHECK(read_file(by_cli) == read_file(output));
 }
 
-TEST_CASE("lock_profile that cannot reach the base's registry says to lock --offline and writes nothing",
-          "[workflow]")
+TEST_CASE("lock_profile that cannot reach the base's registry says to lock --offline and writes nothing", "[workflow]")
 {
     Scratch scratch;
     std::string registry = "127.0.0.1:" + std::to_string(dlenv::testing::closed_port());
@@ -118,9 +120,12 @@ TEST_CASE("lock_profile that cannot reach the base's registry says to lock --off
         FAIL("locked without the registry");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::network);
-        CHECK(std::string(e.what()) == "pin base image " + base + ": reach registry " + registry + ": GET https://"
-                  + registry + "/v2/: connection refused");
-        CHECK(e.hint() == "nothing accepts connections at " + registry + ": check that the registry is running and "
+        CHECK(std::string(e.what())
+            == "pin base image " + base + ": reach registry " + registry + ": GET https://" + registry
+                + "/v2/: connection refused");
+        CHECK(e.hint()
+            == "nothing accepts connections at " + registry
+                + ": check that the registry is running and "
                   "that the image reference names its host and port; or pass --offline to lock without pinning the "
                   "base image");
     }

@@ -26,7 +26,7 @@ void record_tiers(const Scratch& scratch, const Digest& image, bool static_passe
 {
     store::Store store = store::Store::open_for_writing(scratch / "store");
     store::record_verification(store, image,
-        {{"static", static_passed, "2026-01-01T00:00:00Z", {}}, {"gpu", gpu_passed, "2026-01-02T00:00:00Z", {}}});
+        { { "static", static_passed, "2026-01-01T00:00:00Z", {} }, { "gpu", gpu_passed, "2026-01-02T00:00:00Z", {} } });
 }
 
 std::string refusal(const workflow::PromoteRequest& request)
@@ -47,18 +47,19 @@ const std::string k_hint = "its lock requires passing verifications of the tiers
 TEST_CASE("promote_latest refuses an image without a pass of each required tier, naming each", "[workflow]")
 {
     Scratch scratch;
-    image::BuildResult built = build_scratch_image(scratch, scratch_lock(scratch, {"static", "gpu"}));
+    image::BuildResult built = build_scratch_image(scratch, scratch_lock(scratch, { "static", "gpu" }));
     std::string image = built.manifest.digest.short_text();
     CHECK(refusal(promote_request(scratch))
-          == "verification_failed: app:latest cannot be promoted: no passing `static` verification for " + image
-              + " (run `dlenv verify app --tier static`); no passing `gpu` verification for " + image
-              + " (run `dlenv verify app --tier gpu` on a GPU machine) | " + k_hint);
+        == "verification_failed: app:latest cannot be promoted: no passing `static` verification for " + image
+            + " (run `dlenv verify app --tier static`); no passing `gpu` verification for " + image
+            + " (run `dlenv verify app --tier gpu` on a GPU machine) | " + k_hint);
 
     record_tiers(scratch, built.manifest.digest, true, false);
     CHECK(refusal(promote_request(scratch))
-          == "verification_failed: app:latest cannot be promoted: the `gpu` verification of " + image
-              + " failed at 2026-01-02T00:00:00Z (fix the image, build it and run `dlenv verify app --tier gpu` on a "
-                "GPU machine) | " + k_hint);
+        == "verification_failed: app:latest cannot be promoted: the `gpu` verification of " + image
+            + " failed at 2026-01-02T00:00:00Z (fix the image, build it and run `dlenv verify app --tier gpu` on a "
+              "GPU machine) | "
+            + k_hint);
 
     store::Store store = store::Store::open(scratch / "store");
     CHECK(tag_digest(store, "app", "production") == "(none)");
@@ -68,7 +69,7 @@ TEST_CASE("promote_latest refuses an image without a pass of each required tier,
 TEST_CASE("promote_latest moves production to latest once every required tier passed", "[workflow]")
 {
     Scratch scratch;
-    image::BuildResult built = build_scratch_image(scratch, scratch_lock(scratch, {"static", "gpu"}));
+    image::BuildResult built = build_scratch_image(scratch, scratch_lock(scratch, { "static", "gpu" }));
     record_tiers(scratch, built.manifest.digest, true, true);
 
     store::HistoryEntry entry = workflow::promote_latest(promote_request(scratch));

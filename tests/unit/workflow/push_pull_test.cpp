@@ -18,8 +18,8 @@ namespace {
 
 // A store at DIR/store whose image `name` has `tags`, all on one image: a tar layer with
 // /app/hello, a config and a manifest annotated with `base` as its base's name.
-oci::Descriptor store_with_image(const Scratch& scratch, const std::string& name,
-                                 const std::vector<std::string>& tags, const std::string& base = "")
+oci::Descriptor store_with_image(
+    const Scratch& scratch, const std::string& name, const std::vector<std::string>& tags, const std::string& base = "")
 {
     scratch.sh("mkdir -p root/app && echo hello >root/app/hello && tar --sort=name --owner=0 --group=0 "
                "--mtime=@0 -C root -cf layer.tar app");
@@ -27,7 +27,7 @@ oci::Descriptor store_with_image(const Scratch& scratch, const std::string& name
     const oci::ImageLayout& layout = store.layout();
     oci::Descriptor layer = layout.write_blob(read_file(scratch / "layer.tar"), oci::media_type::k_layer_tar);
     oci::Descriptor config = layout.write_blob(R"({"architecture":"amd64","os":"linux"})", oci::media_type::k_config);
-    oci::Manifest manifest{std::string(oci::media_type::k_manifest), config, {layer}, {}};
+    oci::Manifest manifest { std::string(oci::media_type::k_manifest), config, { layer }, {} };
     if (!base.empty())
         manifest.annotations["org.opencontainers.image.base.name"] = base;
     oci::Descriptor image = layout.write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
@@ -43,10 +43,10 @@ std::string states(const std::vector<registry::BlobProgress>& blobs)
     std::string out;
     for (const auto& blob : blobs)
         out += std::string(out.empty() ? "" : " ")
-            + (blob.state == registry::BlobProgress::State::present   ? "present"
-                   : blob.state == registry::BlobProgress::State::mounted ? "mounted"
-                   : blob.state == registry::BlobProgress::State::finished ? "finished"
-                                                                          : "transferring");
+            + (blob.state == registry::BlobProgress::State::present         ? "present"
+                    : blob.state == registry::BlobProgress::State::mounted  ? "mounted"
+                    : blob.state == registry::BlobProgress::State::finished ? "finished"
+                                                                            : "transferring");
     return out;
 }
 
@@ -74,8 +74,8 @@ workflow::PushRequest push_request(const Scratch& scratch, const store::ImageTag
 store::Records records_of(const std::string& name, const std::vector<std::string>& tags)
 {
     store::Records records;
-    oci::Descriptor image{std::string(oci::media_type::k_manifest), Digest::parse("sha256:" + std::string(64, 'a')), 1,
-                          {}, std::nullopt};
+    oci::Descriptor image { std::string(oci::media_type::k_manifest), Digest::parse("sha256:" + std::string(64, 'a')),
+        1, {}, std::nullopt };
     for (const auto& tag : tags)
         store::record_pull(records, name, tag, image, 0);
     return records;
@@ -83,15 +83,15 @@ store::Records records_of(const std::string& name, const std::vector<std::string
 
 } // namespace
 
-TEST_CASE("an image goes to the registry under the destination's tag and back into a store tagged by its name",
-          "[workflow]")
+TEST_CASE(
+    "an image goes to the registry under the destination's tag and back into a store tagged by its name", "[workflow]")
 {
     LocalRegistry registry;
     Scratch scratch;
-    oci::Descriptor image = store_with_image(scratch, "app", {"latest"});
+    oci::Descriptor image = store_with_image(scratch, "app", { "latest" });
 
     std::vector<std::string> heard;
-    workflow::PushRequest push = push_request(scratch, {"app", "latest"}, registry.host + "/team/app:v1");
+    workflow::PushRequest push = push_request(scratch, { "app", "latest" }, registry.host + "/team/app:v1");
     push.pushed = [&heard](const workflow::PushedImage& pushed) { heard.push_back(pushed.reference); };
     std::vector<workflow::PushedImage> pushed = workflow::push_from_store(push);
     REQUIRE(pushed.size() == 1);
@@ -99,7 +99,7 @@ TEST_CASE("an image goes to the registry under the destination's tag and back in
     CHECK(pushed[0].reference == registry.host + "/team/app:v1");
     CHECK(pushed[0].manifest.digest == image.digest);
     CHECK(states(pushed[0].blobs) == "finished finished");
-    CHECK(heard == std::vector<std::string>{registry.host + "/team/app:v1"});
+    CHECK(heard == std::vector<std::string> { registry.host + "/team/app:v1" });
 
     workflow::PullRequest pull;
     pull.reference = ImageReference::parse(registry.host + "/team/app:v1");
@@ -130,15 +130,14 @@ TEST_CASE("an image goes to the registry under the destination's tag and back in
     CHECK(store.records().at(pulled.name).history.size() == 2);
 }
 
-TEST_CASE("--all-tags pushes every tag of the name under its own, mounting from the base's repository",
-          "[workflow]")
+TEST_CASE("--all-tags pushes every tag of the name under its own, mounting from the base's repository", "[workflow]")
 {
     LocalRegistry registry;
     Scratch scratch;
-    store_with_image(scratch, "app", {"v1", "v2"}, registry.host + "/team/base:1");
-    workflow::push_from_store(push_request(scratch, {"app", "v1"}, registry.host + "/team/base:1"));
+    store_with_image(scratch, "app", { "v1", "v2" }, registry.host + "/team/base:1");
+    workflow::push_from_store(push_request(scratch, { "app", "v1" }, registry.host + "/team/base:1"));
 
-    workflow::PushRequest all = push_request(scratch, {"app", "latest"}, registry.host + "/team/app");
+    workflow::PushRequest all = push_request(scratch, { "app", "latest" }, registry.host + "/team/app");
     all.all_tags = true;
     std::vector<workflow::PushedImage> pushed = workflow::push_from_store(all);
     REQUIRE(pushed.size() == 2);
@@ -150,7 +149,7 @@ TEST_CASE("--all-tags pushes every tag of the name under its own, mounting from 
 
 TEST_CASE("the tags to push: the destination's tag, latest by default, or every tag under its own", "[workflow]")
 {
-    store::Records records = records_of("app", {"v1", "v2"});
+    store::Records records = records_of("app", { "v1", "v2" });
     auto pairs = [](const std::vector<workflow::TagPush>& tags) {
         std::string out;
         for (const auto& tag : tags)
@@ -158,23 +157,24 @@ TEST_CASE("the tags to push: the destination's tag, latest by default, or every 
         return out;
     };
     auto to = [](const std::string& text) { return ImageReference::parse(text); };
-    CHECK(pairs(workflow::tags_to_push(records, {"app", "v1"}, to("reg.example/team/app:prod"), false)) == "v1 -> prod");
-    CHECK(pairs(workflow::tags_to_push(records, {"app", "v2"}, to("reg.example/team/app"), false)) == "v2 -> latest");
-    CHECK(pairs(workflow::tags_to_push(records, {"app", "latest"}, to("reg.example/team/app"), true))
-          == "v1 -> v1, v2 -> v2");
-    CHECK(refusal([&] { workflow::tags_to_push(records, {"app", "v1"}, to("reg.example/team/app:v1"), true); })
-          == "invalid_input: --all-tags pushes every tag of app under its own name | give the repository without a "
-             "tag: reg.example/team/app");
-    CHECK_THROWS_AS(workflow::tags_to_push(records, {"other", "v1"}, to("reg.example/team/app"), true), Error);
+    CHECK(pairs(workflow::tags_to_push(records, { "app", "v1" }, to("reg.example/team/app:prod"), false))
+        == "v1 -> prod");
+    CHECK(pairs(workflow::tags_to_push(records, { "app", "v2" }, to("reg.example/team/app"), false)) == "v2 -> latest");
+    CHECK(pairs(workflow::tags_to_push(records, { "app", "latest" }, to("reg.example/team/app"), true))
+        == "v1 -> v1, v2 -> v2");
+    CHECK(refusal([&] {
+        workflow::tags_to_push(records, { "app", "v1" }, to("reg.example/team/app:v1"), true);
+    })
+        == "invalid_input: --all-tags pushes every tag of app under its own name | give the repository without a "
+           "tag: reg.example/team/app");
+    CHECK_THROWS_AS(workflow::tags_to_push(records, { "other", "v1" }, to("reg.example/team/app"), true), Error);
 }
 
 TEST_CASE("blobs are mounted from --mount-from, else from the base's repository in the same registry", "[workflow]")
 {
     auto with_base = [](const std::string& base) {
-        oci::Manifest manifest{std::string(oci::media_type::k_manifest),
-                               {std::string(oci::media_type::k_config), Digest::of("{}"), 2, {}, std::nullopt},
-                               {},
-                               {}};
+        oci::Manifest manifest { std::string(oci::media_type::k_manifest),
+            { std::string(oci::media_type::k_config), Digest::of("{}"), 2, {}, std::nullopt }, {}, {} };
         if (!base.empty())
             manifest.annotations["org.opencontainers.image.base.name"] = base;
         return manifest;
@@ -191,16 +191,16 @@ TEST_CASE("blobs are mounted from --mount-from, else from the base's repository 
 TEST_CASE("a push to a digest, or of a tag the store lacks, is refused before anything is sent", "[workflow]")
 {
     Scratch scratch;
-    store_with_image(scratch, "app", {"v1"});
+    store_with_image(scratch, "app", { "v1" });
     std::string registry = "127.0.0.1:" + std::to_string(dlenv::testing::closed_port());
     std::string digest = "sha256:" + std::string(64, 'b');
-    workflow::PushRequest request = push_request(scratch, {"app", "v1"}, registry + "/team/app@" + digest);
+    workflow::PushRequest request = push_request(scratch, { "app", "v1" }, registry + "/team/app@" + digest);
     CHECK(refusal([&] { workflow::push_from_store(request); })
-          == "invalid_input: push to a digest: " + registry + "/team/app@" + digest
-              + " | name a tag; the registry answers with the digest");
+        == "invalid_input: push to a digest: " + registry + "/team/app@" + digest
+            + " | name a tag; the registry answers with the digest");
     request.destination = registry + "/team/app:v1";
-    request.image = {"app", "v9"};
+    request.image = { "app", "v9" };
     CHECK(refusal([&] { workflow::push_from_store(request); })
-          == "not_found: app:v9 is not in the store at " + (scratch / "store").string()
-              + " | `dlenv images` lists what is there");
+        == "not_found: app:v9 is not in the store at " + (scratch / "store").string()
+            + " | `dlenv images` lists what is there");
 }

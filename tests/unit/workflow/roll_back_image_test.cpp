@@ -33,7 +33,7 @@ struct Builds {
 Builds two_builds(const Scratch& scratch, bool promoted)
 {
     store::Store store = store::Store::open_for_writing(scratch / "store");
-    Builds builds{add_build(store, "app", "one", 1700000000), add_build(store, "app", "two", 1700000060)};
+    Builds builds { add_build(store, "app", "one", 1700000000), add_build(store, "app", "two", 1700000060) };
     if (promoted) {
         store::Records records = store.records();
         store::record_promotion(records, "app", builds.one, 1700000001);
@@ -82,8 +82,8 @@ TEST_CASE("roll_back_image refuses to go back to an image the store lost, and re
         FAIL("latest went back to a missing image");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::not_found);
-        CHECK(e.message() == "the image " + one.digest.text()
-                  + " that app:latest would go back to is no longer in the store");
+        CHECK(e.message()
+            == "the image " + one.digest.text() + " that app:latest would go back to is no longer in the store");
         CHECK(e.hint() == "`dlenv fsck` says what is damaged; build the image again");
     }
     store::Store store = store::Store::open(scratch / "store");
