@@ -18,10 +18,11 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev catch2 python3)
 # The tests check dlenv's images with tools no one here wrote, against the reference registry
 # (over TLS with openssl's certificates, behind htpasswd or a token service). clang and its
-# runtime (ASan, UBSan, libFuzzer) build the sanitized tests and the fuzz targets.
+# runtime (ASan, UBSan, libFuzzer) build the sanitized tests and the fuzz targets;
+# clang-format checks the sources' layout.
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
-             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev)
+             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format)
 fi
 
 missing=()
