@@ -133,7 +133,7 @@ TEST_CASE("lock -o onto a character device writes through it and leaves it a dev
     CHECK(st.st_rdev == makedev(1, 3));
 }
 
-TEST_CASE("lock -o - prints the lock alone on standard output; a relative -o lands in the working directory", "[cli]")
+TEST_CASE("lock -o - prints the lock alone on standard output, a relative -o lands in the working directory", "[cli]")
 {
     std::string profile = std::string(DLENV_SOURCE_DIR) + "/examples/quickstart/quickstart.json";
     auto dir = scratch("relative");

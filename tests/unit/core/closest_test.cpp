@@ -28,7 +28,7 @@ TEST_CASE("matching ignores case, spaces and punctuation other than dots", "[cor
     CHECK(closest_matches("a100 sxm4 80gb", gpus, 1) == Names { "NVIDIA A100-SXM4-80GB" });
 }
 
-TEST_CASE("near misses are ranked by edit distance; unrelated names are not suggested", "[core]")
+TEST_CASE("near misses are ranked by edit distance, unrelated names are not suggested", "[core]")
 {
     Names frameworks = { "torch", "torchvision", "torchaudio", "tensorflow", "jax" };
     CHECK(closest_matches("torhc", frameworks) == Names { "torch" });

@@ -10,7 +10,7 @@
 using namespace dlenv::http;
 using std::chrono::milliseconds;
 
-TEST_CASE("URLs split into scheme, authority and target; credentials in them are refused", "[http]")
+TEST_CASE("URLs split into scheme, authority and target, credentials in them are refused", "[http]")
 {
     Url url = Url::parse("https://registry.example.com:5000/v2/team/app/blobs/uploads/x?_state=abc");
     CHECK(url.scheme == "https");

@@ -69,7 +69,7 @@ TEST_CASE("the embedded matrix loads, with every table filled", "[matrix]")
     CHECK(m.sha256().size() == 64);
 }
 
-TEST_CASE("loading the same files twice gives the same digest; a one-byte change gives another", "[matrix]")
+TEST_CASE("loading the same files twice gives the same digest, a one-byte change gives another", "[matrix]")
 {
     Files files = real_files();
     CHECK(Matrix::load(files, "m").sha256() == Matrix::embedded().sha256());

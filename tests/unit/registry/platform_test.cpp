@@ -26,7 +26,7 @@ TEST_CASE("platforms read as OS/ARCH[/VARIANT]", "[registry]")
     CHECK_THROWS_WITH(registry::parse_platform("linux//v8"), "platform \"linux//v8\" is not OS/ARCH[/VARIANT]");
 }
 
-TEST_CASE("the index's manifest for the platform is chosen; a missing one lists the others", "[registry]")
+TEST_CASE("the index's manifest for the platform is chosen, a missing one lists the others", "[registry]")
 {
     oci::Index index;
     index.manifests = { manifest_for("linux", "arm64", "v8", 'a'), manifest_for("linux", "amd64", "", 'b'),

@@ -127,7 +127,7 @@ TEST_CASE("case 1: torch 2.1 (PyPI cu121) on driver 525.60.13 runs under minor-v
     CHECK(suggests(r, "for the full CUDA 12.1 feature set, upgrade the driver to >= 530.30.02"));
 }
 
-TEST_CASE("case 2: torch 2.1 cu121 on driver 470.57.02 with an RTX 3090 fails; the cu118 build would run", "[resolve]")
+TEST_CASE("case 2: torch 2.1 cu121 on driver 470.57.02 with an RTX 3090 fails, the cu118 build would run", "[resolve]")
 {
     Report r = check({ .frameworks = { "torch==2.1" }, .driver = "470.57.02", .gpus = { "RTX 3090" } });
     SHOW(r);
@@ -206,7 +206,7 @@ TEST_CASE("case 14: torch 1.13 cu117 on an RTX 4090 runs on its sm_86 cubins, wi
     CHECK(problems(r) == Codes { "gpu-cubin-compatible", "gpu-extension-target" });
 }
 
-TEST_CASE("case 15: torch 1.12 cu116 has no kernel for an H100; torch 2.0 cu118 is the first that does", "[resolve]")
+TEST_CASE("case 15: torch 1.12 cu116 has no kernel for an H100, torch 2.0 cu118 is the first that does", "[resolve]")
 {
     auto gpu = GENERATE(as<std::string> {}, "H100 SXM5", "H100 PCIe", "sm_90");
     CAPTURE(gpu);
@@ -219,7 +219,7 @@ TEST_CASE("case 15: torch 1.12 cu116 has no kernel for an H100; torch 2.0 cu118 
     CHECK(suggests_containing(r, "use torch 2.0 cu118 or newer: the first torch build with code for sm_90"));
 }
 
-TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu118 build runs", "[resolve]")
+TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100, the cu118 build runs", "[resolve]")
 {
     SECTION("the PyPI default")
     {
@@ -254,7 +254,7 @@ TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100; the cu1
     }
 }
 
-TEST_CASE("case 21: torch 2.8 cu128 has no kernel for a GTX 1080 Ti (sm_61); cu126 runs it", "[resolve]")
+TEST_CASE("case 21: torch 2.8 cu128 has no kernel for a GTX 1080 Ti (sm_61), cu126 runs it", "[resolve]")
 {
     Report r = check({ .frameworks = { "torch==2.8" }, .cuda = "12.8", .gpus = { "GTX 1080 Ti" } });
     SHOW(r);
@@ -303,7 +303,7 @@ TEST_CASE("case 25: torchaudio 2.0.2 pairs with torch 2.0.1", "[resolve]")
 
 // --- Other rules of facts.md section 3 -----------------------------------------
 
-TEST_CASE("torch 2.1 has no CUDA 12.2 build; both of its builds are suggested with their driver floors", "[resolve]")
+TEST_CASE("torch 2.1 has no CUDA 12.2 build, both of its builds are suggested with their driver floors", "[resolve]")
 {
     Report r = check({ .frameworks = { "torch==2.1" }, .cuda = "12.2" });
     SHOW(r);
@@ -372,7 +372,7 @@ TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 chec
         == family);
 }
 
-TEST_CASE("a bare data-center compute capability may use forward compatibility; a shared one may not", "[resolve]")
+TEST_CASE("a bare data-center compute capability may use forward compatibility, a shared one may not", "[resolve]")
 {
     for (std::string sm : { "sm_80", "sm_90" }) {
         CAPTURE(sm);

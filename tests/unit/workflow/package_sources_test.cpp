@@ -50,7 +50,8 @@ TEST_CASE("an --index option is NAME=URL, and anything else is refused with an e
     CHECK(refusal("") == "--index : expected NAME=URL" + hint);
 }
 
-TEST_CASE("--index serves a profile's index from a mirror, or adds one; a wheelhouse replaces them all", "[workflow]")
+TEST_CASE("an --index mirror serves a profile's index from a mirror, or adds one, a wheelhouse replaces them all",
+    "[workflow]")
 {
     Resolved torch = shipped("pytorch-2.1-cu118");
     lock::PackageSources sources = workflow::requested_sources(

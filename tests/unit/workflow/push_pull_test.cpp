@@ -130,7 +130,8 @@ TEST_CASE(
     CHECK(store.records().at(pulled.name).history.size() == 2);
 }
 
-TEST_CASE("--all-tags pushes every tag of the name under its own, mounting from the base's repository", "[workflow]")
+TEST_CASE("a push with --all-tags sends every tag of the name under its own, mounting from the base's repository",
+    "[workflow]")
 {
     LocalRegistry registry;
     Scratch scratch;
