@@ -20,11 +20,11 @@ std::string joined(const std::vector<ComputeCapability>& list)
     return out;
 }
 
-} // namespace
-
-std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix)
+// For a CUDA line whose NVIDIA images the matrix does not know: "cuda>=X.Y" and, when the
+// lock allows minor-version compatibility, one data-center term per driver branch from
+// that floor up to the toolkit's own driver.
+std::string derived_require_cuda(const lock::LockedStack& stack, const matrix::Matrix& matrix)
 {
-    const lock::LockedStack& stack = lock.stack();
     std::string out = "cuda>=" + stack.cuda.truncated(2).text();
     if (!stack.minor_version_driver)
         return out;
@@ -38,6 +38,19 @@ std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix
     for (std::uint32_t branch : branches)
         out += " brand=tesla,driver>=" + std::to_string(branch) + ",driver<" + std::to_string(branch + 1);
     return out;
+}
+
+} // namespace
+
+std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix)
+{
+    const lock::LockedStack& stack = lock.stack();
+    const std::string& platform = lock.base_image().platform;
+    std::string architecture = platform.substr(platform.find('/') + 1);
+    if (const matrix::NvidiaImageRelease* release = matrix.nvidia_image_release(stack.cuda))
+        if (const matrix::NvidiaRequireCuda* value = release->require_cuda_for(architecture))
+            return value->value;
+    return derived_require_cuda(stack, matrix);
 }
 
 std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)

@@ -59,6 +59,25 @@ struct DriverBranch {
     Provenance provenance;
 };
 
+// One NVIDIA_REQUIRE_CUDA value that NVIDIA's own nvidia/cuda images of a release carry,
+// and where: the base Dockerfile sets it per architecture stage.
+struct NvidiaRequireCuda {
+    std::string value; // "cuda>=12.1 brand=tesla,driver>=470,driver<471 ..."
+    std::vector<std::string> platforms; // "ubuntu22.04/amd64", "ubi8/ppc64le", ...
+    Provenance provenance;
+};
+
+// The driver gate of NVIDIA's images of one CUDA release (nvidia_require_cuda.json).
+struct NvidiaImageRelease {
+    CudaVersion cuda; // three parts: 12.1.1
+    std::vector<NvidiaRequireCuda> require_cuda;
+    Provenance provenance;
+
+    // The value the release's images for `architecture` ("amd64", "arm64") carry; null
+    // when none of them is for it.
+    const NvidiaRequireCuda* require_cuda_for(std::string_view architecture) const;
+};
+
 struct Architecture {
     ComputeCapability compute_capability;
     std::string name;

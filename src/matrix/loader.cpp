@@ -9,7 +9,7 @@
 
 namespace dlenv::matrix {
 
-// Reads the six matrix files into a Matrix, refusing unknown fields and dangling sources.
+// Reads the seven matrix files into a Matrix, refusing unknown fields and dangling sources.
 class Loader {
 public:
     explicit Loader(std::string origin)
@@ -36,6 +36,8 @@ public:
             [&](const JsonReader& row) { return read_tensorflow(row); });
         read_rows(files, "jax.json", "releases", m.m_jax, [&](const JsonReader& row) { return read_jax(row); });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
+        read_rows(files, "nvidia_require_cuda.json", "releases", m.m_nvidia_images,
+            [&](const JsonReader& row) { return read_nvidia_image_release(row); });
         check_gpu_names(m);
         return m;
     }
@@ -49,7 +51,7 @@ private:
         if (it == files.end())
             throw Error(ErrorCode::not_found, file + ": missing",
                 "a matrix directory holds cuda.json, cudnn.json, "
-                "torch.json, tensorflow.json, jax.json and gpus.json");
+                "torch.json, tensorflow.json, jax.json, gpus.json and nvidia_require_cuda.json");
         nlohmann::json json = JsonReader::parse_document(file, it->second);
         JsonReader doc(file, json);
         if (std::string format = doc.at("format").string(); format != "dlenv.compat/v1")
@@ -150,6 +152,25 @@ private:
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
                 row.optional_as<DriverVersion>("min_driver_linux"), provenance(row) });
         }
+    }
+
+    NvidiaImageRelease read_nvidia_image_release(const JsonReader& row) const
+    {
+        row.allow_only({ "cuda", "require_cuda", "note", "source", "confidence" });
+        NvidiaImageRelease release { row.at("cuda").as<CudaVersion>(), {}, provenance(row) };
+        std::string prefix = "cuda>=" + release.cuda.truncated(2).text();
+        for (const auto& item : row.at("require_cuda").items()) {
+            // brands and branches restate the value, for people reading the file
+            item.allow_only({ "value", "cuda_min", "brand_driver_branches", "brands", "platforms", "note", "source",
+                "confidence" });
+            std::string value = item.at("value").string();
+            if (value != prefix && !value.starts_with(prefix + " "))
+                item.at("value").fail(
+                    "expected the value of a CUDA " + release.cuda.text() + " image to begin with " + prefix);
+            release.require_cuda.push_back({ std::move(value), item.at("platforms").strings(),
+                item.find("source") ? provenance(item) : release.provenance });
+        }
+        return release;
     }
 
     CudnnRelease read_cudnn(const JsonReader& row) const

@@ -81,6 +81,28 @@ const MinorVersionFloor* Matrix::minor_version_floor(std::uint32_t cuda_major) c
     return nullptr;
 }
 
+const NvidiaImageRelease* Matrix::nvidia_image_release(const CudaVersion& version) const
+{
+    const CudaVersion line = version.truncated(2);
+    const NvidiaImageRelease* newest = nullptr;
+    for (const auto& release : m_nvidia_images)
+        if (release.cuda.truncated(2) == line && (!newest || newest->cuda < release.cuda))
+            newest = &release;
+    return newest;
+}
+
+const NvidiaRequireCuda* NvidiaImageRelease::require_cuda_for(std::string_view architecture) const
+{
+    // platforms read "OS/architecture", or "linux/amd64 (OS not recorded)"
+    for (const auto& value : require_cuda)
+        for (const auto& platform : value.platforms) {
+            std::string_view rest = std::string_view(platform).substr(platform.find('/') + 1);
+            if (rest.substr(0, rest.find(' ')) == architecture)
+                return &value;
+        }
+    return nullptr;
+}
+
 const Architecture* Matrix::architecture(const ComputeCapability& cc) const
 {
     for (const auto& arch : m_architectures)

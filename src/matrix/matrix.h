@@ -35,6 +35,7 @@ public:
     const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
     const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
     const std::vector<Gpu>& gpus() const { return m_gpus; }
+    const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
 
     // Toolkit releases that `version` names: 12.2 -> 12.2.0, 12.2.1, 12.2.2; 12.2.2 -> itself.
     std::vector<const CudaToolkit*> toolkit_releases(const CudaVersion& version) const;
@@ -44,6 +45,9 @@ public:
     // "X.Y" of every known toolkit line, newest first.
     std::vector<std::string> toolkit_lines() const;
     const MinorVersionFloor* minor_version_floor(std::uint32_t cuda_major) const;
+    // NVIDIA's images of the newest release of the X.Y line `version` names (12.1 ->
+    // 12.1.1); null when the matrix has none of that line.
+    const NvidiaImageRelease* nvidia_image_release(const CudaVersion& version) const;
     const Architecture* architecture(const ComputeCapability& cc) const;
     // Releases whose version agrees with `version` on the parts both have.
     std::vector<const CudnnRelease*> cudnn_releases_matching(const CudnnVersion& version) const;
@@ -70,6 +74,7 @@ private:
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
     std::vector<Gpu> m_gpus;
+    std::vector<NvidiaImageRelease> m_nvidia_images;
 
     friend class Loader;
 };

@@ -82,8 +82,11 @@ TEST_CASE("the config carries the NVIDIA environment and the lock's labels", "[i
         == nlohmann::json({ "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
             "LD_LIBRARY_PATH=/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "NVIDIA_VISIBLE_DEVICES=all",
             "NVIDIA_DRIVER_CAPABILITIES=compute,utility",
-            "NVIDIA_REQUIRE_CUDA=cuda>=11.8 brand=tesla,driver>=450,driver<451 "
-            "brand=tesla,driver>=455,driver<456 brand=tesla,driver>=460,driver<461" }));
+            "NVIDIA_REQUIRE_CUDA=cuda>=11.8 brand=tesla,driver>=470,driver<471 brand=unknown,driver>=470,driver<471 "
+            "brand=nvidia,driver>=470,driver<471 brand=nvidiartx,driver>=470,driver<471 "
+            "brand=geforce,driver>=470,driver<471 brand=geforcertx,driver>=470,driver<471 "
+            "brand=quadro,driver>=470,driver<471 brand=quadrortx,driver>=470,driver<471 "
+            "brand=titan,driver>=470,driver<471 brand=titanrtx,driver>=470,driver<471" }));
     const auto& labels = config.at("config").at("Labels");
     CHECK(labels.at("dev.dlenv.framework") == "torch 2.1.2+cu118");
     CHECK(labels.at("dev.dlenv.cudnn") == "8.7.0.84");
@@ -206,7 +209,9 @@ TEST_CASE("the rendered Dockerfile pins the same environment and labels and copi
     REQUIRE(r.exit_code == 0);
     std::string dockerfile = read_file(scratch / "docker/Dockerfile");
     CHECK_THAT(dockerfile, Catch::Contains("FROM scratch\n"));
-    CHECK_THAT(dockerfile, Catch::Contains("NVIDIA_REQUIRE_CUDA=\"cuda>=11.8 brand=tesla,driver>=450,driver<451"));
+    CHECK_THAT(dockerfile,
+        Catch::Contains("NVIDIA_REQUIRE_CUDA=\"cuda>=11.8 brand=tesla,driver>=470,driver<471 "
+                        "brand=unknown,driver>=470,driver<471"));
     CHECK_THAT(dockerfile, Catch::Contains("dev.dlenv.framework=\"torch 2.1.2+cu118\""));
     CHECK_THAT(dockerfile, Catch::Contains("COPY --chmod=0755 [\"files/app/train.py\",\"/app/train.py\"]\n"));
     CHECK(read_file(scratch / "docker/files/app/train.py") == "print('train')\n");

@@ -279,6 +279,13 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             },
             "m/gpus.json: family 'H200 SXM' of NVIDIA H200 NVL is also the name of NVIDIA H200",
             "a family name may not name one model" },
+        { "an image gate of another CUDA line", "nvidia_require_cuda.json",
+            [](nlohmann::json& d) {
+                d["releases"][7]["require_cuda"][0]["value"] = "cuda>=12.10 brand=tesla,driver>=470,driver<471";
+            },
+            "m/nvidia_require_cuda.json: releases[7].require_cuda[0].value: expected the value of a CUDA 12.1.1 "
+            "image to begin with cuda>=12.1",
+            "" },
         { "unknown top-level field", "tensorflow.json",
             [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
             "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?" },
@@ -319,6 +326,23 @@ TEST_CASE("a JSON syntax error names the file, line and column", "[matrix]")
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK_THAT(e.message(), Catch::Matchers::StartsWith("m/cudnn.json:" + position + ": not valid JSON: "));
     CHECK(e.hint() == "fix the syntax at that position");
+}
+
+TEST_CASE("NVIDIA's images of a CUDA line are those of its newest release, per architecture", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    const NvidiaImageRelease* release = m.nvidia_image_release(CudaVersion::parse("12.1"));
+    REQUIRE(release);
+    CHECK(release->cuda.text() == "12.1.1");
+    CHECK(m.nvidia_image_release(CudaVersion::parse("12.1.0")) == release);
+    CHECK(release->require_cuda_for("amd64")->value.starts_with("cuda>=12.1 brand=tesla,driver>=470,driver<471 "));
+    CHECK(release->require_cuda_for("arm64")->value == "cuda>=12.1");
+    CHECK(release->require_cuda_for("ppc64le")->value == "cuda>=12.1");
+    CHECK_FALSE(release->require_cuda_for("s390x"));
+    CHECK(m.nvidia_image_release(CudaVersion::parse("13.0"))->cuda.text() == "13.0.2");
+    CHECK(m.nvidia_image_release(CudaVersion::parse("13.0"))->require_cuda_for("amd64")->provenance.confidence
+        == Confidence::secondary);
+    CHECK_FALSE(m.nvidia_image_release(CudaVersion::parse("11.7")));
 }
 
 TEST_CASE("a missing matrix file is reported as not found", "[matrix]")

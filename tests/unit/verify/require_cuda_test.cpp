@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "resolve/check.h"
 #include "verify/require_cuda.h"
 
 #include <catch2/catch.hpp>
@@ -49,4 +50,42 @@ TEST_CASE("a constraint of another shape is refused as bad input", "[verify]")
         CHECK(e.code() == ErrorCode::invalid_input);
         CHECK(e.message() == "NVIDIA_REQUIRE_CUDA: cannot read the constraint \"cuda~12\"");
     }
+}
+
+TEST_CASE("NVIDIA's 11.8 and 12.1 images start on the drivers check says run those lines", "[verify]")
+{
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    struct Case {
+        std::string cuda;
+        std::string driver;
+        std::string gpu;
+        std::string brand;
+    };
+    auto c = GENERATE(values<Case>({
+        { "12.1", "525.60.13", "H100 SXM5", "tesla" },
+        { "12.1", "525.60.13", "RTX 3090", "geforce" },
+        { "11.8", "470.57.02", "A100 80GB SXM4", "tesla" },
+        { "11.8", "470.57.02", "RTX 3090", "geforce" },
+    }));
+    CAPTURE(c.cuda, c.driver, c.gpu);
+    resolve::Query query;
+    query.cuda = CudaVersion::parse(c.cuda);
+    query.driver = DriverVersion::parse(c.driver);
+    query.gpus = { c.gpu };
+    resolve::Report report = resolve::check(matrix, query);
+    CHECK(report.verdict() == Verdict::warn); // runs, under minor-version compatibility
+    const std::string& nvidia = matrix.nvidia_image_release(*query.cuda)->require_cuda_for("amd64")->value;
+    CHECK_FALSE(refusal(nvidia, c.driver, { c.brand }));
+}
+
+TEST_CASE("NVIDIA's 12.1 images refuse a driver of neither their branches nor newer, as check does", "[verify]")
+{
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    resolve::Query query;
+    query.cuda = CudaVersion::parse("12.1");
+    query.driver = DriverVersion::parse("515.65.01");
+    query.gpus = { "RTX 3090" };
+    CHECK(resolve::check(matrix, query).verdict() == Verdict::fail);
+    CHECK(refusal(
+        matrix.nvidia_image_release(*query.cuda)->require_cuda_for("amd64")->value, "515.65.01", { "geforce" }));
 }

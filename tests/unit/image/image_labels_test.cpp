@@ -1,0 +1,74 @@
+#include "core/file.h"
+#include "image/image_labels.h"
+#include "lock/lockfile.h"
+#include "matrix/matrix.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace dlenv;
+
+namespace {
+
+lock::Lockfile shipped_lock(const std::string& profile)
+{
+    std::string file = std::string(DLENV_SOURCE_DIR) + "/lockfiles/" + profile + ".lock.json";
+    return lock::Lockfile::parse(file, read_file(file));
+}
+
+std::string require_cuda_of(const std::string& profile)
+{
+    return image::nvidia_require_cuda(shipped_lock(profile), matrix::Matrix::embedded());
+}
+
+// The amd64 values of NVIDIA's base Dockerfiles, dist/11.8.0 and dist/12.1.1 of
+// gitlab.com/nvidia/container-images/cuda at commit 7ad4b0af70e5.
+const std::string k_nvidia_118 = "cuda>=11.8 brand=tesla,driver>=470,driver<471 brand=unknown,driver>=470,driver<471 "
+                                 "brand=nvidia,driver>=470,driver<471 brand=nvidiartx,driver>=470,driver<471 "
+                                 "brand=geforce,driver>=470,driver<471 brand=geforcertx,driver>=470,driver<471 "
+                                 "brand=quadro,driver>=470,driver<471 brand=quadrortx,driver>=470,driver<471 "
+                                 "brand=titan,driver>=470,driver<471 brand=titanrtx,driver>=470,driver<471";
+const std::string k_nvidia_121 = "cuda>=12.1 brand=tesla,driver>=470,driver<471 brand=unknown,driver>=470,driver<471 "
+                                 "brand=nvidia,driver>=470,driver<471 brand=nvidiartx,driver>=470,driver<471 "
+                                 "brand=geforce,driver>=470,driver<471 brand=geforcertx,driver>=470,driver<471 "
+                                 "brand=quadro,driver>=470,driver<471 brand=quadrortx,driver>=470,driver<471 "
+                                 "brand=titan,driver>=470,driver<471 brand=titanrtx,driver>=470,driver<471 "
+                                 "brand=tesla,driver>=525,driver<526 brand=unknown,driver>=525,driver<526 "
+                                 "brand=nvidia,driver>=525,driver<526 brand=nvidiartx,driver>=525,driver<526 "
+                                 "brand=geforce,driver>=525,driver<526 brand=geforcertx,driver>=525,driver<526 "
+                                 "brand=quadro,driver>=525,driver<526 brand=quadrortx,driver>=525,driver<526 "
+                                 "brand=titan,driver>=525,driver<526 brand=titanrtx,driver>=525,driver<526";
+
+} // namespace
+
+TEST_CASE("an image's NVIDIA_REQUIRE_CUDA is NVIDIA's own for the lock's CUDA line, character for character", "[image]")
+{
+    CHECK(require_cuda_of("pytorch-2.1-cu118") == k_nvidia_118);
+    CHECK(require_cuda_of("tensorflow-2.14-cu118") == k_nvidia_118);
+    CHECK(require_cuda_of("pytorch-2.1-cu121") == k_nvidia_121);
+    // a 12.4.0 build takes the images of the 12.4 line, which NVIDIA ships as 12.4.1
+    CHECK(require_cuda_of("pytorch-2.4-cu124").starts_with("cuda>=12.4 brand=tesla,driver>=470,driver<471 "));
+}
+
+TEST_CASE("every CUDA line the matrix has NVIDIA's images of gives their amd64 value", "[image]")
+{
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    REQUIRE(matrix.nvidia_image_releases().size() >= 9);
+    for (const auto& release : matrix.nvidia_image_releases()) {
+        CAPTURE(release.cuda.text());
+        const matrix::NvidiaRequireCuda* amd64 = release.require_cuda_for("amd64");
+        REQUIRE(amd64);
+        CHECK(amd64->value.starts_with("cuda>=" + release.cuda.truncated(2).text()));
+        CHECK(matrix.nvidia_image_release(release.cuda.truncated(2))->require_cuda_for("amd64")->value
+            == matrix.nvidia_image_release(release.cuda)->require_cuda_for("amd64")->value);
+    }
+}
+
+TEST_CASE("a CUDA line without NVIDIA images in the matrix keeps the rule derived from its driver floors", "[image]")
+{
+    // CUDA 11.7: minor-version compatibility from R450, the toolkit's own driver 515
+    CHECK(require_cuda_of("pytorch-1.13-cu117")
+        == "cuda>=11.7 brand=tesla,driver>=450,driver<451 brand=tesla,driver>=455,driver<456 "
+           "brand=tesla,driver>=460,driver<461");
+}
