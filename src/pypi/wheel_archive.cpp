@@ -1,6 +1,6 @@
 // The wheel side of the libarchive seam. oci/ wraps libarchive for tar streams; wheels
 // are zip files read from a seekable file, a different format and open mode, and pypi/
-// may not depend on oci/ (DESIGN.md's module table). So pypi/ has its own seam file,
+// may not depend on oci/ (docs/DESIGN.md's module table). So pypi/ has its own seam file,
 // the only one in pypi/ that includes <archive.h>. It also inflates the one member a
 // range read fetches (remote_wheel.cpp), which libarchive cannot take as a zip: a raw
 // deflate stream wrapped as gzip is one it can.
