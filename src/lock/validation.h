@@ -1,5 +1,7 @@
 #pragma once
 
+#include "resolve/profile.h"
+
 #include <string>
 #include <vector>
 
@@ -8,8 +10,8 @@ namespace dlenv::lock {
 // validation.thresholds: the fractions of a GPU's spec its measured figures must reach.
 // The defaults are the profile's, held to when no lock says otherwise.
 struct Thresholds {
-    double bandwidth_min_fraction = 0.8; // memory bandwidth over the spec's
-    double gemm_min_fraction = 0.6; // FP16 and BF16 GEMM throughput over the dense tensor peak
+    double bandwidth_min_fraction = resolve::k_default_bandwidth_min_fraction; // memory bandwidth over the spec's
+    double gemm_min_fraction = resolve::k_default_gemm_min_fraction; // FP16 and BF16 GEMM over the dense tensor peak
 };
 
 // How an image built from the lock is verified.

@@ -41,6 +41,12 @@ struct PackageSettings {
 };
 
 // What a team wants, as profiles/NAME.json says it ("format": "dlenv.profile/v1").
+// The fractions of a GPU's spec the gpu tier holds measured figures to when a profile's
+// validation names none: memory bandwidth over the spec's, FP16/BF16 GEMM throughput over
+// the dense tensor peak.
+constexpr double k_default_bandwidth_min_fraction = 0.8;
+constexpr double k_default_gemm_min_fraction = 0.6;
+
 struct Profile {
     std::string name;
     std::string description;
@@ -59,8 +65,8 @@ struct Profile {
     std::vector<ProfileFile> files;
     std::uint32_t source_date_epoch = 0; // every mtime and timestamp in the image
     std::vector<std::string> validation_tiers;
-    double bandwidth_min_fraction = 0.8;
-    double gemm_min_fraction = 0.6;
+    double bandwidth_min_fraction = k_default_bandwidth_min_fraction;
+    double gemm_min_fraction = k_default_gemm_min_fraction;
 
     // Parses and validates; errors name `file`, the field and what is expected.
     static Profile parse(const std::string& file, const std::string& text);
