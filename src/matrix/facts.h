@@ -78,6 +78,34 @@ struct NvidiaImageRelease {
     const NvidiaRequireCuda* require_cuda_for(std::string_view architecture) const;
 };
 
+// A shared library file of a CUDA component, as NVIDIA's packages install it.
+struct LibraryFile {
+    std::string soname; // "libcublas.so.12"
+    std::string file; // the real file the soname links to: "libcublas.so.12.1.3.1"
+};
+
+// The flavour of NVIDIA's images that first installs a component: the base flavour has
+// cuda-cudart alone, runtime adds cuda-libraries-X-Y; later flavours hold both.
+enum class ImageFlavour { base, runtime };
+
+// One library component of a CUDA release, with its own version (cuBLAS 12.1.3.1 in CUDA
+// 12.1.1): NVIDIA versions each component apart from the toolkit.
+struct CudaLibrary {
+    std::string component; // the redistributable's key: "libcublas"
+    std::string name; // "CUDA cuBLAS"
+    std::string version;
+    ImageFlavour flavour;
+    std::vector<LibraryFile> files;
+};
+
+// The library components of one CUDA release (cuda_components.json, derived from
+// nvidia_images.json by scripts/derive_cuda_components.py).
+struct CudaComponents {
+    CudaVersion cuda; // three parts: 12.1.1
+    std::vector<CudaLibrary> libraries;
+    Provenance provenance;
+};
+
 struct Architecture {
     ComputeCapability compute_capability;
     std::string name;
@@ -91,6 +119,15 @@ struct CudnnBuild {
     CudaRange cuda;
     std::optional<DriverVersion> driver_linux;
     std::vector<ComputeCapability> compute_capabilities; // empty: not known
+};
+
+// The shared libraries of a cuDNN major: the shim applications link (libcudnn.so.9) and
+// the sub-libraries it loads with dlopen, which no DT_NEEDED names.
+struct CudnnLibraries {
+    std::uint32_t major;
+    std::string shim;
+    std::vector<std::string> loaded;
+    Provenance provenance;
 };
 
 struct CudnnRelease {

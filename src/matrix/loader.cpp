@@ -30,7 +30,13 @@ public:
         m.m_sha256 = hash.hex_digest();
 
         read(files, "cuda.json", [&](const JsonReader& doc) { read_cuda(doc, m); });
-        read_rows(files, "cudnn.json", "releases", m.m_cudnn, [&](const JsonReader& row) { return read_cudnn(row); });
+        read(files, "cudnn.json", [&](const JsonReader& doc) {
+            doc.allow_only({ "format", "sources", "libraries", "releases" });
+            for (const auto& row : doc.at("libraries").items())
+                m.m_cudnn_libraries.push_back(read_cudnn_libraries(row));
+            for (const auto& row : doc.at("releases").items())
+                m.m_cudnn.push_back(read_cudnn(row));
+        });
         read_rows(files, "torch.json", "releases", m.m_torch, [&](const JsonReader& row) { return read_torch(row); });
         read_rows(files, "tensorflow.json", "releases", m.m_tensorflow,
             [&](const JsonReader& row) { return read_tensorflow(row); });
@@ -38,6 +44,8 @@ public:
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
         read_rows(files, "nvidia_require_cuda.json", "releases", m.m_nvidia_images,
             [&](const JsonReader& row) { return read_nvidia_image_release(row); });
+        read_rows(files, "cuda_components.json", "releases", m.m_cuda_components,
+            [&](const JsonReader& row) { return read_cuda_components(row); });
         check_gpu_names(m);
         return m;
     }
@@ -51,7 +59,8 @@ private:
         if (it == files.end())
             throw Error(ErrorCode::not_found, file + ": missing",
                 "a matrix directory holds cuda.json, cudnn.json, "
-                "torch.json, tensorflow.json, jax.json, gpus.json and nvidia_require_cuda.json");
+                "torch.json, tensorflow.json, jax.json, gpus.json, nvidia_require_cuda.json and "
+                "cuda_components.json");
         nlohmann::json json = JsonReader::parse_document(file, it->second);
         JsonReader doc(file, json);
         if (std::string format = doc.at("format").string(); format != "dlenv.compat/v1")
@@ -152,6 +161,33 @@ private:
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
                 row.optional_as<DriverVersion>("min_driver_linux"), provenance(row) });
         }
+    }
+
+    CudnnLibraries read_cudnn_libraries(const JsonReader& row) const
+    {
+        row.allow_only({ "major", "shim", "loaded", "note", "source", "confidence" });
+        return { row.at("major").unsigned_integer(), row.at("shim").string(), row.at("loaded").strings(),
+            provenance(row) };
+    }
+
+    CudaComponents read_cuda_components(const JsonReader& row) const
+    {
+        row.allow_only({ "cuda", "libraries", "note", "source", "confidence" });
+        CudaComponents components { row.at("cuda").as<CudaVersion>(), {}, provenance(row) };
+        for (const auto& item : row.at("libraries").items()) {
+            item.allow_only({ "component", "name", "version", "flavour", "files" });
+            std::string flavour = item.at("flavour").string();
+            if (flavour != "base" && flavour != "runtime")
+                item.at("flavour").fail("unknown flavour '" + flavour + "'", "use base or runtime");
+            CudaLibrary library { item.at("component").string(), item.at("name").string(), item.at("version").string(),
+                flavour == "base" ? ImageFlavour::base : ImageFlavour::runtime, {} };
+            for (const auto& file : item.at("files").items()) {
+                file.allow_only({ "soname", "file" });
+                library.files.push_back({ file.at("soname").string(), file.at("file").string() });
+            }
+            components.libraries.push_back(std::move(library));
+        }
+        return components;
     }
 
     NvidiaImageRelease read_nvidia_image_release(const JsonReader& row) const

@@ -91,6 +91,22 @@ const NvidiaImageRelease* Matrix::nvidia_image_release(const CudaVersion& versio
     return newest;
 }
 
+const CudnnLibraries* Matrix::cudnn_libraries(std::uint32_t major) const
+{
+    for (const auto& libraries : m_cudnn_libraries)
+        if (libraries.major == major)
+            return &libraries;
+    return nullptr;
+}
+
+const CudaComponents* Matrix::cuda_components(const CudaVersion& release) const
+{
+    for (const auto& components : m_cuda_components)
+        if (components.cuda == release)
+            return &components;
+    return nullptr;
+}
+
 const NvidiaRequireCuda* NvidiaImageRelease::require_cuda_for(std::string_view architecture) const
 {
     // platforms read "OS/architecture", or "linux/amd64 (OS not recorded)"

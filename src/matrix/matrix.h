@@ -31,11 +31,14 @@ public:
     const std::vector<DriverBranch>& driver_branches() const { return m_branches; }
     const std::vector<Architecture>& architectures() const { return m_architectures; }
     const std::vector<CudnnRelease>& cudnn_releases() const { return m_cudnn; }
+    // The libraries of cuDNN `major`; null when the matrix does not list them.
+    const CudnnLibraries* cudnn_libraries(std::uint32_t major) const;
     const std::vector<TorchRelease>& torch_releases() const { return m_torch; }
     const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
     const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
+    const std::vector<CudaComponents>& cuda_components() const { return m_cuda_components; }
 
     // Toolkit releases that `version` names: 12.2 -> 12.2.0, 12.2.1, 12.2.2; 12.2.2 -> itself.
     std::vector<const CudaToolkit*> toolkit_releases(const CudaVersion& version) const;
@@ -48,6 +51,9 @@ public:
     // NVIDIA's images of the newest release of the X.Y line `version` names (12.1 ->
     // 12.1.1); null when the matrix has none of that line.
     const NvidiaImageRelease* nvidia_image_release(const CudaVersion& version) const;
+    // The library components of exactly the release `release` (three parts); null when
+    // the matrix does not list that release's components.
+    const CudaComponents* cuda_components(const CudaVersion& release) const;
     const Architecture* architecture(const ComputeCapability& cc) const;
     // Releases whose version agrees with `version` on the parts both have.
     std::vector<const CudnnRelease*> cudnn_releases_matching(const CudnnVersion& version) const;
@@ -70,11 +76,13 @@ private:
     std::vector<DriverBranch> m_branches;
     std::vector<Architecture> m_architectures;
     std::vector<CudnnRelease> m_cudnn;
+    std::vector<CudnnLibraries> m_cudnn_libraries;
     std::vector<TorchRelease> m_torch;
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
     std::vector<Gpu> m_gpus;
     std::vector<NvidiaImageRelease> m_nvidia_images;
+    std::vector<CudaComponents> m_cuda_components;
 
     friend class Loader;
 };

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -286,6 +287,13 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/nvidia_require_cuda.json: releases[7].require_cuda[0].value: expected the value of a CUDA 12.1.1 "
             "image to begin with cuda>=12.1",
             "" },
+        { "a component of no known flavour", "cuda_components.json",
+            [](nlohmann::json& d) { d["releases"][0]["libraries"][0]["flavour"] = "devel"; },
+            "m/cuda_components.json: releases[0].libraries[0].flavour: unknown flavour 'devel'",
+            "use base or runtime" },
+        { "cuDNN libraries without a source", "cudnn.json",
+            [](nlohmann::json& d) { d["libraries"][0]["source"] = nlohmann::json::array(); },
+            "m/cudnn.json: libraries[0].source: no source", "every fact names where it comes from" },
         { "unknown top-level field", "tensorflow.json",
             [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
             "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?" },
@@ -407,4 +415,29 @@ TEST_CASE("a tensor peak with an unknown field or no source is refused, naming t
                 gpu["tensor_tflops"]["source"] = nlohmann::json::array();
     });
     CHECK_THAT(load_error(unsourced).message(), Catch::Contains("no source"));
+}
+
+TEST_CASE("the components of a CUDA release carry their own versions, sonames and files", "[matrix]")
+{
+    const matrix::Matrix& m = matrix::Matrix::embedded();
+    const matrix::CudaComponents* cuda = m.cuda_components(CudaVersion::parse("11.8.0"));
+    REQUIRE(cuda);
+    auto cublas = std::find_if(cuda->libraries.begin(), cuda->libraries.end(),
+        [](const matrix::CudaLibrary& library) { return library.component == "libcublas"; });
+    REQUIRE(cublas != cuda->libraries.end());
+    CHECK(cublas->version == "11.11.3.6");
+    CHECK(cublas->flavour == matrix::ImageFlavour::runtime);
+    REQUIRE(cublas->files.size() == 2);
+    CHECK(cublas->files[1].soname == "libcublasLt.so.11");
+    CHECK(cublas->files[1].file == "libcublasLt.so.11.11.3.6");
+    CHECK(cuda->libraries[0].component == "cuda_cudart");
+    CHECK(cuda->libraries[0].flavour == matrix::ImageFlavour::base);
+    CHECK_FALSE(m.cuda_components(CudaVersion::parse("11.8.1")));
+
+    const matrix::CudnnLibraries* cudnn9 = m.cudnn_libraries(9);
+    REQUIRE(cudnn9);
+    CHECK(cudnn9->shim == "libcudnn.so.9");
+    CHECK(cudnn9->loaded.size() == 7);
+    CHECK(m.cudnn_libraries(8)->loaded.front() == "libcudnn_ops_infer.so.8");
+    CHECK_FALSE(m.cudnn_libraries(7));
 }
