@@ -8,6 +8,7 @@
 #include "cli/store_output.h"
 #include "image/builder.h"
 #include "oci/compression.h"
+#include "resolve/report.h"
 #include "workflow/build_into_store.h"
 
 #include <iostream>
@@ -33,9 +34,13 @@ nlohmann::json result_json(const image::BuildResult& result)
         layers.push_back({ { "created_by", layer.created_by }, { "digest", layer.descriptor.digest.text() },
             { "media_type", layer.descriptor.media_type }, { "size", layer.descriptor.size },
             { "reused", layer.reused } });
+    nlohmann::json base = nlohmann::json::array();
+    for (const auto& finding : result.base_fit)
+        base.push_back({ { "severity", resolve::severity_name(finding.verdict) }, { "code", finding.code },
+            { "message", finding.message } });
     return { { "name", result.name }, { "digest", result.manifest.digest.text() },
-        { "lock_digest", result.lock_digest }, { "layers", layers }, { "fetched", artifacts_json(result.fetched) },
-        { "moved", moves_json(result.history) } };
+        { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base },
+        { "fetched", artifacts_json(result.fetched) }, { "moved", moves_json(result.history) } };
 }
 
 void print_result(const image::BuildResult& result, std::ostream& out)
@@ -45,6 +50,8 @@ void print_result(const image::BuildResult& result, std::ostream& out)
         reused += layer.reused ? 1 : 0;
     out << "built " << result.name << ":latest " << result.manifest.digest.text() << "\n"
         << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
+    for (const auto& finding : result.base_fit)
+        out << "  base: " << (finding.verdict == Verdict::warn ? "warning: " : "") << finding.message << "\n";
     if (!result.fetched.empty())
         out << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
     out << "  tags: " << describe_moves(result.history) << "\n";

@@ -4,6 +4,7 @@
 #include "core/file.h"
 #include "core/json_reader.h"
 #include "core/time_text.h"
+#include "image/base_fit.h"
 #include "image/base_image.h"
 #include "image/image_config.h"
 #include "image/image_labels.h"
@@ -121,6 +122,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     std::optional<oci::Descriptor> base = import_base(request.base, store, request.insecure_registry);
     std::vector<oci::Descriptor> layers;
     nlohmann::json base_config;
+    std::vector<Finding> base_fit;
     if (base) {
         oci::Manifest base_manifest
             = oci::Manifest::parse(read_base_blob(store, *base, base_reference), base_reference);
@@ -129,6 +131,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
             throw Error(ErrorCode::invalid_input,
                 "base image " + base_reference + ": its config " + base_manifest.config.digest.text()
                     + " is not a JSON object");
+        base_fit = check_base_fits(lock, base_reference, base_config, matrix);
         for (const auto& layer : base_manifest.layers)
             layers.push_back(as_oci(layer));
     }
@@ -159,7 +162,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_build(records, name, written, lock.digest().text(), now);
     store.commit(std::move(records));
-    return BuildResult { name, lock.digest().text(), written, built, fetched, entry };
+    return BuildResult { name, lock.digest().text(), written, built, base_fit, fetched, entry };
 }
 
 } // namespace dlenv::image

@@ -49,6 +49,7 @@ struct BuildResult {
     std::string lock_digest;
     oci::Descriptor manifest;
     std::vector<BuiltLayer> layers; // the layers dlenv added (the base's are not listed)
+    std::vector<Finding> base_fit; // the framework against its base (check_base_fits); none failed
     std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
     store::HistoryEntry history; // what moved
 };
@@ -59,7 +60,8 @@ struct BuildResult {
 // store lacks first, so a store that has them needs no network), config and manifest;
 // then `latest` moves to it and the previous latest becomes `rollback`, in one commit of
 // the records. Blobs are written before the manifest, the manifest before
-// the tags, so a kill at any point leaves the previous state intact. Equal lockfiles give
+// the tags, so a kill at any point leaves the previous state intact. A base whose config
+// says it cannot serve the lock's framework (check_base_fits) fails before any layer. Equal lockfiles give
 // equal manifest digests, in any store, at any time.
 // `progress` hears each step.
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,

@@ -1,36 +1,48 @@
 #include "verify/promises.h"
 
-#include "core/version.h"
+#include "lock/framework_needs.h"
 
-#include <regex>
+#include <algorithm>
 
 namespace dlenv::verify {
 namespace {
 
-std::string major_of(const std::string& version)
+std::string promiser(const lock::Lockfile& lock, const std::string& component, const std::optional<std::string>& origin)
 {
-    return version.substr(0, version.find('.'));
+    return "base " + lock.base_image().reference + " (" + component + (origin ? ", " + *origin : std::string()) + ")";
 }
 
-// NVIDIA's CUDA images: [registry/]nvidia/cuda:VERSION[-cudnnN]-FLAVOUR-OS.
-void add_cuda_base(const lock::Lockfile& lock, Promises& promises)
+void add_base_libraries(const lock::Lockfile& lock, const resolve::BaseContents& base, Promises& promises)
 {
-    static const std::regex cuda_image(
-        R"(^(?:[^/]+/)?nvidia/cuda:([0-9.]+)-(?:(cudnn[0-9]*)-)?(base|runtime|devel)-.*$)");
-    const std::string& reference = lock.base_image().reference;
-    std::smatch m;
-    if (!std::regex_match(reference, m, cuda_image))
+    for (const auto& library : base.libraries) {
+        std::optional<std::string> version, origin;
+        if (library.version) {
+            version = library.version->value;
+            origin = library.version->origin;
+        }
+        promises.libraries.push_back({ library.soname, version, promiser(lock, library.component, origin) });
+    }
+}
+
+// A PTX-only architecture is compiled when the framework starts on it: the driver JITs,
+// and frameworks compile their own kernels with NVRTC and link them with nvJitLink.
+void add_jit_libraries(
+    const lock::Lockfile& lock, const resolve::BaseContents& base, const matrix::Matrix& matrix, Promises& promises)
+{
+    if (lock.stack().ptx.empty() || !base.cuda)
         return;
-    const lock::LockedStack& stack = lock.stack();
-    std::string cuda = stack.cuda.text();
-    std::string why = "base " + reference;
-    promises.cuda_version = cuda;
-    promises.libraries.push_back({ cudart_soname(cuda), cuda, why });
-    if (m[3] != "base")
-        promises.libraries.push_back({ "libcublas.so." + major_of(cuda), cuda, why });
-    if (m[2].matched && stack.cudnn)
-        promises.libraries.push_back(
-            { "libcudnn.so." + std::to_string(stack.cudnn->major()), stack.cudnn->text(), why });
+    const matrix::CudaComponents* components = matrix.cuda_components(base.cuda->value);
+    if (!components)
+        return;
+    std::string table = "cuda_components.json (CUDA " + components->cuda.text() + "), for PTX JIT";
+    for (const auto& library : components->libraries) {
+        if (library.component != "cuda_nvrtc" && library.component != "libnvjitlink")
+            continue;
+        for (const auto& file : library.files)
+            if (std::none_of(promises.libraries.begin(), promises.libraries.end(),
+                    [&](const PromisedLibrary& promised) { return promised.soname == file.soname; }))
+                promises.libraries.push_back({ file.soname, library.version, promiser(lock, library.name, table) });
+    }
 }
 
 void add_packages(const lock::Lockfile& lock, Promises& promises)
@@ -48,23 +60,15 @@ void add_packages(const lock::Lockfile& lock, Promises& promises)
 
 } // namespace
 
-std::string cudart_soname(const std::string& cuda_version)
-{
-    CudaVersion version = CudaVersion::parse(cuda_version);
-    if (version.major() >= 12)
-        return "libcudart.so." + std::to_string(version.major());
-    if (version.major() == 11)
-        return "libcudart.so.11.0";
-    return "libcudart.so." + std::to_string(version.major()) + "." + std::to_string(version.minor());
-}
-
-Promises promises_of(const lock::Lockfile& lock)
+Promises promises_of(const lock::Lockfile& lock, const resolve::BaseContents& base, const matrix::Matrix& matrix)
 {
     Promises promises;
     promises.files = lock.image().files;
     promises.framework_name = lock.stack().framework;
-    add_cuda_base(lock, promises);
+    add_base_libraries(lock, base, promises);
+    add_jit_libraries(lock, base, matrix, promises);
     add_packages(lock, promises);
+    promises.base = resolve::check_framework_on_base(base, lock::framework_needs(lock), matrix);
     return promises;
 }
 

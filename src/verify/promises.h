@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/finding.h"
 #include "lock/lockfile.h"
+#include "matrix/matrix.h"
+#include "resolve/base_contents.h"
 
 #include <optional>
 #include <string>
@@ -10,9 +13,10 @@ namespace dlenv::verify {
 
 // A shared library the image must hold, by the soname its users load.
 struct PromisedLibrary {
-    std::string soname; // "libcudart.so.12"
-    std::string version; // the lock's version of what provides it: "12.1.1", "8.9.2.26"
-    std::string promiser; // why it is promised: "base nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04"
+    std::string soname; // "libcublas.so.12"
+    std::optional<std::string> version; // its component's version: "12.1.3.1"; nullopt: the soname alone
+    std::string promiser; // why it is promised: "base nvidia/cuda:12.1.1-runtime-ubuntu22.04 (CUDA cuBLAS, env
+                          // NV_LIBCUBLAS_VERSION)"
 };
 
 struct PromisedPackage {
@@ -20,25 +24,23 @@ struct PromisedPackage {
     std::string version;
 };
 
-// What a lock promises about the image built from it, derived from the lock alone.
+// What a lock promises about the image built from it, from the lock and what the image's
+// base says it carries.
 struct Promises {
     std::vector<PromisedLibrary> libraries;
     std::vector<lock::LockedFile> files;
     std::vector<PromisedPackage> packages;
-    std::optional<std::string> cuda_version; // what /usr/local/cuda/version.json must say
+    std::vector<Finding> base; // the framework on the base (resolve::check_framework_on_base)
     std::optional<std::string> framework; // the framework's import name, when a package pins it
     std::string framework_name; // the stack's framework, for skip reasons: "torch"
 };
 
-// Libraries: an nvidia/cuda base promises libcudart (every flavour), libcublas (runtime
-// and devel) and libcudnn when its tag names cuDNN, each at the lock's versions, and
-// the CUDA version in version.json. Packages pinned in "packages" ({"name", "version"})
-// are promised with their versions; the framework is promised to import when one of
-// them is the stack's framework. Pinned image files are promised byte for byte.
-Promises promises_of(const lock::Lockfile& lock);
-
-// The soname of a CUDA library for a toolkit version: libcudart is versioned by X.Y up
-// to CUDA 11 ("libcudart.so.11.0", "libcudart.so.10.2") and by X from 12 on.
-std::string cudart_soname(const std::string& cuda_version);
+// Libraries: every library the base carries by its own account (resolve::base_contents_of),
+// each at its component's version, and, when the lock's arch list relies on PTX JIT
+// (stack.ptx), NVRTC and nvJitLink of the base's CUDA release. Packages pinned in
+// "packages" ({"name", "version"}) are promised with their versions; the framework is
+// promised to import when one of them is the stack's framework. Pinned image files are
+// promised byte for byte.
+Promises promises_of(const lock::Lockfile& lock, const resolve::BaseContents& base, const matrix::Matrix& matrix);
 
 } // namespace dlenv::verify

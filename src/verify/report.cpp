@@ -44,7 +44,7 @@ nlohmann::json tier_body(const TierReport& tier)
     return { { "tier", tier.tier }, { "passed", tier.passed() }, { "seconds", tier.seconds },
         { "counts",
             { { "pass", tier.count(Verdict::ok) }, { "fail", tier.count(Verdict::fail) },
-                { "skip", tier.count(Verdict::unknown) } } },
+                { "skip", tier.count(Verdict::unknown) }, { "warn", tier.count(Verdict::warn) } } },
         { "findings", findings_json(tier) }, { "figures", figures_json(tier) } };
 }
 

@@ -15,11 +15,11 @@ namespace dlenv::verify {
 
 // A check's result is core's `Finding`: a stable code tests and scripts branch on
 // ("library-closure", "file-sha256", ...), a verdict and words for people. Verify's checks
-// pass (ok), fail, or skip (unknown: the check did not apply or could not run); they never
-// warn.
+// pass (ok), fail, or skip (unknown: the check did not apply or could not run). Only the
+// framework-on-base findings warn (resolve::check_framework_on_base): a framework that
+// may run on its base with less than it was built with. A warning does not fail a tier.
 
-// A verdict as verify reports it and the kit writes it: "pass", "fail", "skip" ("warn" for
-// the warning no check gives).
+// A verdict as verify reports it and the kit writes it: "pass", "fail", "skip", "warn".
 std::string_view outcome_name(Verdict verdict);
 
 // A measured number, with the threshold it was held to when there is one.

@@ -28,12 +28,11 @@ void check_files(
     const std::filesystem::path& rootfs, const std::vector<lock::LockedFile>& files, std::vector<Finding>& findings);
 
 // Each promised library is found by its soname, its DT_NEEDED closure resolves inside
-// the image, and the version its file name carries agrees with the lock.
+// the image, and the version its file name carries agrees with its component's version
+// on the parts both have (libcudnn.so.8.9.6 is cuDNN 8.9.6.50); a library with no
+// promised version gets an unknown (skipped) version finding.
 void check_libraries(
     const LibrarySearch& search, const std::vector<PromisedLibrary>& libraries, std::vector<Finding>& findings);
-
-// /usr/local/cuda/version.json names the lock's CUDA version.
-void check_cuda_version(const std::filesystem::path& rootfs, const std::string& cuda, std::vector<Finding>& findings);
 
 // Each pinned package has a dist-info directory whose METADATA names the pinned version.
 void check_packages(

@@ -2,9 +2,48 @@
 
 #include "verify/static_checks.h"
 
+#include "core/error.h"
+#include "core/file.h"
+#include "rootfs/lookup.h"
+
 #include <chrono>
 
 namespace dlenv::verify {
+namespace {
+
+// A version.json larger than this is no component list: NVIDIA's is a few kilobytes.
+constexpr std::uintmax_t k_version_json_max_bytes = 1 << 20;
+
+// What the image's base says of itself: the config's Env and Labels (a dlenv image keeps
+// the base's) and /usr/local/cuda/version.json.
+resolve::BaseDescription describe_base(
+    const StoredImage& image, const std::filesystem::path& rootfs, const lock::Lockfile& lock)
+{
+    resolve::BaseDescription base = resolve::describe_config(lock.base_image().reference, image.config);
+    std::error_code ec;
+    if (auto file = rootfs::lookup(rootfs, "/usr/local/cuda/version.json"); file
+        && std::filesystem::is_regular_file(*file, ec)
+        && std::filesystem::file_size(*file, ec) <= k_version_json_max_bytes && !ec)
+        base.version_json = read_file(*file);
+    return base;
+}
+
+// The lock's promises, with what the base says; a base whose account of itself cannot be
+// read fails the tier saying why, and promises nothing of its own.
+Promises promise(const StoredImage& image, const std::filesystem::path& rootfs, const lock::Lockfile& lock,
+    std::vector<Finding>& findings)
+{
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    resolve::BaseContents base;
+    try {
+        base = resolve::base_contents_of(describe_base(image, rootfs, lock), matrix);
+    } catch (const Error& e) {
+        findings.push_back({ "base-contents", Verdict::fail, e.message() });
+    }
+    return promises_of(lock, base, matrix);
+}
+
+} // namespace
 
 TierReport run_static_tier(
     const StoredImage& image, const ContainerContext& context, std::optional<lock::Lockfile>& lock)
@@ -23,11 +62,10 @@ TierReport run_static_tier(
     lock = check_kit_lock(context.rootfs, image.manifest, tier.findings);
     Promises promises;
     if (lock) {
-        promises = promises_of(*lock);
+        promises = promise(image, context.rootfs, *lock, tier.findings);
         check_files(context.rootfs, promises.files, tier.findings);
+        tier.findings.insert(tier.findings.end(), promises.base.begin(), promises.base.end());
         check_libraries(search, promises.libraries, tier.findings);
-        if (promises.cuda_version)
-            check_cuda_version(context.rootfs, *promises.cuda_version, tier.findings);
         check_packages(context.rootfs, promises.packages, tier.findings);
     }
     std::optional<std::string> program = check_entrypoint(search, image.process, tier.findings);

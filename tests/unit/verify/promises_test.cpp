@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace dlenv;
 
 namespace {
@@ -13,26 +15,70 @@ lock::Lockfile shipped(const std::string& name)
     return lock::Lockfile::parse(file, read_file(file));
 }
 
+// The config of NVIDIA's 12.1.1-cudnn8-runtime-ubuntu22.04 image, as its Dockerfiles set it.
+resolve::BaseDescription cuda_121_cudnn8_runtime()
+{
+    return { "nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04",
+        { "CUDA_VERSION=12.1.1", "NV_CUDA_CUDART_VERSION=12.1.105-1", "NV_CUDA_LIB_VERSION=12.1.1-1",
+            "NV_LIBCUBLAS_VERSION=12.1.3.1-1", "NV_LIBNCCL_PACKAGE_VERSION=2.17.1-1", "NV_CUDNN_VERSION=8.9.0.131" },
+        { { "com.nvidia.cudnn.version", "8.9.0.131" } }, std::nullopt };
+}
+
+const verify::PromisedLibrary& promised(const verify::Promises& promises, const std::string& soname)
+{
+    auto it = std::find_if(promises.libraries.begin(), promises.libraries.end(),
+        [&](const verify::PromisedLibrary& library) { return library.soname == soname; });
+    REQUIRE(it != promises.libraries.end());
+    return *it;
+}
+
 } // namespace
 
-TEST_CASE("an nvidia/cuda runtime base with cuDNN promises cudart, cublas and cudnn at the lock's versions", "[verify]")
+TEST_CASE("an nvidia/cuda cudnn runtime base promises each library at its own component's version", "[verify]")
 {
-    verify::Promises promises = verify::promises_of(shipped("pytorch-2.1-cu121"));
-    REQUIRE(promises.libraries.size() == 3);
-    CHECK(promises.libraries[0].soname == "libcudart.so.12");
-    CHECK(promises.libraries[1].soname == "libcublas.so.12");
-    CHECK(promises.libraries[2].soname == "libcudnn.so.8");
-    CHECK(promises.libraries[2].version == "8.9.2.26");
-    CHECK(promises.libraries[0].promiser == "base nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04");
-    CHECK(promises.cuda_version == "12.1.1");
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    resolve::BaseContents base = resolve::base_contents_of(cuda_121_cudnn8_runtime(), matrix);
+    verify::Promises promises = verify::promises_of(shipped("pytorch-2.1-cu121"), base, matrix);
+
+    std::vector<std::string> sonames;
+    for (const auto& library : promises.libraries)
+        sonames.push_back(library.soname);
+    CHECK(sonames
+        == std::vector<std::string> { "libcudart.so.12", "libnvrtc.so.12", "libcublas.so.12", "libcublasLt.so.12",
+            "libcufft.so.11", "libcufftw.so.11", "libcurand.so.10", "libcusolver.so.11", "libcusparse.so.12",
+            "libnppc.so.12", "libnvJitLink.so.12", "libnvjpeg.so.12", "libcudnn.so.8", "libcudnn_ops_infer.so.8",
+            "libcudnn_ops_train.so.8", "libcudnn_cnn_infer.so.8", "libcudnn_cnn_train.so.8", "libcudnn_adv_infer.so.8",
+            "libcudnn_adv_train.so.8", "libnccl.so.2" });
+    CHECK(promised(promises, "libcudart.so.12").version == "12.1.105");
+    CHECK(promised(promises, "libcublas.so.12").version == "12.1.3.1");
+    CHECK(promised(promises, "libcublas.so.12").promiser
+        == "base nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04 (CUDA cuBLAS, env NV_LIBCUBLAS_VERSION)");
+    CHECK(promised(promises, "libcusolver.so.11").version == "11.4.5.107");
+    CHECK(promised(promises, "libcusolver.so.11").promiser
+        == "base nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04 (CUDA cuSOLVER, cuda_components.json (CUDA 12.1.1))");
+    CHECK(promised(promises, "libcudnn_cnn_infer.so.8").version == "8.9.0.131");
+    CHECK(promised(promises, "libnccl.so.2").version == "2.17.1");
     CHECK(promises.packages.empty());
     CHECK_FALSE(promises.framework);
     CHECK(promises.framework_name == "torch");
+
+    // torch 2.1.2+cu121 is built with cuDNN 8.9.2.26; the base's 8.9.0.131 is older, and
+    // the offline lock pins no packages that would say whether a wheel brings its own.
+    REQUIRE(promises.base.size() == 2);
+    CHECK(promises.base[0].code == "base-cuda");
+    CHECK(promises.base[0].verdict == Verdict::ok);
+    CHECK(promises.base[1].code == "base-cudnn");
+    CHECK(promises.base[1].verdict == Verdict::warn);
+    CHECK(promises.base[1].message
+        == "torch is built with cuDNN 8.9.2.26 but the base carries cuDNN 8.9.0.131 (env NV_CUDNN_VERSION), which "
+           "is older: it serves torch only if a wheel brings a newer one, and the lock pins no packages to say so");
 }
 
-TEST_CASE("libcudart's soname carries X.Y up to CUDA 11 and X from 12 on", "[verify]")
+TEST_CASE("a base whose config says nothing of CUDA promises no CUDA library", "[verify]")
 {
-    CHECK(verify::cudart_soname("10.2.89") == "libcudart.so.10.2");
-    CHECK(verify::cudart_soname("11.8.0") == "libcudart.so.11.0");
-    CHECK(verify::cudart_soname("12.4.1") == "libcudart.so.12");
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    resolve::BaseContents base = resolve::base_contents_of({ "ubuntu:22.04", { "PATH=/usr/bin" }, {}, {} }, matrix);
+    verify::Promises promises = verify::promises_of(shipped("pytorch-2.1-cu121"), base, matrix);
+    CHECK(promises.libraries.empty());
+    CHECK(promises.base.empty());
 }
