@@ -1,8 +1,7 @@
 #include "image/image_labels.h"
 
 #include "core/version.h"
-
-#include <algorithm>
+#include "resolve/image_require_cuda.h"
 
 namespace dlenv::image {
 namespace {
@@ -20,37 +19,12 @@ std::string joined(const std::vector<ComputeCapability>& list)
     return out;
 }
 
-// For a CUDA line whose NVIDIA images the matrix does not know: "cuda>=X.Y" and, when the
-// lock allows minor-version compatibility, one data-center term per driver branch from
-// that floor up to the toolkit's own driver.
-std::string derived_require_cuda(const lock::LockedStack& stack, const matrix::Matrix& matrix)
-{
-    std::string out = "cuda>=" + stack.cuda.truncated(2).text();
-    if (!stack.minor_version_driver)
-        return out;
-    std::uint32_t lowest = stack.minor_version_driver->major();
-    std::uint32_t toolkit = stack.toolkit_driver.major();
-    std::vector<std::uint32_t> branches;
-    for (const auto& branch : matrix.driver_branches())
-        if (branch.branch >= lowest && branch.branch < toolkit)
-            branches.push_back(branch.branch);
-    std::sort(branches.begin(), branches.end());
-    for (std::uint32_t branch : branches)
-        out += " brand=tesla,driver>=" + std::to_string(branch) + ",driver<" + std::to_string(branch + 1);
-    return out;
-}
-
 } // namespace
 
 std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix)
 {
-    const lock::LockedStack& stack = lock.stack();
     const std::string& platform = lock.base_image().platform;
-    std::string architecture = platform.substr(platform.find('/') + 1);
-    if (const matrix::NvidiaImageRelease* release = matrix.nvidia_image_release(stack.cuda))
-        if (const matrix::NvidiaRequireCuda* value = release->require_cuda_for(architecture))
-            return value->value;
-    return derived_require_cuda(stack, matrix);
+    return resolve::image_require_cuda(matrix, lock.stack().cuda, platform.substr(platform.find('/') + 1)).value;
 }
 
 std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)

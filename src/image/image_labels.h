@@ -8,12 +8,8 @@
 
 namespace dlenv::image {
 
-// NVIDIA_REQUIRE_CUDA exactly as NVIDIA's own nvidia/cuda images of the lock's CUDA line
-// write it for the lock's platform (the matrix's nvidia_require_cuda.json), so the
-// container runtime starts the image on the drivers it would start NVIDIA's on. For a line
-// the matrix has no images of: "cuda>=MAJOR.MINOR" and, when the lock allows
-// minor-version compatibility, one "brand=tesla,driver>=B,driver<B+1" term per data-center
-// driver branch from that floor up to the toolkit's own driver.
+// The NVIDIA_REQUIRE_CUDA of an image of `lock`: resolve's image_require_cuda for the
+// lock's CUDA and the architecture of its platform.
 std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix);
 
 // The labels an image of `lock` carries (config Labels, Dockerfile LABEL): the lock

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/digest.h"
+#include "resolve/image_require_cuda.h"
 
 #include <optional>
 #include <string>
@@ -10,6 +11,8 @@ namespace dlenv::lock {
 
 // The platform whose image of a multi-platform base the lock pins.
 constexpr std::string_view k_platform = "linux/amd64";
+static_assert(k_platform.substr(k_platform.find('/') + 1) == resolve::k_image_architecture,
+    "check asks the gate of the images a lock pins");
 
 // The base image, as the profile names it and, once pinned, as its registry served it.
 struct BaseImageSection {

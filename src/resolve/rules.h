@@ -23,6 +23,10 @@ struct Context {
 };
 
 void check_driver(const Context& ctx, Report& report); // rules_driver.cpp
+// The image's NVIDIA_REQUIRE_CUDA against the query's driver and the GPUs' brands, once the
+// driver rules said whether the driver runs the line (`driver_runs`); for a query with a
+// driver and a CUDA line the matrix has a toolkit release of.
+void check_image_gate(const Context& ctx, bool driver_runs, Report& report); // rules_image_gate.cpp
 void check_gpus(const Context& ctx, Report& report); // rules_gpu.cpp
 void check_cudnn(const Context& ctx, Report& report); // rules_cudnn.cpp
 void check_framework(const Context& ctx, Report& report); // rules_framework.cpp

@@ -30,36 +30,20 @@ std::string compat_package(const CudaVersion& cuda)
     return "cuda-compat-" + std::to_string(cuda.major()) + "-" + std::to_string(cuda.minor());
 }
 
-} // namespace
-
-std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda)
+// The toolkit floor, minor-version and forward compatibility; true when the driver runs the line.
+bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit, Report& report)
 {
-    const auto* toolkit = matrix.first_toolkit(cuda);
-    const auto* floor = matrix.minor_version_floor(cuda.major());
-    std::string out = toolkit ? "driver >= " + toolkit->driver_linux->text() : "driver of CUDA " + cuda.text();
-    if (floor && toolkit && floor->driver_linux < *toolkit->driver_linux)
-        out += ", or >= " + floor->driver_linux.text() + " under minor-version compatibility";
-    return out;
-}
-
-void check_driver(const Context& ctx, Report& report)
-{
-    if (!ctx.query.driver || !ctx.cuda)
-        return;
     const DriverVersion& driver = *ctx.query.driver;
     const CudaVersion& cuda = *ctx.cuda;
     const std::string line = cuda.truncated(2).text();
-    const auto* toolkit = ctx.matrix.first_toolkit(cuda);
-    if (!toolkit)
-        return;
-    const DriverVersion& toolkit_driver = *toolkit->driver_linux;
+    const DriverVersion& toolkit_driver = *toolkit.driver_linux;
 
     if (driver >= toolkit_driver) {
         report.add(Verdict::ok, "driver-backward-compatible",
             "driver " + driver.text() + " runs CUDA " + line + " applications (the CUDA " + line + " toolkit driver is "
                 + toolkit_driver.text() + "; newer drivers run older CUDA)",
-            toolkit->provenance.cite());
-        return;
+            toolkit.provenance.cite());
+        return true;
     }
 
     const auto* floor = ctx.matrix.minor_version_floor(cuda.major());
@@ -70,9 +54,9 @@ void check_driver(const Context& ctx, Report& report)
                 + ".x applications under minor-version compatibility (>= " + floor->driver_linux.text()
                 + ") with a limited feature set, and cannot JIT-compile PTX from a newer toolchain "
                   "(cudaErrorUnsupportedPtxVersion, 222)",
-            join_sources(floor->provenance, toolkit->provenance));
+            join_sources(floor->provenance, toolkit.provenance));
         report.suggest("for the full CUDA " + line + " feature set, upgrade the driver to >= " + toolkit_driver.text());
-        return;
+        return true;
     }
 
     std::string floor_text = floor ? ", and minor-version compatibility needs >= " + floor->driver_linux.text() : "";
@@ -90,14 +74,14 @@ void check_driver(const Context& ctx, Report& report)
                         + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
                     forward.provenance.cite(), label);
             report.suggest(upgrade_suggestion(toolkit_driver, floor));
-            return;
+            return false;
         }
         report.add(Verdict::warn, "driver-forward-compat",
             "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " + toolkit_driver.text()
                 + floor_text + "); it runs only with the " + compat_package(cuda) + " package (forward compatibility)"
                 + (ctx.gpus.empty() ? ", which works only on data-center GPUs and Jetson: name --gpu to check" : ""),
             forward.provenance.cite());
-        return;
+        return true;
     }
 
     std::string message = "driver " + driver.text() + " cannot run CUDA " + line
@@ -113,11 +97,35 @@ void check_driver(const Context& ctx, Report& report)
         message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front()
             + ", only on data-center GPUs and Jetson";
     report.add(Verdict::fail, "driver-too-old", message,
-        floor ? join_sources(toolkit->provenance, floor->provenance) : toolkit->provenance.cite());
+        floor ? join_sources(toolkit.provenance, floor->provenance) : toolkit.provenance.cite());
     report.suggest(upgrade_suggestion(toolkit_driver, floor));
     if (all_datacenter)
         report.suggest(
             "or keep the driver and install " + compat_package(cuda) + " (forward compatibility, --forward-compat)");
+    return false;
+}
+
+} // namespace
+
+std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda)
+{
+    const auto* toolkit = matrix.first_toolkit(cuda);
+    const auto* floor = matrix.minor_version_floor(cuda.major());
+    std::string out = toolkit ? "driver >= " + toolkit->driver_linux->text() : "driver of CUDA " + cuda.text();
+    if (floor && toolkit && floor->driver_linux < *toolkit->driver_linux)
+        out += ", or >= " + floor->driver_linux.text() + " under minor-version compatibility";
+    return out;
+}
+
+void check_driver(const Context& ctx, Report& report)
+{
+    if (!ctx.query.driver || !ctx.cuda)
+        return;
+    const auto* toolkit = ctx.matrix.first_toolkit(*ctx.cuda);
+    if (!toolkit)
+        return;
+    bool runs = check_driver_floors(ctx, *toolkit, report);
+    check_image_gate(ctx, runs, report);
 }
 
 } // namespace dlenv::resolve

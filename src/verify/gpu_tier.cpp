@@ -2,8 +2,8 @@
 
 #include "core/error.h"
 #include "matrix/matrix.h"
+#include "resolve/require_cuda.h"
 #include "verify/kit_run.h"
-#include "verify/require_cuda.h"
 
 #include <chrono>
 
@@ -11,14 +11,12 @@ namespace dlenv::verify {
 namespace {
 
 // NVIDIA_REQUIRE_CUDA names brands as NVML does; the matrix knows each GPU's segment.
-DriverHost driver_host(const HostFacts& host, const matrix::Matrix& matrix)
+resolve::DriverHost driver_host(const HostFacts& host, const matrix::Matrix& matrix)
 {
-    DriverHost out { *host.driver, {} };
+    resolve::DriverHost out { *host.driver, {} };
     for (const auto& name : host.gpus)
         if (const matrix::Gpu* gpu = matrix.find_gpu(name))
-            out.brands.push_back(gpu->segment == matrix::GpuSegment::datacenter ? "tesla"
-                    : gpu->segment == matrix::GpuSegment::workstation           ? "quadro"
-                                                                                : "geforce");
+            out.brands.push_back(resolve::nvidia_brand(gpu->segment));
     return out;
 }
 
@@ -44,8 +42,10 @@ GpuTierResult run_gpu_tier(std::string_view tier, const ContainerContext& contex
     TierReport report { std::string(tier), {}, {}, 0 };
     const matrix::Matrix& matrix = matrix::Matrix::embedded();
     if (auto requirement = env_value(context.process.env, "NVIDIA_REQUIRE_CUDA")) {
-        if (auto refusal = refuse_require_cuda(*requirement, driver_host(host, matrix), matrix))
-            return { std::nullopt, "the image cannot start on this host: " + *refusal };
+        if (auto refusal = resolve::refuse_require_cuda(*requirement, driver_host(host, matrix), matrix))
+            return { std::nullopt,
+                "the image cannot start on this host: NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" refuses driver "
+                    + host.driver->text() + ": " + *refusal };
         report.findings.push_back({ "require-cuda", Verdict::ok,
             "NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" accepts driver " + host.driver->text() });
     }

@@ -122,7 +122,10 @@ TEST_CASE("case 1: torch 2.1 (PyPI cu121) on driver 525.60.13 runs under minor-v
     Report r = check(ask);
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes { "driver-minor-version-compat" });
+    // with no GPU named the image's gate is asked with no brand, and only a brand admits R525
+    CHECK(problems(r)
+        == (gpu.empty() ? Codes { "driver-minor-version-compat", "image-require-cuda" }
+                        : Codes { "driver-minor-version-compat" }));
     CHECK(has_code(r, "framework-build"));
     CHECK(suggests(r, "for the full CUDA 12.1 feature set, upgrade the driver to >= 530.30.02"));
 }
@@ -151,7 +154,8 @@ TEST_CASE("case 4: CUDA 11.8 on driver 470.57.02 runs under minor-version compat
     Report r = check({ .cuda = "11.8", .driver = "470.57.02" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes { "driver-minor-version-compat" });
+    // no GPU named: whether NVIDIA's 11.8 images start on R470 depends on the GPU's brand
+    CHECK(problems(r) == Codes { "driver-minor-version-compat", "image-require-cuda" });
     CHECK(suggests(r, "for the full CUDA 11.8 feature set, upgrade the driver to >= 520.61.05"));
 }
 
@@ -401,7 +405,8 @@ TEST_CASE("Blackwell: an RTX 5090 needs driver 570.26 even where CUDA 12.8 would
     Report r = check({ .cuda = "12.8", .driver = "560.35.03", .gpus = { "RTX 5090" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "driver-too-old-for-gpu", "driver-minor-version-compat" });
+    // and NVIDIA's 12.8 images admit no GeForce below their cuda>=12.8
+    CHECK(problems(r) == Codes { "driver-too-old-for-gpu", "driver-minor-version-compat", "image-require-cuda" });
 }
 
 TEST_CASE("a Python outside the framework's range is an error naming the range", "[resolve]")

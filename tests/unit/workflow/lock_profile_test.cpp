@@ -75,6 +75,39 @@ TEST_CASE("lock_profile of a profile that cannot work returns the report and wri
     CHECK_FALSE(std::filesystem::exists(output));
 }
 
+TEST_CASE(
+    "lock_profile refuses a stack whose image the container toolkit would refuse on the fleet's driver", "[workflow]")
+{
+    // R450 runs CUDA 11.8 under minor-version compatibility, but NVIDIA's 11.8 images admit
+    // only R470 below their cuda>=11.8
+    Scratch scratch;
+    write_file_atomic(scratch / "r450.json", R"({"format": "dlenv.profile/v1", "name": "r450-fleet",
+        "framework": {"name": "torch", "version": "2.1", "cuda": "11.8"}, "python": "3.10",
+        "gpus": ["A100 80GB SXM4"], "driver_floor": "450.80.02",
+        "base_image": "nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04"})");
+    std::string output = (scratch / "r450.lock.json").string();
+    workflow::LockResult result
+        = workflow::lock_profile(matrix::Matrix::embedded(), offline_request((scratch / "r450.json").string(), output));
+    CHECK_FALSE(result.lockfile);
+    CHECK(result.resolution.report.verdict() == Verdict::fail);
+    const Finding* gate = nullptr;
+    for (const auto& f : result.resolution.report.findings)
+        if (f.code == "image-require-cuda")
+            gate = &f;
+    REQUIRE(gate);
+    CHECK(gate->verdict == Verdict::fail);
+    CHECK(gate->message.starts_with("the image dlenv builds for CUDA 11.8 will not start on driver 450.80.02 under "
+                                    "the NVIDIA container toolkit: its NVIDIA_REQUIRE_CUDA (NVIDIA's, of its CUDA "
+                                    "11.8.0 images for amd64) refuses it for tesla GPUs: "));
+    CHECK_FALSE(std::filesystem::exists(output));
+
+    auto by_cli = run_dlenv({ "lock", (scratch / "r450.json").string(), "-o", output, "--offline" });
+    CHECK(by_cli.exit_code == 1);
+    CHECK_THAT(by_cli.out,
+        Catch::Matchers::Contains("image-require-cuda: the image dlenv builds for CUDA 11.8 will not start"));
+    CHECK_FALSE(std::filesystem::exists(output));
+}
+
 TEST_CASE("lock_profile with a wheelhouse pins the closure as the cli does, reporting each read", "[workflow]")
 {
     Scratch scratch;
