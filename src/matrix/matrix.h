@@ -31,6 +31,7 @@ public:
     const std::vector<DriverBranch>& driver_branches() const { return m_branches; }
     const std::vector<Architecture>& architectures() const { return m_architectures; }
     const std::vector<CudnnRelease>& cudnn_releases() const { return m_cudnn; }
+    const std::vector<CudnnLibraries>& cudnn_libraries() const { return m_cudnn_libraries; }
     // The libraries of cuDNN `major`; null when the matrix does not list them.
     const CudnnLibraries* cudnn_libraries(std::uint32_t major) const;
     const std::vector<TorchRelease>& torch_releases() const { return m_torch; }

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/json_reader.h"
 
+#include <algorithm>
 #include <regex>
 
 namespace dlenv::resolve {
@@ -149,11 +150,125 @@ void add_cuda_libraries(
     }
 }
 
+// The version a library's file name carries after ".so.", when it has a minor part:
+// libcublas.so.13.1.0.3 gives 13.1.0.3; libcublas.so.13 gives none.
+std::optional<BaseFact<std::string>> file_version(const FoundLibrary& library)
+{
+    std::size_t so = library.file.find(".so.");
+    if (so == std::string::npos || library.file.find('.', so + 4) == std::string::npos)
+        return std::nullopt;
+    return BaseFact<std::string> { library.file.substr(so + 4), "file " + library.file };
+}
+
+const FoundLibrary* found(const BaseDescription& base, const std::string& soname)
+{
+    for (const auto& library : base.found)
+        if (library.soname == soname)
+            return &library;
+    return nullptr;
+}
+
+// The first of `sonames` found with a version in its file name.
+std::optional<BaseFact<std::string>> found_version(const BaseDescription& base, const std::vector<std::string>& sonames)
+{
+    for (const auto& soname : sonames)
+        if (const FoundLibrary* library = found(base, soname))
+            if (auto version = file_version(*library))
+                return version;
+    return std::nullopt;
+}
+
+// The CUDA release libcudart's file names: the matrix's release whose cudart component
+// has that version (13.0.96 is CUDA 13.0.2's), else its X.Y.
+std::optional<BaseFact<CudaVersion>> found_cuda(const BaseDescription& base, const matrix::Matrix& matrix)
+{
+    for (const auto& release : matrix.cuda_components())
+        for (const auto& library : release.libraries)
+            if (library.component == "cuda_cudart")
+                for (const auto& file : library.files)
+                    if (const FoundLibrary* cudart = found(base, file.soname)) {
+                        auto version = file_version(*cudart);
+                        if (!version)
+                            continue;
+                        if (version->value == library.version)
+                            return BaseFact<CudaVersion> { release.cuda, version->origin };
+                        if (auto line = CudaVersion::try_parse(version->value))
+                            return BaseFact<CudaVersion> { line->truncated(2), version->origin };
+                    }
+    return std::nullopt;
+}
+
+// Every component one of whose files is found, held whole: each of its files promised at
+// the release's version of it, or at the version a found file of it names.
+void add_found_cuda_libraries(const BaseDescription& base, const std::optional<BaseFact<CudaVersion>>& cuda,
+    const matrix::Matrix& matrix, BaseContents& contents)
+{
+    const matrix::CudaComponents* release = cuda ? matrix.cuda_components(cuda->value) : nullptr;
+    std::vector<std::string> held; // sonames already promised
+    auto promise = [&](const matrix::CudaLibrary& library, std::optional<BaseFact<std::string>> version) {
+        for (const auto& file : library.files)
+            if (std::find(held.begin(), held.end(), file.soname) == held.end()) {
+                held.push_back(file.soname);
+                contents.libraries.push_back({ file.soname, library.name, version });
+            }
+    };
+    std::vector<const matrix::CudaComponents*> releases;
+    if (release)
+        releases.push_back(release);
+    for (const auto& other : matrix.cuda_components())
+        releases.push_back(&other);
+    for (const auto* table : releases)
+        for (const auto& library : table->libraries) {
+            std::vector<std::string> sonames;
+            for (const auto& file : library.files)
+                sonames.push_back(file.soname);
+            bool any
+                = std::any_of(sonames.begin(), sonames.end(), [&](const std::string& s) { return found(base, s); });
+            if (!any)
+                continue;
+            std::optional<BaseFact<std::string>> version = table == release
+                ? std::optional(BaseFact<std::string> { library.version,
+                    "cuda_components.json (CUDA " + release->cuda.text() + ", which " + cuda->origin + " is)" })
+                : found_version(base, sonames);
+            promise(library, version);
+        }
+}
+
+// cuDNN found in the image: its shim and the sub-libraries it dlopens, whole.
+void add_found_cudnn(const BaseDescription& base, const matrix::Matrix& matrix, BaseContents& contents)
+{
+    for (const auto& cudnn : matrix.cudnn_libraries()) {
+        std::vector<std::string> sonames { cudnn.shim };
+        sonames.insert(sonames.end(), cudnn.loaded.begin(), cudnn.loaded.end());
+        if (std::none_of(sonames.begin(), sonames.end(), [&](const std::string& s) { return found(base, s); }))
+            continue;
+        auto version = found_version(base, sonames);
+        if (version)
+            if (auto typed = CudnnVersion::try_parse(version->value))
+                contents.cudnn = BaseFact<CudnnVersion> { *typed, version->origin };
+        for (const auto& soname : sonames)
+            contents.libraries.push_back({ soname, "cuDNN", version });
+        return;
+    }
+}
+
+void add_found_nccl(const BaseDescription& base, BaseContents& contents)
+{
+    const FoundLibrary* nccl = found(base, "libnccl.so.2");
+    if (!nccl)
+        return;
+    auto version = file_version(*nccl);
+    if (version)
+        if (auto typed = NcclVersion::try_parse(version->value))
+            contents.nccl = BaseFact<NcclVersion> { *typed, version->origin };
+    contents.libraries.push_back({ nccl->soname, "NCCL", version });
+}
+
 } // namespace
 
 BaseDescription describe_config(std::string reference, const nlohmann::json& config)
 {
-    BaseDescription base { std::move(reference), {}, {}, std::nullopt };
+    BaseDescription base { std::move(reference), {}, {}, std::nullopt, {} };
     auto runtime = config.find("config");
     if (runtime == config.end() || !runtime->is_object())
         return base;
@@ -182,15 +297,22 @@ BaseContents base_contents_of(const BaseDescription& base, const matrix::Matrix&
     Reader read(base, "base image " + base.reference + ": ");
     TagFacts tag = read_tag(base.reference);
     BaseContents contents;
-    std::string tag_origin = "tag " + base.reference;
 
     contents.cuda = read.typed<CudaVersion>(first_of({ read.version_json("cuda"), read.env("CUDA_VERSION") }));
-    if (!contents.cuda && tag.cuda)
-        contents.cuda = BaseFact<CudaVersion> { *tag.cuda, tag_origin };
     contents.cudnn
         = read.typed<CudnnVersion>(first_of({ read.env("NV_CUDNN_VERSION"), read.label("com.nvidia.cudnn.version") }));
     contents.nccl
         = read.typed<NcclVersion>(first_of({ read.env("NV_LIBNCCL_PACKAGE_VERSION"), read.env("NCCL_VERSION") }));
+    if (!contents.cuda && !base.found.empty()) {
+        // Nothing declares CUDA: what the image's files hold comes before what its name says.
+        contents.cuda = found_cuda(base, matrix);
+        add_found_cuda_libraries(base, contents.cuda, matrix, contents);
+        add_found_cudnn(base, matrix, contents);
+        add_found_nccl(base, contents);
+        return contents;
+    }
+    if (!contents.cuda && tag.cuda)
+        contents.cuda = BaseFact<CudaVersion> { *tag.cuda, "tag " + base.reference };
     if (!contents.cuda)
         return contents;
 
@@ -210,11 +332,35 @@ BaseContents base_contents_of(const BaseDescription& base, const matrix::Matrix&
         } else {
             contents.libraries.push_back({ "libcudnn.so." + std::to_string(*cudnn_major), "cuDNN", version });
         }
+    } else {
+        add_found_cudnn(base, matrix, contents);
     }
     if (contents.nccl)
         contents.libraries.push_back({ "libnccl.so." + std::to_string(contents.nccl->value.major()), "NCCL",
             BaseFact<std::string> { contents.nccl->value.text(), contents.nccl->origin } });
+    else
+        add_found_nccl(base, contents);
     return contents;
+}
+
+std::vector<std::string> cuda_library_sonames(const matrix::Matrix& matrix)
+{
+    std::vector<std::string> sonames;
+    auto add = [&](const std::string& soname) {
+        if (std::find(sonames.begin(), sonames.end(), soname) == sonames.end())
+            sonames.push_back(soname);
+    };
+    for (const auto& release : matrix.cuda_components())
+        for (const auto& library : release.libraries)
+            for (const auto& file : library.files)
+                add(file.soname);
+    for (const auto& cudnn : matrix.cudnn_libraries()) {
+        add(cudnn.shim);
+        for (const auto& soname : cudnn.loaded)
+            add(soname);
+    }
+    add("libnccl.so.2");
+    return sonames;
 }
 
 } // namespace dlenv::resolve

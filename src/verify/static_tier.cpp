@@ -15,28 +15,33 @@ namespace {
 constexpr std::uintmax_t k_version_json_max_bytes = 1 << 20;
 
 // What the image's base says of itself: the config's Env and Labels (a dlenv image keeps
-// the base's) and /usr/local/cuda/version.json.
+// the base's) and /usr/local/cuda/version.json; and the CUDA libraries the loader finds in it.
 resolve::BaseDescription describe_base(
-    const StoredImage& image, const std::filesystem::path& rootfs, const lock::Lockfile& lock)
+    const StoredImage& image, const LibrarySearch& search, const lock::Lockfile& lock, const matrix::Matrix& matrix)
 {
+    const std::filesystem::path& rootfs = search.root;
     resolve::BaseDescription base = resolve::describe_config(lock.base_image().reference, image.config);
     std::error_code ec;
     if (auto file = rootfs::lookup(rootfs, "/usr/local/cuda/version.json"); file
         && std::filesystem::is_regular_file(*file, ec)
         && std::filesystem::file_size(*file, ec) <= k_version_json_max_bytes && !ec)
         base.version_json = read_file(*file);
+    for (const auto& soname : resolve::cuda_library_sonames(matrix))
+        if (auto path = find_library(search, soname))
+            if (auto real = rootfs::lookup(rootfs, *path))
+                base.found.push_back({ soname, real->filename().string() });
     return base;
 }
 
 // The lock's promises, with what the base says; a base whose account of itself cannot be
 // read fails the tier saying why, and promises nothing of its own.
-Promises promise(const StoredImage& image, const std::filesystem::path& rootfs, const lock::Lockfile& lock,
-    std::vector<Finding>& findings)
+Promises promise(
+    const StoredImage& image, const LibrarySearch& search, const lock::Lockfile& lock, std::vector<Finding>& findings)
 {
     const matrix::Matrix& matrix = matrix::Matrix::embedded();
     resolve::BaseContents base;
     try {
-        base = resolve::base_contents_of(describe_base(image, rootfs, lock), matrix);
+        base = resolve::base_contents_of(describe_base(image, search, lock, matrix), matrix);
     } catch (const Error& e) {
         findings.push_back({ "base-contents", Verdict::fail, e.message() });
     }
@@ -62,7 +67,7 @@ TierReport run_static_tier(
     lock = check_kit_lock(context.rootfs, image.manifest, tier.findings);
     Promises promises;
     if (lock) {
-        promises = promise(image, context.rootfs, *lock, tier.findings);
+        promises = promise(image, search, *lock, tier.findings);
         check_files(context.rootfs, promises.files, tier.findings);
         tier.findings.insert(tier.findings.end(), promises.base.begin(), promises.base.end());
         check_libraries(search, promises.libraries, tier.findings);

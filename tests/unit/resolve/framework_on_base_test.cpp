@@ -13,7 +13,7 @@ const matrix::Matrix& embedded()
 
 resolve::BaseContents base_of(std::vector<std::string> env, std::string reference = "registry.team/cuda:base")
 {
-    return resolve::base_contents_of({ std::move(reference), std::move(env), {}, std::nullopt }, embedded());
+    return resolve::base_contents_of({ std::move(reference), std::move(env), {}, std::nullopt, {} }, embedded());
 }
 
 resolve::FrameworkNeeds torch(std::string cuda, std::string cudnn, std::optional<std::vector<std::string>> packages)
@@ -24,50 +24,6 @@ resolve::FrameworkNeeds torch(std::string cuda, std::string cudnn, std::optional
 const std::vector<std::string> k_no_cuda_wheels { "numpy", "torch" };
 
 } // namespace
-
-TEST_CASE("a re-tagged NVIDIA base is read from its config, not its name", "[resolve]")
-{
-    resolve::BaseContents base = base_of({ "CUDA_VERSION=11.8.0", "NV_CUDA_LIB_VERSION=11.8.0-1",
-        "NV_LIBCUBLAS_VERSION=11.11.3.6-1", "NV_CUDNN_VERSION=8.9.6.50", "NV_LIBNCCL_PACKAGE_VERSION=2.15.5-1" });
-    REQUIRE(base.cuda);
-    CHECK(base.cuda->value.text() == "11.8.0");
-    CHECK(base.cuda->origin == "env CUDA_VERSION");
-    REQUIRE(base.cudnn);
-    CHECK(base.cudnn->value.text() == "8.9.6.50");
-    REQUIRE(base.nccl);
-    CHECK(base.nccl->value.text() == "2.15.5");
-    REQUIRE(base.libraries.size() == 19); // 11 of CUDA 11.8 (no nvJitLink before 12.0), 7 of cuDNN 8, NCCL
-    CHECK(base.libraries[0].soname == "libcudart.so.11.0");
-    CHECK(base.libraries[0].version->value == "11.8.89");
-    CHECK(base.libraries[1].soname == "libnvrtc.so.11.2");
-    CHECK(base.libraries[2].soname == "libcublas.so.11");
-    CHECK(base.libraries[2].version->value == "11.11.3.6");
-    CHECK(base.libraries[2].version->origin == "env NV_LIBCUBLAS_VERSION");
-    CHECK(base.libraries.back().soname == "libnccl.so.2");
-}
-
-TEST_CASE("version.json's component versions come before the config's and the matrix's", "[resolve]")
-{
-    resolve::BaseContents base = resolve::base_contents_of({ "nvidia/cuda:12.1.1-runtime-ubuntu22.04", {}, {},
-                                                               R"({"cuda": {"name": "CUDA SDK", "version": "12.1.1"},
-                                                                   "libcublas": {"name": "CUDA cuBLAS", "version": "12.1.3.1"}})" },
-        embedded());
-    REQUIRE(base.cuda);
-    CHECK(base.cuda->origin == "/usr/local/cuda/version.json");
-    CHECK(base.libraries[2].soname == "libcublas.so.12");
-    CHECK(base.libraries[2].version->origin == "/usr/local/cuda/version.json");
-    CHECK(base.libraries[4].soname == "libcufft.so.11");
-    CHECK(base.libraries[4].version->value == "11.0.2.54");
-    CHECK(base.libraries[4].version->origin == "cuda_components.json (CUDA 12.1.1)");
-}
-
-TEST_CASE("a value that is no version is refused naming the variable", "[resolve]")
-{
-    CHECK_THROWS_WITH(
-        base_of({ "CUDA_VERSION=12.x" }), Catch::Contains("base image registry.team/cuda:base: env CUDA_VERSION: "));
-    CHECK_THROWS_WITH(resolve::base_contents_of({ "b", {}, {}, R"({"cuda": 12})" }, embedded()),
-        Catch::Contains("/usr/local/cuda/version.json"));
-}
 
 TEST_CASE("a CUDA 12 framework that loads the base's CUDA fails on a CUDA 11 base", "[resolve]")
 {
