@@ -11,7 +11,7 @@ resolve::FrameworkNeeds framework_needs(const Lockfile& lock)
             names->push_back(package.name);
     }
     const LockedStack& stack = lock.stack();
-    return { stack.framework, stack.cuda, stack.cudnn, resolve::library_sources_of(names) };
+    return { stack.framework, stack.cuda, stack.cudnn, stack.nccl, resolve::library_sources_of(names) };
 }
 
 } // namespace dlenv::lock

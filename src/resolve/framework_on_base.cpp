@@ -77,6 +77,31 @@ std::optional<Finding> check_cudnn(const BaseContents& base, const FrameworkNeed
         says + ", which " + framework.name + " (built with cuDNN " + built.text() + ") loads" };
 }
 
+std::optional<Finding> check_nccl(const BaseContents& base, const FrameworkNeeds& framework)
+{
+    if (!framework.nccl)
+        return std::nullopt;
+    const NcclVersion& built = *framework.nccl;
+    if (framework.sources.nccl)
+        return Finding { "base-nccl", Verdict::ok,
+            framework.name + " loads NCCL " + built.text() + " from the " + *framework.sources.nccl + " wheel"
+                + (base.nccl ? "; the base's NCCL " + base.nccl->value.text() + " is not the one it loads"
+                             : std::string()) };
+    if (!base.nccl)
+        return std::nullopt;
+    std::string says = "the base carries NCCL " + base.nccl->value.text() + " (" + base.nccl->origin + ")";
+    if (base.nccl->value.major() != built.major())
+        return Finding { "base-nccl", Verdict::fail,
+            framework.name + " is built with NCCL " + built.text() + " and loads the base's, but " + says + ": NCCL "
+                + std::to_string(built.major()) + " builds load libnccl.so." + std::to_string(built.major()) };
+    if (base.nccl->value < built)
+        return Finding { "base-nccl", Verdict::warn,
+            framework.name + " is built with NCCL " + built.text() + " but " + says
+                + ", which is older: what the newer release added is missing" };
+    return Finding { "base-nccl", Verdict::ok,
+        says + ", which " + framework.name + " (built with NCCL " + built.text() + ") loads" };
+}
+
 bool brings(const std::string& package, const std::string& library)
 {
     return package == "nvidia-" + library || package.starts_with("nvidia-" + library + "-cu");
@@ -110,6 +135,8 @@ std::vector<Finding> check_framework_on_base(
     findings.push_back(check_cuda(*base.cuda, framework, matrix));
     if (auto cudnn = check_cudnn(base, framework))
         findings.push_back(std::move(*cudnn));
+    if (auto nccl = check_nccl(base, framework))
+        findings.push_back(std::move(*nccl));
     return findings;
 }
 

@@ -30,6 +30,7 @@ struct FrameworkNeeds {
     std::string name; // "torch"
     CudaVersion cuda; // the CUDA it was built with: 12.1.1
     std::optional<CudnnVersion> cudnn; // the cuDNN it was built with
+    std::optional<NcclVersion> nccl; // the NCCL it was built with
     LibrarySources sources;
 };
 
@@ -43,6 +44,8 @@ struct FrameworkNeeds {
 //               the build's version; where it loads a wheel's, that the base's is not used.
 //               Where the lock pins no packages, an older cuDNN of the major is a warning:
 //               the framework's wheels may bring their own.
+//   base-nccl   the same for NCCL, whose 2.x releases load as libnccl.so.2: an older one
+//               than the build's is a warning (its features may be missing), not a failure.
 // A base that carries no CUDA gives no findings.
 std::vector<Finding> check_framework_on_base(
     const BaseContents& base, const FrameworkNeeds& framework, const matrix::Matrix& matrix);

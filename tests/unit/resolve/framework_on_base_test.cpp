@@ -18,7 +18,8 @@ resolve::BaseContents base_of(std::vector<std::string> env, std::string referenc
 
 resolve::FrameworkNeeds torch(std::string cuda, std::string cudnn, std::optional<std::vector<std::string>> packages)
 {
-    return { "torch", CudaVersion::parse(cuda), CudnnVersion::parse(cudnn), resolve::library_sources_of(packages) };
+    return { "torch", CudaVersion::parse(cuda), CudnnVersion::parse(cudnn), std::nullopt,
+        resolve::library_sources_of(packages) };
 }
 
 const std::vector<std::string> k_no_cuda_wheels { "numpy", "torch" };
@@ -94,4 +95,23 @@ TEST_CASE("a base that carries no CUDA gives no findings", "[resolve]")
     CHECK(resolve::check_framework_on_base(
         base_of({ "PATH=/usr/bin" }, "ubuntu:22.04"), torch("12.1.1", "8.9.2.26", k_no_cuda_wheels), embedded())
               .empty());
+}
+
+TEST_CASE("the base's NCCL is held to the framework's build where the framework loads it", "[resolve]")
+{
+    resolve::BaseContents base = base_of({ "CUDA_VERSION=12.1.1", "NV_LIBNCCL_PACKAGE_VERSION=2.17.1-1" });
+    resolve::FrameworkNeeds needs = torch("12.1.1", "8.9.2.26", k_no_cuda_wheels);
+    needs.nccl = NcclVersion::parse("2.18.1");
+    auto older = resolve::check_framework_on_base(base, needs, embedded());
+    REQUIRE(older.size() == 2);
+    CHECK(older[1].code == "base-nccl");
+    CHECK(older[1].verdict == Verdict::warn);
+    CHECK(older[1].message
+        == "torch is built with NCCL 2.18.1 but the base carries NCCL 2.17.1 (env NV_LIBNCCL_PACKAGE_VERSION), which "
+           "is older: what the newer release added is missing");
+    needs.sources = resolve::library_sources_of(std::vector<std::string> { "nvidia-nccl-cu12" });
+    auto wheel = resolve::check_framework_on_base(base, needs, embedded());
+    CHECK(wheel[1].verdict == Verdict::ok);
+    CHECK(wheel[1].message
+        == "torch loads NCCL 2.18.1 from the nvidia-nccl-cu12 wheel; the base's NCCL 2.17.1 is not the one it loads");
 }

@@ -15,13 +15,14 @@ lock::Lockfile shipped(const std::string& name)
     return lock::Lockfile::parse(file, read_file(file));
 }
 
-// The config of NVIDIA's 12.1.1-cudnn8-runtime-ubuntu22.04 image, as its Dockerfiles set it.
+// The config of NVIDIA's 12.1.1-cudnn8-runtime-ubuntu22.04 image, as its Dockerfiles set it
+// (nvidia_images.json).
 resolve::BaseDescription cuda_121_cudnn8_runtime()
 {
     return { "nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04",
         { "CUDA_VERSION=12.1.1", "NV_CUDA_CUDART_VERSION=12.1.105-1", "NV_CUDA_LIB_VERSION=12.1.1-1",
             "NV_LIBCUBLAS_VERSION=12.1.3.1-1", "NV_LIBNCCL_PACKAGE_VERSION=2.17.1-1", "NV_CUDNN_VERSION=8.9.0.131" },
-        { { "com.nvidia.cudnn.version", "8.9.0.131" } }, std::nullopt };
+        { { "com.nvidia.cudnn.version", "8.9.0.131" } }, std::nullopt, {} };
 }
 
 const verify::PromisedLibrary& promised(const verify::Promises& promises, const std::string& soname)
@@ -64,7 +65,7 @@ TEST_CASE("an nvidia/cuda cudnn runtime base promises each library at its own co
 
     // torch 2.1.2+cu121 is built with cuDNN 8.9.2.26; the base's 8.9.0.131 is older, and
     // the offline lock pins no packages that would say whether a wheel brings its own.
-    REQUIRE(promises.base.size() == 2);
+    REQUIRE(promises.base.size() == 3);
     CHECK(promises.base[0].code == "base-cuda");
     CHECK(promises.base[0].verdict == Verdict::ok);
     CHECK(promises.base[1].code == "base-cudnn");
@@ -72,12 +73,15 @@ TEST_CASE("an nvidia/cuda cudnn runtime base promises each library at its own co
     CHECK(promises.base[1].message
         == "torch is built with cuDNN 8.9.2.26 but the base carries cuDNN 8.9.0.131 (env NV_CUDNN_VERSION), which "
            "is older: it serves torch only if a wheel brings a newer one, and the lock pins no packages to say so");
+    // and with NCCL 2.18.1; NVIDIA's 12.1.1 runtime image carries 2.17.1.
+    CHECK(promises.base[2].code == "base-nccl");
+    CHECK(promises.base[2].verdict == Verdict::warn);
 }
 
 TEST_CASE("a base whose config says nothing of CUDA promises no CUDA library", "[verify]")
 {
     const matrix::Matrix& matrix = matrix::Matrix::embedded();
-    resolve::BaseContents base = resolve::base_contents_of({ "ubuntu:22.04", { "PATH=/usr/bin" }, {}, {} }, matrix);
+    resolve::BaseContents base = resolve::base_contents_of({ "ubuntu:22.04", { "PATH=/usr/bin" }, {}, {}, {} }, matrix);
     verify::Promises promises = verify::promises_of(shipped("pytorch-2.1-cu121"), base, matrix);
     CHECK(promises.libraries.empty());
     CHECK(promises.base.empty());
