@@ -47,59 +47,50 @@ Finding check_cuda(const BaseFact<CudaVersion>& base, const FrameworkNeeds& fram
         why };
 }
 
-std::optional<Finding> check_cudnn(const BaseContents& base, const FrameworkNeeds& framework)
-{
-    if (!framework.cudnn)
-        return std::nullopt;
-    const CudnnVersion& built = *framework.cudnn;
-    if (framework.sources.cudnn)
-        return Finding { "base-cudnn", Verdict::ok,
-            framework.name + " loads cuDNN " + built.text() + " from the " + *framework.sources.cudnn + " wheel"
-                + (base.cudnn ? "; the base's cuDNN " + base.cudnn->value.text() + " is not the one it loads"
-                              : std::string()) };
-    if (!base.cudnn)
-        return std::nullopt;
-    const BaseFact<CudnnVersion>& found = *base.cudnn;
-    std::string says = "the base carries cuDNN " + found.value.text() + " (" + found.origin + ")";
-    if (found.value.major() != built.major())
-        return Finding { "base-cudnn", Verdict::fail,
-            framework.name + " is built with cuDNN " + built.text() + " and loads the base's, but " + says + ": cuDNN "
-                + std::to_string(built.major()) + " builds load libcudnn.so." + std::to_string(built.major()) };
-    if (found.value < built && !framework.sources.known)
-        return Finding { "base-cudnn", Verdict::warn,
-            framework.name + " is built with cuDNN " + built.text() + " but " + says + ", which is older: it serves "
-                + framework.name + " only if a wheel brings a newer one, and the lock pins no packages to say so" };
-    if (found.value < built)
-        return Finding { "base-cudnn", Verdict::fail,
-            framework.name + " is built with cuDNN " + built.text() + " and loads the base's, but " + says
-                + ", which is older; use a base with cuDNN " + built.truncated(2).text() + " or later" };
-    return Finding { "base-cudnn", Verdict::ok,
-        says + ", which " + framework.name + " (built with cuDNN " + built.text() + ") loads" };
-}
+// A library the framework loads from its wheel or from the base, and how it is judged.
+template <typename Version> struct LoadedLibrary {
+    std::string code; // "base-cudnn"
+    std::string name; // "cuDNN"
+    std::string soname_stem; // "libcudnn.so."
+    const std::optional<Version>& built;
+    const std::optional<std::string>& wheel;
+    const std::optional<BaseFact<Version>>& found;
+    bool older_fails; // an older one than the build's fails (once the lock says it is the base's)
+    std::string older_why; // why an older one only warns, where it does
+};
 
-std::optional<Finding> check_nccl(const BaseContents& base, const FrameworkNeeds& framework)
+// Where the framework takes the library from its wheel, the base's is said to go unused.
+// From the base: the same major, and no older than the build's.
+template <typename Version>
+std::optional<Finding> check_loaded(const LoadedLibrary<Version>& library, const FrameworkNeeds& framework)
 {
-    if (!framework.nccl)
+    if (!library.built)
         return std::nullopt;
-    const NcclVersion& built = *framework.nccl;
-    if (framework.sources.nccl)
-        return Finding { "base-nccl", Verdict::ok,
-            framework.name + " loads NCCL " + built.text() + " from the " + *framework.sources.nccl + " wheel"
-                + (base.nccl ? "; the base's NCCL " + base.nccl->value.text() + " is not the one it loads"
-                             : std::string()) };
-    if (!base.nccl)
+    const Version& built = *library.built;
+    std::string build = framework.name + " is built with " + library.name + " " + built.text();
+    if (library.wheel)
+        return Finding { library.code, Verdict::ok,
+            framework.name + " loads " + library.name + " " + built.text() + " from the " + *library.wheel + " wheel"
+                + (library.found ? "; the base's " + library.name + " " + library.found->value.text()
+                            + " is not the one it loads"
+                                 : std::string()) };
+    if (!library.found)
         return std::nullopt;
-    std::string says = "the base carries NCCL " + base.nccl->value.text() + " (" + base.nccl->origin + ")";
-    if (base.nccl->value.major() != built.major())
-        return Finding { "base-nccl", Verdict::fail,
-            framework.name + " is built with NCCL " + built.text() + " and loads the base's, but " + says + ": NCCL "
-                + std::to_string(built.major()) + " builds load libnccl.so." + std::to_string(built.major()) };
-    if (base.nccl->value < built)
-        return Finding { "base-nccl", Verdict::warn,
-            framework.name + " is built with NCCL " + built.text() + " but " + says
-                + ", which is older: what the newer release added is missing" };
-    return Finding { "base-nccl", Verdict::ok,
-        says + ", which " + framework.name + " (built with NCCL " + built.text() + ") loads" };
+    const BaseFact<Version>& found = *library.found;
+    std::string says = "the base carries " + library.name + " " + found.value.text() + " (" + found.origin + ")";
+    if (found.value.major() != built.major())
+        return Finding { library.code, Verdict::fail,
+            build + " and loads the base's, but " + says + ": " + library.name + " " + std::to_string(built.major())
+                + " builds load " + library.soname_stem + std::to_string(built.major()) };
+    if (found.value < built && !(library.older_fails && framework.sources.known))
+        return Finding { library.code, Verdict::warn,
+            build + " but " + says + ", which is older: " + library.older_why };
+    if (found.value < built)
+        return Finding { library.code, Verdict::fail,
+            build + " and loads the base's, but " + says + ", which is older; use a base with " + library.name + " "
+                + built.truncated(2).text() + " or later" };
+    return Finding { library.code, Verdict::ok,
+        says + ", which " + framework.name + " (built with " + library.name + " " + built.text() + ") loads" };
 }
 
 bool brings(const std::string& package, const std::string& library)
@@ -133,10 +124,15 @@ std::vector<Finding> check_framework_on_base(
     if (!base.cuda)
         return findings;
     findings.push_back(check_cuda(*base.cuda, framework, matrix));
-    if (auto cudnn = check_cudnn(base, framework))
-        findings.push_back(std::move(*cudnn));
-    if (auto nccl = check_nccl(base, framework))
-        findings.push_back(std::move(*nccl));
+    LoadedLibrary<CudnnVersion> cudnn {
+        "base-cudnn", "cuDNN", "libcudnn.so.", framework.cudnn, framework.sources.cudnn, base.cudnn, true,
+        "it serves " + framework.name + " only if a wheel brings a newer one, and the lock pins no packages to say so"
+    };
+    LoadedLibrary<NcclVersion> nccl { "base-nccl", "NCCL", "libnccl.so.", framework.nccl, framework.sources.nccl,
+        base.nccl, false, "what the newer release added is missing" };
+    for (auto finding : { check_loaded(cudnn, framework), check_loaded(nccl, framework) })
+        if (finding)
+            findings.push_back(std::move(*finding));
     return findings;
 }
 

@@ -28,3 +28,13 @@ build_quickstart() { # build_quickstart STORE
   mkdir -p "$(dirname "$1")"
   DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$1" >/dev/null
 }
+
+# "code: message" of each failed finding of a `dlenv verify --json` report in FILE.
+failed_findings() { # failed_findings FILE
+  python3 -c '
+import json, sys
+for tier in json.load(open(sys.argv[1]))["tiers"]:
+    for f in tier["findings"]:
+        if f["outcome"] == "fail":
+            print(f["code"] + ": " + f["message"])' "$1"
+}

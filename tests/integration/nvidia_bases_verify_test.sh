@@ -39,12 +39,7 @@ build_and_verify() { # build_and_verify LOCK NAME DIR
   "$dlenv" verify "$2" --store "$store" --tier static --json >"$scratch/report.json"
   echo "exit $?"
   set -e
-  python3 -c '
-import json, sys
-for tier in json.load(open(sys.argv[1]))["tiers"]:
-    for f in tier["findings"]:
-        if f["outcome"] == "fail":
-            print(f["code"] + ": " + f["message"])' "$scratch/report.json"
+  failed_findings "$scratch/report.json"
 }
 
 # "outcome code: message" of the findings whose message begins with PREFIX.

@@ -33,12 +33,7 @@ verify_real() { # verify_real [ARGS...]
   "$dlenv" verify torch130 --store "$store" --tier static --json >"$scratch/report.json"
   echo "exit $?"
   set -e
-  python3 -c '
-import json, sys
-for tier in json.load(open(sys.argv[1]))["tiers"]:
-    for f in tier["findings"]:
-        if f["outcome"] == "fail":
-            print(f["code"] + ": " + f["message"])' "$scratch/report.json"
+  failed_findings "$scratch/report.json"
 }
 message_of() { # message_of CODE: the first finding with CODE
   python3 -c 'import json,sys; print(next(f["message"] for t in json.load(open(sys.argv[1]))["tiers"] for f in t["findings"] if f["code"]==sys.argv[2]))' "$scratch/report.json" "$1"
