@@ -117,14 +117,14 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
         { profile.name, profile.sha256 },
         matrices_sha256,
         locked_stack_of(stack),
-        { profile.base_image, std::nullopt, std::nullopt, std::string(k_platform) },
+        { profile.base_image, std::nullopt, std::nullopt, std::string(k_platform), std::nullopt },
         image_section_of(profile, files_root, lock_dir),
         profile.requirements,
         std::nullopt,
         sources,
         python_environment(profile, stack),
         { profile.validation_tiers, { profile.bandwidth_min_fraction, profile.gemm_min_fraction } },
-        locked_warnings(report),
+        locked_warnings(report.findings),
         locked_host(host),
     };
     return Lockfile(std::move(sections), lock_path.string());
@@ -149,10 +149,18 @@ Lockfile Lockfile::parse(const std::string& file, const std::string& text)
     return lock;
 }
 
-void Lockfile::pin_base(const Digest& digest, const Digest& manifest)
+void Lockfile::pin_base(const Digest& digest, const Digest& manifest, const BaseCarries& carries)
 {
     m_sections.base_image.digest = digest;
     m_sections.base_image.manifest = manifest;
+    m_sections.base_image.carries = carries;
+    m_digest = Digest::of(to_canonical_json(sections_json(m_sections)));
+}
+
+void Lockfile::add_warnings(const std::vector<Finding>& findings)
+{
+    std::vector<LockedWarning> warnings = locked_warnings(findings);
+    m_sections.warnings.insert(m_sections.warnings.end(), warnings.begin(), warnings.end());
     m_digest = Digest::of(to_canonical_json(sections_json(m_sections)));
 }
 

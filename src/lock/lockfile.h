@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/digest.h"
+#include "core/finding.h"
 #include "core/host_facts.h"
 #include "lock/base_image_section.h"
 #include "lock/image_section.h"
@@ -79,9 +80,12 @@ public:
     void write(const std::filesystem::path& path) const; // as an OutputFile: "-", a device or FIFO, or atomically
 
     // Pins the base image: `digest` is what its tag named when locked (an index or a
-    // manifest), `manifest` the image manifest for the lock's platform. Recomputes the
-    // lock's digest.
-    void pin_base(const Digest& digest, const Digest& manifest);
+    // manifest), `manifest` the image manifest for the lock's platform, `carries` what
+    // that manifest's config says the base holds. Recomputes the lock's digest.
+    void pin_base(const Digest& digest, const Digest& manifest, const BaseCarries& carries);
+    // Records the warnings among `findings`, of a check made once the lock was built (the
+    // framework against the pinned base), after the resolution's. Recomputes the digest.
+    void add_warnings(const std::vector<Finding>& findings);
     // Records the locked Python closure. Recomputes the lock's digest.
     void set_packages(const std::vector<LockedPackage>& packages);
 

@@ -4,10 +4,10 @@
 
 namespace dlenv::lock {
 
-std::vector<LockedWarning> locked_warnings(const resolve::Report& report)
+std::vector<LockedWarning> locked_warnings(const std::vector<Finding>& findings)
 {
     std::vector<LockedWarning> out;
-    for (const auto& f : report.findings)
+    for (const auto& f : findings)
         if (f.verdict == Verdict::warn)
             out.push_back({ f.code, f.message, f.why });
     return out;

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/finding.h"
 #include "core/host_facts.h"
 #include "core/version.h"
-#include "resolve/report.h"
 #include "resolve/stack.h"
 
 #include <optional>
@@ -30,8 +30,8 @@ struct LockedHost {
     std::vector<std::string> gpus; // models, or X.Y where the model is unknown
 };
 
-// The warnings of `report`, in its order.
-std::vector<LockedWarning> locked_warnings(const resolve::Report& report);
+// The warnings among `findings` (a report's), in their order.
+std::vector<LockedWarning> locked_warnings(const std::vector<Finding>& findings);
 // `host` as the lock records it; nullopt when it names neither a driver nor a GPU.
 std::optional<LockedHost> locked_host(const HostFacts& host);
 

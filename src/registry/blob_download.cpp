@@ -1,8 +1,38 @@
 #include "registry/blob_transfer.h"
 
+#include "core/error.h"
+
 #include <thread>
 
 namespace dlenv::registry {
+namespace {
+
+// Configs run to a few KiB (Env, Labels, one history entry per layer); the limit is the
+// manifests' own, so a registry cannot make dlenv hold an unbounded answer.
+constexpr std::int64_t k_max_config_bytes = 8 << 20;
+
+} // namespace
+
+std::string get_config_blob(Session& session, const std::string& repository, const oci::Descriptor& config)
+{
+    std::string what = "config " + config.digest.text() + " of " + session.registry() + "/" + repository;
+    if (config.size > k_max_config_bytes)
+        throw Error(
+            ErrorCode::network, what + " is " + std::to_string(config.size) + " bytes, too large for an image config");
+    http::Response response
+        = session.send([&] { return http::Request { .url = "/v2/" + repository + "/blobs/" + config.digest.text() }; },
+            pull_scope(repository), true);
+    if (!response.ok())
+        throw registry_error(response, "download " + what);
+    Digest received = Digest::of(response.body);
+    std::int64_t size = static_cast<std::int64_t>(response.body.size());
+    if (received != config.digest || size != config.size)
+        throw Error(ErrorCode::verification_failed,
+            what + ": content is " + received.text() + " (" + std::to_string(size) + " bytes), expected "
+                + config.digest.text() + " (" + std::to_string(config.size) + " bytes)",
+            "the registry or something between it and here changed the config; do not use this image");
+    return std::move(response.body);
+}
 
 bool has_blob(Session& session, const std::string& repository, const oci::Descriptor& blob)
 {

@@ -12,6 +12,12 @@ namespace dlenv::registry {
 void download_blob(Session& session, const std::string& repository, const oci::Descriptor& blob,
     const oci::ImageLayout& layout, const ProgressCallback& progress);
 
+// GETs an image config (or another blob small enough to hold: at most 8 MiB) into memory
+// and returns its bytes once they match the descriptor's digest and size
+// (Error(verification_failed) otherwise). One request, retried as the session's policy
+// allows; Error(network) for a descriptor or answer over the limit.
+std::string get_config_blob(Session& session, const std::string& repository, const oci::Descriptor& config);
+
 // Whether the repository already holds the blob (HEAD).
 bool has_blob(Session& session, const std::string& repository, const oci::Descriptor& blob);
 

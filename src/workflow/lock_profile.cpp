@@ -2,27 +2,37 @@
 
 #include "core/error.h"
 #include "core/image_reference.h"
+#include "core/json_reader.h"
+#include "lock/framework_needs.h"
 #include "lock/package_lock.h"
 #include "lock/package_plan.h"
+#include "oci/descriptor.h"
+#include "registry/blob_transfer.h"
 #include "registry/manifests.h"
 #include "registry/platform.h"
+#include "resolve/base_contents.h"
+#include "resolve/framework_on_base.h"
 
 namespace dlenv::workflow {
 namespace {
 
-// Pins the lock's base to what its tag names now: the tag's digest and the image manifest
-// for the lock's platform, so every later build pulls exactly that.
-void pin_base_image(lock::Lockfile& lockfile, bool insecure)
+// The base as its registry serves it now: what its tag names, and the image config of
+// the manifest for the lock's platform.
+struct ServedBase {
+    registry::ResolvedImage image;
+    nlohmann::json config;
+};
+
+ServedBase fetch_base(const lock::Lockfile& lockfile, const std::string& base, bool insecure)
 {
-    std::string base = lockfile.base_image().reference;
-    if (!is_registry_reference(base))
-        return;
     try {
         ImageReference reference = ImageReference::parse(base);
         std::unique_ptr<registry::Session> session = registry::open_session(reference, insecure);
         registry::ResolvedImage image
             = registry::resolve_image(*session, reference, registry::parse_platform(lockfile.base_image().platform));
-        lockfile.pin_base(image.digest, image.manifest.digest);
+        oci::Manifest manifest = oci::Manifest::parse(image.manifest.bytes, reference.text());
+        std::string config = registry::get_config_blob(*session, reference.repository, manifest.config);
+        return { std::move(image), JsonReader::parse_document(base + " config", config) };
     } catch (const Error& e) {
         throw Error(e.code(), e.message(),
             e.hint().empty() ? "pass --offline to lock without pinning the base image"
@@ -31,6 +41,22 @@ void pin_base_image(lock::Lockfile& lockfile, bool insecure)
                       "the base image")
             .with_context("pin base image " + base);
     }
+}
+
+// Pins the lock's base to what its tag names now: the tag's digest and the image manifest
+// for the lock's platform, so every later build pulls exactly that, with what its config
+// says it carries. Returns those contents; nullopt for a base no registry serves.
+std::optional<resolve::BaseContents> pin_base_image(
+    lock::Lockfile& lockfile, const matrix::Matrix& matrix, bool insecure)
+{
+    std::string base = lockfile.base_image().reference;
+    if (!is_registry_reference(base))
+        return std::nullopt;
+    ServedBase served = fetch_base(lockfile, base, insecure);
+    resolve::BaseDescription description = resolve::describe_config(base, served.config);
+    resolve::BaseContents contents = resolve::base_contents_of(description, matrix);
+    lockfile.pin_base(served.image.digest, served.image.manifest.digest, lock::base_carries_of(description, contents));
+    return contents;
 }
 
 std::vector<lock::LockedPackage> lock_closure(const resolve::Profile& profile, const resolve::Stack& stack,
@@ -65,10 +91,23 @@ LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request
     lock::PackageSources sources = requested_sources(request.sources, profile, stack);
     lock::Lockfile lockfile = lock::Lockfile::from_stack(
         profile, matrix.sha256(), host, stack, result.resolution.report, sources, result.path, request.files_root);
+    std::optional<resolve::BaseContents> base;
     if (!request.offline)
-        pin_base_image(lockfile, request.insecure);
+        base = pin_base_image(lockfile, matrix, request.insecure);
     if (!request.offline || request.sources.wheelhouse)
         lockfile.set_packages(lock_closure(profile, stack, sources, request.progress));
+    if (base) {
+        // after the closure: which CUDA libraries the framework loads from wheels decides
+        std::vector<Finding> findings
+            = resolve::check_framework_on_base(*base, lock::framework_needs(lockfile), matrix);
+        std::vector<Finding>& reported = result.resolution.report.findings;
+        reported.insert(reported.end(), findings.begin(), findings.end());
+        if (worst_verdict(findings) == Verdict::fail) {
+            result.path.clear();
+            return result;
+        }
+        lockfile.add_warnings(findings);
+    }
     lockfile.write(result.path);
     result.lockfile = std::move(lockfile);
     return result;

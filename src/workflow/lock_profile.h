@@ -34,17 +34,23 @@ struct LockRequest {
 };
 
 struct LockResult {
-    resolve::Resolution resolution; // the report, with the stack when the profile works
-    std::string path; // where the lock was written
-    std::optional<lock::Lockfile> lockfile; // none, and nothing written, when the profile does not work
+    // The report, with the stack when the profile works, and the base-cuda and base-cudnn
+    // findings when the base was pinned.
+    resolve::Resolution resolution;
+    std::string path; // where the lock was written; empty when it was not
+    // None, and nothing written, when the profile does not work or its framework does not
+    // fit what the pinned base carries (a failed finding in the report).
+    std::optional<lock::Lockfile> lockfile;
 };
 
 // Resolves the profile against `matrix` and the request's host, and when it works writes
 // its lock to `path`: the profile's files pinned, then (unless offline) the base image's
-// tag pinned to its digest and the lock's platform's manifest, then (unless offline
-// without a wheelhouse) the Python closure pinned by sha256. Errors are those of the
-// steps; one pinning the base has the context "pin base image REF" and a hint naming
-// --offline.
+// tag pinned to its digest and the lock's platform's manifest, with what that manifest's
+// config says the base carries, then (unless offline without a wheelhouse) the Python
+// closure pinned by sha256. A pinned base is then held to the framework the lock pins
+// (resolve::check_framework_on_base): its warnings go into the lock's, a failure leaves
+// the lock unwritten. Errors are those of the steps; one pinning the base has the context
+// "pin base image REF" and a hint naming --offline.
 LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request);
 
 } // namespace dlenv::workflow

@@ -206,6 +206,16 @@ TEST_CASE("a lock with every section filled reads back typed and writes the same
     CHECK(lockfile.base_image().digest == Digest::from_hex(std::string(64, 'a')));
     CHECK(lockfile.base_image().manifest == Digest::from_hex(std::string(64, 'b')));
     CHECK(lockfile.base_image().platform == "linux/amd64");
+    REQUIRE(lockfile.base_image().carries);
+    const lock::BaseCarries& carries = *lockfile.base_image().carries;
+    REQUIRE(carries.cuda);
+    CHECK(carries.cuda->value.text() == "11.8.0");
+    CHECK(carries.cuda->origin == "env CUDA_VERSION");
+    CHECK_FALSE(carries.cudnn);
+    REQUIRE(carries.nccl);
+    CHECK(carries.nccl->value.text() == "2.15.5");
+    CHECK(carries.nccl->origin == "env NV_LIBNCCL_PACKAGE_VERSION");
+    CHECK_FALSE(carries.python);
     REQUIRE(lockfile.image().files.size() == 1);
     CHECK(lockfile.image().files[0].mode == 0755);
     REQUIRE(lockfile.packages());
@@ -231,14 +241,75 @@ TEST_CASE("pinning the base and locking the packages are written and change the 
 {
     lock::Lockfile lockfile = lock_shipped("pytorch-2.1-cu118");
     Digest before = lockfile.digest();
-    lockfile.pin_base(Digest::from_hex(std::string(64, 'a')), Digest::from_hex(std::string(64, 'b')));
+    CHECK_FALSE(json_of(lockfile).at("base_image").contains("carries"));
+    lock::BaseCarries carries { resolve::BaseFact<CudaVersion> { CudaVersion::parse("11.8.0"), "env CUDA_VERSION" },
+        resolve::BaseFact<CudnnVersion> { CudnnVersion::parse("8.9.6.50"), "env NV_CUDNN_VERSION" }, std::nullopt,
+        resolve::BaseFact<PythonVersion> { PythonVersion::parse("3.11.9"), "env PYTHON_VERSION" } };
+    lockfile.pin_base(Digest::from_hex(std::string(64, 'a')), Digest::from_hex(std::string(64, 'b')), carries);
     lockfile.set_packages({});
     nlohmann::json json = json_of(lockfile);
     CHECK(json.at("base_image").at("digest") == "sha256:" + std::string(64, 'a'));
     CHECK(json.at("base_image").at("manifest") == "sha256:" + std::string(64, 'b'));
+    CHECK(json.at("base_image").at("carries")
+        == nlohmann::json::parse(R"({"cuda": {"version": "11.8.0", "origin": "env CUDA_VERSION"},
+            "cudnn": {"version": "8.9.6.50", "origin": "env NV_CUDNN_VERSION"}, "nccl": null,
+            "python": {"version": "3.11.9", "origin": "env PYTHON_VERSION"}})"));
     CHECK(json.at("packages") == nlohmann::json::array());
     CHECK(lockfile.digest() != before);
     CHECK(lock::Lockfile::parse("x.lock.json", lockfile.text()).text() == lockfile.text());
+}
+
+TEST_CASE("the base's warnings are recorded after the resolution's and change the digest", "[lock]")
+{
+    lock::Lockfile lockfile = lock_shipped("pytorch-2.1-cu118");
+    std::vector<lock::LockedWarning> before = lockfile.warnings();
+    Digest digest = lockfile.digest();
+    lockfile.add_warnings({ { "base-cuda", Verdict::ok, "fits", "rule" },
+        { "base-cudnn", Verdict::warn, "an older cuDNN", "cuDNN's rule" } });
+    REQUIRE(lockfile.warnings().size() == before.size() + 1);
+    CHECK(lockfile.warnings().back().code == "base-cudnn");
+    CHECK(lockfile.warnings().back().message == "an older cuDNN");
+    CHECK(lockfile.warnings().back().source == "cuDNN's rule");
+    CHECK(lockfile.digest() != digest);
+    CHECK(lock::Lockfile::parse("x.lock.json", lockfile.text()).text() == lockfile.text());
+}
+
+TEST_CASE("a pinned lock without what its base carries, as an older dlenv wrote it, writes the same bytes", "[lock]")
+{
+    std::string path = std::string(DLENV_SOURCE_DIR) + "/tests/fixtures/lock/every_section.lock.json";
+    nlohmann::json json = nlohmann::json::parse(read_file(path));
+    json.at("base_image").erase("carries");
+    std::string text = resigned_lock(json);
+    lock::Lockfile lockfile = lock::Lockfile::parse("x.lock.json", text);
+    CHECK(lockfile.base_image().manifest);
+    CHECK_FALSE(lockfile.base_image().carries);
+    CHECK(lockfile.text() == text);
+}
+
+TEST_CASE("what the base carries is read checked: unknown fields, versions, facts written otherwise", "[lock]")
+{
+    nlohmann::json json = nlohmann::json::parse(
+        read_file(std::string(DLENV_SOURCE_DIR) + "/tests/fixtures/lock/every_section.lock.json"));
+    const std::vector<std::tuple<std::string, nlohmann::json, std::string>> bad = {
+        { "/base_image/carries/rocm", nullptr, "x.lock.json: base_image.carries.rocm: unknown field" },
+        { "/base_image/carries/cuda/version", "eleven",
+            "x.lock.json: base_image.carries.cuda.version: 'eleven' is not a CUDA version" },
+        { "/base_image/carries/cuda/by", "me", "x.lock.json: base_image.carries.cuda.by: unknown field" },
+        { "/base_image/carries/nccl", nlohmann::json::object(),
+            "x.lock.json: base_image.carries.nccl.version: missing" },
+        { "/base_image/carries/python", "3.11",
+            "x.lock.json: base_image.carries.python: expected an object, got "
+            "\"3.11\" (string)" },
+        { "/base_image/carries", nullptr, "x.lock.json: base_image: not written the way this dlenv writes it" },
+    };
+    for (const auto& [pointer, value, message] : bad) {
+        nlohmann::json edited = json;
+        edited[nlohmann::json::json_pointer(pointer)] = value;
+        CHECK_THROWS_WITH(signed_lock(edited), message);
+    }
+    nlohmann::json without_python = json;
+    without_python.at("base_image").at("carries").erase("python");
+    CHECK_THROWS_WITH(signed_lock(without_python), "x.lock.json: base_image: not written the way this dlenv writes it");
 }
 
 TEST_CASE("a lock is checked whole when read: unknown fields, wrong types, values written otherwise", "[lock]")
