@@ -32,9 +32,8 @@ ContainerSpec spec_for(const ContainerContext& context, std::vector<std::string>
 void check_container_start(const ContainerContext& context, const std::optional<std::string>& shell,
     std::vector<Finding>& findings, std::vector<Figure>& figures);
 
-// Imports the framework on the CPU with the image's python3 and compares its
-// __version__ with the lock (`framework-import`); a skip, with the reason, when the lock
-// pins no framework package or the image has no python3.
-void check_framework_import(const ContainerContext& context, const Promises& promises, std::vector<Finding>& findings);
+// How a run that failed ended, for a message: "did not finish within 60 s", or its exit
+// status and the last line it wrote (to standard error, when the run kept it apart).
+std::string describe_failure(const ContainerRun& run, int timeout_seconds);
 
 } // namespace dlenv::verify

@@ -32,6 +32,11 @@ std::vector<std::string> shebang(const std::filesystem::path& file)
 
 } // namespace
 
+std::string program_search_path(const std::vector<std::string>& env)
+{
+    return env_value(env, "PATH").value_or(std::string(k_default_path));
+}
+
 std::optional<std::string> find_program(
     const std::filesystem::path& rootfs, const std::vector<std::string>& env, const std::string& program)
 {
@@ -42,7 +47,7 @@ std::optional<std::string> find_program(
     };
     if (program.find('/') != std::string::npos)
         return is_file(program) ? std::optional(program) : std::nullopt;
-    std::istringstream dirs(env_value(env, "PATH").value_or(std::string(k_default_path)));
+    std::istringstream dirs(program_search_path(env));
     for (std::string dir; std::getline(dirs, dir, ':');)
         if (!dir.empty() && is_file(dir + "/" + program))
             return dir + "/" + program;

@@ -43,6 +43,9 @@ void check_packages(
 std::optional<std::string> check_entrypoint(
     const LibrarySearch& search, const ImageProcess& process, std::vector<Finding>& findings);
 
+// The directories a program is looked up in: the image's PATH, else the default one.
+std::string program_search_path(const std::vector<std::string>& env);
+
 // Looks `program` up in the image: as given when it has a '/', else in the image's PATH.
 std::optional<std::string> find_program(
     const std::filesystem::path& rootfs, const std::vector<std::string>& env, const std::string& program);

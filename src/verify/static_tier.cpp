@@ -1,5 +1,6 @@
 #include "verify/static_tier.h"
 
+#include "verify/import_checks.h"
 #include "verify/static_checks.h"
 
 #include "core/error.h"
@@ -79,7 +80,7 @@ TierReport run_static_tier(
         = program && program->ends_with("sh") ? program : find_program(context.rootfs, image.process.env, "/bin/sh");
     check_container_start(context, shell, tier.findings, tier.figures);
     if (lock)
-        check_framework_import(context, promises, tier.findings);
+        check_package_imports(context, promises, tier.findings);
     tier.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return tier;
 }
