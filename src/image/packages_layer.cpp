@@ -54,7 +54,8 @@ std::vector<oci::LayerEntry> install_packages(const std::vector<lock::LockedPack
                 "install " + package.filename + ": the store has no artifact sha256:" + package.sha256,
                 "run `dlenv fetch` with the lock, then build again");
         std::filesystem::path wheel = wheels / package.filename;
-        std::filesystem::create_symlink(*artifact, wheel);
+        // Absolute: a relative store path would otherwise resolve against wheels/.
+        std::filesystem::create_symlink(std::filesystem::absolute(*artifact), wheel);
         try {
             pypi::install_wheel(wheel, scheme, root);
         } catch (const Error& e) {

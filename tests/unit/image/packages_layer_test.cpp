@@ -82,6 +82,29 @@ TEST_CASE("the packages layer holds exactly what install_wheel puts into a tree 
     CHECK(layer.at("usr").type == oci::LayerEntry::Type::directory);
 }
 
+TEST_CASE("wheels install from a store named by a relative path", "[image]")
+{
+    // The wheels are linked beside the tree: a link to a relative artifact path would
+    // resolve against the link's directory, not against the working directory.
+    Scratch scratch;
+    scratch.sh("python3 '" DLENV_SOURCE_DIR "/tests/fixtures/wheels/make_wheels.py' install install");
+    fs::path wheel = scratch / "install" / "demo_pkg-1.0-py3-none-any.whl";
+    std::string sha256 = sha256_file_hex(wheel);
+    struct InDirectory {
+        fs::path before = fs::current_path();
+        ~InDirectory() { fs::current_path(before); }
+    } in_scratch;
+    fs::current_path(scratch.dir());
+    store::Store store = store::Store::open_for_writing("s");
+    store::add_artifact(store, sha256, [&](const store::ArtifactSink& sink) { sink(read_file(wheel)); });
+    lock::LockedPackage package { "demo-pkg", "1.0", "wheelhouse", wheel.filename().string(),
+        "file://" + wheel.string(), sha256, std::nullopt, { "profile" } };
+    store::StagingDir staging(store);
+    std::vector<oci::LayerEntry> entries = image::install_packages({ package }, k_python, store, staging.path());
+    CHECK(tree_of(entries).at("usr/local/lib/python3.11/site-packages/demo_pkg/__init__.py").contents
+        == "VERSION = '1.0'\n");
+}
+
 TEST_CASE("a wheel the store has not fetched is named, with what to run", "[image]")
 {
     Scratch scratch;
