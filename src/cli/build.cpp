@@ -39,7 +39,7 @@ nlohmann::json result_json(const image::BuildResult& result)
         base.push_back({ { "severity", resolve::severity_name(finding.verdict) }, { "code", finding.code },
             { "message", finding.message } });
     return { { "name", result.name }, { "digest", result.manifest.digest.text() },
-        { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base },
+        { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base }, { "python", result.python },
         { "fetched", artifacts_json(result.fetched) }, { "moved", moves_json(result.history) } };
 }
 
@@ -52,6 +52,8 @@ void print_result(const image::BuildResult& result, std::ostream& out)
         << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
     for (const auto& finding : result.base_fit)
         out << "  base: " << (finding.verdict == Verdict::warn ? "warning: " : "") << finding.message << "\n";
+    for (const auto& note : result.python)
+        out << "  base: " << note << "\n";
     if (!result.fetched.empty())
         out << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
     out << "  tags: " << describe_moves(result.history) << "\n";

@@ -6,9 +6,12 @@
 #include "core/time_text.h"
 #include "image/base_fit.h"
 #include "image/base_image.h"
+#include "image/base_python.h"
 #include "image/image_config.h"
 #include "image/image_labels.h"
+#include "image/packages_layer.h"
 #include "lock/lockfile.h"
+#include "oci/layer_index.h"
 #include "oci/layer_writer.h"
 #include "oci/media_types.h"
 #include "store/layer_cache.h"
@@ -64,13 +67,13 @@ std::pair<BuiltLayer, Digest> write_or_reuse(const PlannedLayer& plan, const std
 
 // The artifacts are fetched only when a layer that reads them must be written: a store
 // whose layers are cached builds without them, even after they were removed.
-std::vector<FetchedArtifact> fetch_for_layers(const BuildRequest& request, const store::Store& store,
-    const std::vector<std::optional<store::CachedLayer>>& cached,
+std::vector<FetchedArtifact> fetch_for_layers(const BuildRequest& request, const std::vector<PlannedLayer>& planned,
+    const store::Store& store, const std::vector<std::optional<store::CachedLayer>>& cached,
     const std::function<void(const std::string&)>& progress)
 {
     bool needed = false;
-    for (std::size_t i = 0; i < request.layers.size(); ++i)
-        needed = needed || (request.layers[i].reads_artifacts && !cached[i]);
+    for (std::size_t i = 0; i < planned.size(); ++i)
+        needed = needed || (planned[i].reads_artifacts && !cached[i]);
     if (!needed)
         return {};
     std::mutex mutex;
@@ -94,6 +97,31 @@ std::map<std::string, std::string> manifest_annotations(
         annotations["org.opencontainers.image.base.digest"] = base->digest.text();
     }
     return annotations;
+}
+
+// The planned layers with the packages layer in its place, above the runtime layer when
+// the lock pins one. The base's Python, when it is what the packages are for, is read
+// from the tar headers of its layers: a few paths decide it, so nothing is unpacked.
+std::vector<PlannedLayer> with_packages_layer(const BuildRequest& request, const store::Store& store,
+    const std::vector<oci::Descriptor>& base_layers, bool has_base, std::vector<std::string>& notes)
+{
+    const lock::Lockfile& lock = request.lock;
+    std::vector<PlannedLayer> layers = request.layers;
+    if (!lock.packages() || lock.packages()->empty())
+        return layers;
+    std::optional<BasePython> python;
+    if (!lock.python().runtime && has_base) {
+        try {
+            python = find_base_python(oci::index_layers(store.layout(), base_layers, python_path));
+        } catch (const Error& e) {
+            throw e.with_context("base image " + request.base.reference);
+        }
+    }
+    PackagesTarget target = packages_target(lock, python, request.base.reference);
+    notes = target.notes;
+    auto packages = packages_layer(lock, target.scheme, request.source_date_epoch, request.compression);
+    layers.insert(layers.begin() + (lock.python().runtime ? 1 : 0), std::move(*packages));
+    return layers;
 }
 
 } // namespace
@@ -123,6 +151,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     std::vector<oci::Descriptor> layers;
     nlohmann::json base_config;
     std::vector<Finding> base_fit;
+    std::vector<oci::Descriptor> base_layers;
     if (base) {
         oci::Manifest base_manifest
             = oci::Manifest::parse(read_base_blob(store, *base, base_reference), base_reference);
@@ -132,19 +161,22 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
                 "base image " + base_reference + ": its config " + base_manifest.config.digest.text()
                     + " is not a JSON object");
         base_fit = check_base_fits(lock, base_reference, base_config, matrix);
+        base_layers = base_manifest.layers;
         for (const auto& layer : base_manifest.layers)
             layers.push_back(as_oci(layer));
     }
+    std::vector<std::string> python;
+    std::vector<PlannedLayer> planned = with_packages_layer(request, store, base_layers, base.has_value(), python);
 
     std::vector<std::optional<store::CachedLayer>> cached;
-    for (const auto& plan : request.layers)
+    for (const auto& plan : planned)
         cached.push_back(store::find_cached_layer(store, plan.cache_key));
-    std::vector<FetchedArtifact> fetched = fetch_for_layers(request, store, cached, progress);
+    std::vector<FetchedArtifact> fetched = fetch_for_layers(request, planned, store, cached, progress);
 
     std::vector<BuiltLayer> built;
     ConfigChanges changes { epoch, nvidia_environment(lock, matrix), image_labels(lock), {} };
-    for (std::size_t i = 0; i < request.layers.size(); ++i) {
-        const PlannedLayer& plan = request.layers[i];
+    for (std::size_t i = 0; i < planned.size(); ++i) {
+        const PlannedLayer& plan = planned[i];
         progress(plan.created_by);
         auto [layer, diff_id] = write_or_reuse(plan, cached[i], store, request);
         built.push_back(layer);
@@ -162,7 +194,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_build(records, name, written, lock.digest().text(), now);
     store.commit(std::move(records));
-    return BuildResult { name, lock.digest().text(), written, built, base_fit, fetched, entry };
+    return BuildResult { name, lock.digest().text(), written, built, base_fit, python, fetched, entry };
 }
 
 } // namespace dlenv::image

@@ -24,7 +24,9 @@ struct BuildRequest {
     lock::Lockfile lock;
     std::string name;
     BaseSource base;
-    std::vector<PlannedLayer> layers; // the files checked against their sha256
+    // The files checked against their sha256; the packages' layer is not among them, as
+    // build_image plans it once the base is read.
+    std::vector<PlannedLayer> layers;
     oci::Compression compression = oci::Compression::gzip;
     std::int64_t source_date_epoch = 0;
     bool insecure_registry = false; // the base's registry may be plain HTTP or unverified
@@ -50,6 +52,7 @@ struct BuildResult {
     oci::Descriptor manifest;
     std::vector<BuiltLayer> layers; // the layers dlenv added (the base's are not listed)
     std::vector<Finding> base_fit; // the framework against its base (check_base_fits); none failed
+    std::vector<std::string> python; // where the packages went in the base's Python (packages_target's notes)
     std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
     store::HistoryEntry history; // what moved
 };
@@ -61,7 +64,8 @@ struct BuildResult {
 // then `latest` moves to it and the previous latest becomes `rollback`, in one commit of
 // the records. Blobs are written before the manifest, the manifest before
 // the tags, so a kill at any point leaves the previous state intact. A base whose config
-// says it cannot serve the lock's framework (check_base_fits) fails before any layer. Equal lockfiles give
+// says it cannot serve the lock's framework (check_base_fits) fails before any layer, and so
+// does one whose Python cannot take the lock's packages (packages_target). Equal lockfiles give
 // equal manifest digests, in any store, at any time.
 // `progress` hears each step.
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,

@@ -5,7 +5,6 @@
 #include "core/sha256.h"
 #include "image/file_source.h"
 #include "image/kit.h"
-#include "image/packages_layer.h"
 #include "image/runtime_layer.h"
 #include "oci/layer_writer.h"
 #include "rootfs/dlenv_files.h"
@@ -102,8 +101,6 @@ std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, oci::Compressi
     std::vector<PlannedLayer> layers;
     if (auto runtime = runtime_layer(lock, image.source_date_epoch, compression))
         layers.push_back(std::move(*runtime));
-    if (auto packages = packages_layer(lock, image.source_date_epoch, compression))
-        layers.push_back(std::move(*packages));
     if (!image.files.empty())
         layers.push_back(files_layer(lock, image, compression));
     layers.push_back(kit_layer(lock, image.source_date_epoch, compression));

@@ -31,11 +31,13 @@ struct PlannedLayer {
 };
 
 // The layers of `lock`, in image order: the Python runtime when the lock pins one (see
-// runtime_layer.h), the Python packages when it pins any (packages_layer.h), the files
-// the lock pins (sources relative to the lockfile's directory, each checked against its
-// sha256 now and again as it is written; a changed file is Error(invalid_input) saying
-// to lock again), then the validation kit under /opt/dlenv. A lock without files has no
-// files layer.
+// runtime_layer.h), the files the lock pins (sources relative to the lockfile's
+// directory, each checked against its sha256 now and again as it is written; a changed
+// file is Error(invalid_input) saying to lock again), then the validation kit under
+// /opt/dlenv. A lock without files has no
+// files layer. The Python packages' layer (packages_layer.h) is not among them: where
+// the packages go depends on the base's Python, so the build plans it above the runtime
+// once the base is in the store.
 std::vector<PlannedLayer> plan_layers(const lock::Lockfile& lock, oci::Compression compression);
 
 // The cache key of a layer made from `inputs` (a JSON object naming what decides its

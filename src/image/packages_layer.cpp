@@ -1,9 +1,7 @@
 #include "image/packages_layer.h"
 
 #include "core/error.h"
-#include "core/version.h"
 #include "pypi/installer.h"
-#include "rootfs/path.h"
 #include "store/artifacts.h"
 
 namespace dlenv::image {
@@ -15,32 +13,32 @@ constexpr std::string_view k_format = "dlenv.packages-layer/v1";
 
 } // namespace
 
-std::optional<PlannedLayer> packages_layer(const lock::Lockfile& lock, std::int64_t epoch, oci::Compression compression)
+std::optional<PlannedLayer> packages_layer(
+    const lock::Lockfile& lock, const pypi::InstallScheme& scheme, std::int64_t epoch, oci::Compression compression)
 {
     const std::optional<std::vector<lock::LockedPackage>>& packages = lock.packages();
     if (!packages || packages->empty())
         return std::nullopt;
-    const lock::PythonEnvironment& python = lock.python();
     nlohmann::json wheels = nlohmann::json::array();
     for (const auto& package : *packages)
         wheels.push_back(package.sha256);
+    nlohmann::json where
+        = { { "purelib", scheme.purelib }, { "platlib", scheme.platlib }, { "scripts", scheme.scripts },
+              { "data", scheme.data }, { "headers", scheme.headers }, { "interpreter", scheme.interpreter } };
     std::string key = layer_cache_key(
-        { { "packages", k_format }, { "prefix", python.prefix }, { "python", python.version }, { "wheels", wheels } },
+        { { "packages", k_format }, { "scheme", where }, { "python", scheme.python.text() }, { "wheels", wheels } },
         epoch, compression);
-    std::string site_packages = python.prefix + "/lib/python" + python.version + "/site-packages";
     return PlannedLayer { "packages layer",
-        "dlenv build: " + std::to_string(packages->size()) + " Python packages into " + site_packages, key,
-        [packages = std::move(*packages), python](const store::Store& store, const std::filesystem::path& staging) {
-            return install_packages(packages, python, store, staging);
+        "dlenv build: " + std::to_string(packages->size()) + " Python packages into /" + scheme.purelib, key,
+        [packages = std::move(*packages), scheme](const store::Store& store, const std::filesystem::path& staging) {
+            return install_packages(packages, scheme, store, staging);
         },
         true };
 }
 
 std::vector<oci::LayerEntry> install_packages(const std::vector<lock::LockedPackage>& packages,
-    const lock::PythonEnvironment& python, const store::Store& store, const std::filesystem::path& staging)
+    const pypi::InstallScheme& scheme, const store::Store& store, const std::filesystem::path& staging)
 {
-    pypi::InstallScheme scheme
-        = pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), PythonVersion::parse(python.version));
     // The installer reads a wheel's name and tags from its file name, and artifacts are
     // named by their sha256: each is linked under its wheel name beside the tree.
     std::filesystem::path wheels = staging / "wheels";
@@ -54,7 +52,8 @@ std::vector<oci::LayerEntry> install_packages(const std::vector<lock::LockedPack
                 "install " + package.filename + ": the store has no artifact sha256:" + package.sha256,
                 "run `dlenv fetch` with the lock, then build again");
         std::filesystem::path wheel = wheels / package.filename;
-        std::filesystem::create_symlink(*artifact, wheel);
+        // Absolute: a relative store path would otherwise resolve against wheels/.
+        std::filesystem::create_symlink(std::filesystem::absolute(*artifact), wheel);
         try {
             pypi::install_wheel(wheel, scheme, root);
         } catch (const Error& e) {

@@ -297,6 +297,14 @@ InstallScheme InstallScheme::for_prefix(const std::string& prefix, const PythonV
         "/" + join(prefix, "bin/python" + version), python };
 }
 
+InstallScheme InstallScheme::debian_local(const PythonVersion& python, const std::string& interpreter)
+{
+    std::string version = python.truncated(2).text();
+    std::string lib = "usr/local/lib/python" + version + "/dist-packages";
+    return InstallScheme { lib, lib, "usr/local/bin", "usr/local", "usr/local/include/python" + version, interpreter,
+        python };
+}
+
 InstalledWheel install_wheel(
     const std::filesystem::path& wheel, const InstallScheme& scheme, const std::filesystem::path& root)
 {

@@ -24,6 +24,13 @@ struct InstallScheme {
     // prefix/lib/pythonX.Y/site-packages, prefix/bin, prefix/include/pythonX.Y, and
     // the interpreter /prefix/bin/pythonX.Y.
     static InstallScheme for_prefix(const std::string& prefix, const PythonVersion& python);
+
+    // The scheme pip uses with Debian's and Ubuntu's python3 outside a virtual environment
+    // (Debian's sysconfig `posix_local`): usr/local/lib/pythonX.Y/dist-packages,
+    // usr/local/bin, usr/local/include/pythonX.Y, with `interpreter` ("/usr/bin/python3.11")
+    // in the shebangs. That python3 reads this directory and /usr/lib/python3/dist-packages
+    // (apt's), never site-packages.
+    static InstallScheme debian_local(const PythonVersion& python, const std::string& interpreter);
 };
 
 struct InstalledWheel {

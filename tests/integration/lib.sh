@@ -29,6 +29,18 @@ build_quickstart() { # build_quickstart STORE
   DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$1" >/dev/null
 }
 
+# A stand-in for python-build-standalone's install_only archive of CPython 3.11 at FILE: a
+# stub python3.11 that prints its version, the python3 link, one module.
+stub_python_runtime() { # stub_python_runtime FILE.tar.gz
+  local tree=$scratch/stub-runtime
+  mkdir -p "$tree/python/bin" "$tree/python/lib/python3.11"
+  printf '#!/bin/sh\necho "Python 3.11.7"\n' >"$tree/python/bin/python3.11"
+  chmod 755 "$tree/python/bin/python3.11"
+  ln -s python3.11 "$tree/python/bin/python3"
+  printf 'sep = "/"\n' >"$tree/python/lib/python3.11/os.py"
+  tar -czf "$1" -C "$tree" python
+}
+
 # "code: message" of each failed finding of a `dlenv verify --json` report in FILE.
 failed_findings() { # failed_findings FILE
   python3 -c '

@@ -12,13 +12,7 @@ python3 "$fixtures/make_index.py" "$scratch/wheels" "$scratch/index"
 build_quickstart "$scratch/quickstart/.dlenv" # for its small base archive
 base=$scratch/quickstart/quickstart-base.tar
 
-# A stand-in for python-build-standalone's install_only archive.
-mkdir -p "$scratch/runtime/python/bin" "$scratch/runtime/python/lib/python3.11"
-printf '#!/bin/sh\necho "Python 3.11.7"\n' >"$scratch/runtime/python/bin/python3.11"
-chmod 755 "$scratch/runtime/python/bin/python3.11"
-ln -s python3.11 "$scratch/runtime/python/bin/python3"
-printf 'sep = "/"\n' >"$scratch/runtime/python/lib/python3.11/os.py"
-tar -czf "$scratch/cpython.tar.gz" -C "$scratch/runtime" python
+stub_python_runtime "$scratch/cpython.tar.gz"
 runtime_sha256=$(sha256sum "$scratch/cpython.tar.gz" | cut -d' ' -f1)
 
 # The quickstart's profile for torch 2.1 on CUDA 11.8 and Python 3.11, with the runtime.

@@ -12,14 +12,18 @@ remote=127.0.0.1:$registry_port
 base_digest=$(image_digest "$store" quickstart latest)
 
 # The quickstart profile over that base, for the Python the fixture wheels are built for;
-# its packages come from their wheelhouse, so only the registry is asked anything.
+# its packages come from their wheelhouse and its Python runtime (the base has none) from
+# a file, so only the registry is asked anything.
 python3 "$source_dir/tests/fixtures/wheels/make_wheels.py" "$scratch/wheels" resolve
+stub_python_runtime "$scratch/cpython.tar.gz"
 mkdir -p "$scratch/team/app"
 cp "$source_dir/examples/quickstart/app/hello.sh" "$scratch/team/app/"
-python3 - "$source_dir/examples/quickstart/quickstart.json" "$scratch/team/team.json" "$remote/base/quickstart:1" <<'PY'
+python3 - "$source_dir/examples/quickstart/quickstart.json" "$scratch/team/team.json" "$remote/base/quickstart:1" \
+  "file://$scratch/cpython.tar.gz" "$(sha256sum "$scratch/cpython.tar.gz" | cut -d' ' -f1)" <<'PY'
 import json, sys
 profile = json.load(open(sys.argv[1]))
-profile.update(name="team", base_image=sys.argv[3], python="3.11")
+profile.update(name="team", base_image=sys.argv[3], python="3.11",
+               packages={"python_runtime": {"url": sys.argv[4], "sha256": sys.argv[5]}})
 json.dump(profile, open(sys.argv[2], "w"))
 PY
 

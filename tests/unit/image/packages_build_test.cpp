@@ -1,6 +1,7 @@
 // `dlenv fetch` and `dlenv build` with a lock that pins Python packages, as a user runs them.
 #include "core/file.h"
 #include "core/sha256.h"
+#include "support/python_base.h"
 #include "support/run_dlenv.h"
 #include "support/scratch.h"
 #include "support/torch_lock.h"
@@ -79,7 +80,8 @@ TEST_CASE("a build installs the packages as a layer and reuses it while the clos
     std::string lock = testing::lock_torch_profile(
         scratch, "torch.lock.json", { "--offline", "--wheelhouse", (scratch / "wheels").string() });
     std::string store = (scratch / "store").string();
-    auto first = json_of({ "build", lock, "--store", store, "--json" });
+    std::string base = testing::make_python_base(scratch, "base", "local 3.11");
+    auto first = json_of({ "build", lock, "--store", store, "--base", base, "--json" });
     CHECK(field(first.at("layers"), "created_by")
         == std::vector<std::string> { "dlenv build: 7 Python packages into /usr/local/lib/python3.11/site-packages",
             "dlenv build: validation kit in /opt/dlenv" });
@@ -89,12 +91,12 @@ TEST_CASE("a build installs the packages as a layer and reuses it while the clos
     // Neither the wheelhouse nor the store's copies are needed for the same closure again.
     fs::remove_all(scratch / "wheels");
     fs::remove_all(scratch / "store" / "dlenv" / "artifacts");
-    auto second = json_of({ "build", lock, "--store", store, "--json" });
+    auto second = json_of({ "build", lock, "--store", store, "--base", base, "--json" });
     CHECK(second.at("digest") == first.at("digest"));
     CHECK(second.at("layers")[0].at("reused") == true);
     CHECK(second.at("fetched").empty());
 
-    auto elsewhere = run_dlenv({ "build", lock, "--store", (scratch / "other").string() });
+    auto elsewhere = run_dlenv({ "build", lock, "--store", (scratch / "other").string(), "--base", base });
     CHECK(elsewhere.exit_code == 2); // the wheelhouse the lock names is gone
 }
 
@@ -111,10 +113,57 @@ TEST_CASE("a wheel damaged in the store fails the build naming the layer and the
     fs::permissions(artifact, fs::perms::owner_write, fs::perm_options::add);
     write_file_atomic(artifact, "not a zip file");
 
-    auto r = run_dlenv({ "build", lock, "--store", store, "--json" });
+    auto r = run_dlenv({ "build", lock, "--store", store, "--base",
+        testing::make_python_base(scratch, "base", "local 3.11"), "--json" });
     CHECK(r.exit_code == 2);
     std::string error = testing::error_of(r);
     CHECK_THAT(error, Catch::StartsWith("packages layer: install " + wheel + ": read wheel "));
     CHECK_THAT(error, Catch::Contains("/wheels/" + wheel + ": "));
     CHECK_THAT(error, Catch::EndsWith(" | the wheel is damaged or not a zip file: fetch or build it again"));
+}
+
+TEST_CASE("on a base with Debian's python3 the packages go to its dist-packages, for its interpreter", "[image]")
+{
+    Scratch scratch;
+    testing::make_fixture_wheels(scratch, "wheels");
+    std::string lock = testing::lock_torch_profile(
+        scratch, "torch.lock.json", { "--offline", "--wheelhouse", (scratch / "wheels").string() });
+    std::string base = testing::make_python_base(scratch, "base", "debian");
+    auto built = json_of({ "build", lock, "--store", (scratch / "store").string(), "--base", base, "--json" });
+    // This machine's python3 is Debian 12's 3.11, as the fixture wheels' Python.
+    CHECK(built.at("python")
+        == nlohmann::json { "Python packages for Debian's python3 /usr/bin/python3.11 into "
+                            "/usr/local/lib/python3.11/dist-packages",
+            "its Python is marked EXTERNALLY-MANAGED (PEP 668): dlenv adds the packages as a layer and never runs "
+            "pip in the image, so the mark does not forbid it" });
+    CHECK(built.at("layers")[0].at("created_by")
+        == "dlenv build: 7 Python packages into /usr/local/lib/python3.11/dist-packages");
+}
+
+TEST_CASE("a base whose python3 is not the lock's Python fails the build naming both", "[image]")
+{
+    Scratch scratch;
+    testing::make_fixture_wheels(scratch, "wheels");
+    std::string lock = testing::lock_torch_profile(
+        scratch, "torch.lock.json", { "--offline", "--wheelhouse", (scratch / "wheels").string() });
+    std::string base = testing::make_python_base(scratch, "base", "local 3.10");
+    auto r = run_dlenv({ "build", lock, "--store", (scratch / "store").string(), "--base", base, "--json" });
+    CHECK(r.exit_code == 1);
+    CHECK(testing::error_of(r)
+        == "the base's python3 is 3.10 (/usr/local/bin/python3.10), the lock's python is 3.11 | lock the profile "
+           "with python 3.10, or use a base with Python 3.11");
+}
+
+TEST_CASE("packages without a python_runtime on a base without python3 fail the build saying what to do", "[image]")
+{
+    Scratch scratch;
+    testing::make_fixture_wheels(scratch, "wheels");
+    std::string lock = testing::lock_torch_profile(
+        scratch, "torch.lock.json", { "--offline", "--wheelhouse", (scratch / "wheels").string() });
+    auto r = run_dlenv({ "build", lock, "--store", (scratch / "store").string(), "--json" });
+    CHECK(r.exit_code == 1);
+    CHECK(testing::error_of(r)
+        == "the lock pins Python packages but no python_runtime, and the base scratch has no python3 in "
+           "/usr/local/bin or /usr/bin | add python_runtime to the profile's packages and lock again, or use a base "
+           "with python3");
 }
