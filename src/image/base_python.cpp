@@ -11,8 +11,15 @@ namespace {
 // The commands a shell finds as `python3`, in PATH order.
 const std::vector<std::string> k_commands = { "usr/local/bin/python3", "usr/bin/python3" };
 
-// Debian's python3 package puts apt's modules here; no other distribution has it.
+// Debian's python3.X package puts apt's modules here; no other distribution has it.
 constexpr std::string_view k_debian_dist_packages = "usr/lib/python3/dist-packages";
+
+// What Debian's and Ubuntu's libpython3.X-minimal installs beside the interpreter, so a
+// base with only the minimal packages is known as Debian's too.
+std::string debian_sitecustomize(const std::string& name)
+{
+    return "etc/" + name + "/sitecustomize.py";
+}
 
 std::string parent_of(const std::string& path)
 {
@@ -44,9 +51,9 @@ std::optional<std::string> resolve(const std::map<std::string, oci::TarEntry>& f
 
 bool python_path(const std::string& path)
 {
-    static const std::regex pattern(
-        "(usr/local/bin|usr/bin)/python3(\\.[0-9]+)?"
-        "|(usr/local/lib|usr/lib)/python3(\\.[0-9]+)?(/(dist-packages|EXTERNALLY-MANAGED))?");
+    static const std::regex pattern("(usr/local/bin|usr/bin)/python3(\\.[0-9]+)?"
+                                    "|(usr/local/lib|usr/lib)/python3(\\.[0-9]+)?(/(dist-packages|EXTERNALLY-MANAGED))?"
+                                    "|etc/python3\\.[0-9]+/sitecustomize\\.py");
     return std::regex_match(path, pattern);
 }
 
@@ -63,7 +70,8 @@ std::optional<BasePython> find_base_python(const std::map<std::string, oci::TarE
             continue;
         std::string prefix = parent_of(parent_of(*file));
         BasePython python { "/" + *file, PythonVersion::parse(match[1].str()) };
-        python.debian = prefix == "usr" && files.contains(std::string(k_debian_dist_packages));
+        python.debian = prefix == "usr"
+            && (files.contains(std::string(k_debian_dist_packages)) || files.contains(debian_sitecustomize(name)));
         python.externally_managed = files.contains(prefix + "/lib/" + name + "/EXTERNALLY-MANAGED");
         return python;
     }

@@ -50,3 +50,18 @@ for tier in json.load(open(sys.argv[1]))["tiers"]:
         if f["outcome"] == "fail":
             print(f["code"] + ": " + f["message"])' "$1"
 }
+
+# Repacks the unpacked BUNDLE into STORE as NAME:TAG (as another tool would change an
+# image) and records the tag, so dlenv can name it.
+repack_as() { # repack_as STORE BUNDLE NAME TAG
+  umoci repack --image "$1:$4" "$2" >/dev/null
+  python3 - "$1" "$3" "$4" <<'PY'
+import json, sys
+store, name, tag = sys.argv[1:]
+index = json.load(open(store + "/index.json"))
+repacked = next(m for m in index["manifests"] if m.get("annotations", {}).get("org.opencontainers.image.ref.name") == tag)
+refs = json.load(open(store + "/dlenv/refs.json"))
+refs["images"][name]["tags"][tag] = {k: repacked[k] for k in ("mediaType", "digest", "size")}
+json.dump(refs, open(store + "/dlenv/refs.json", "w"), indent=2, sort_keys=True)
+PY
+}

@@ -2,8 +2,9 @@
 # `dlenv verify --tier static` imports every package the lock pins with the image's own
 # python3 in a real container: an image over a base with Debian's python3.11 passes and
 # names each import (nvidia-* wheels through their namespace package); one whose
-# packages are broken fails naming the exception and the version; one whose base has no
-# python3 fails saying so.
+# packages are broken fails naming the exception and the version; the build on a base
+# without python3 refuses, and an image whose python3 was removed after the build fails
+# saying so.
 source "$(dirname "$0")/lib.sh"
 
 [[ -x /usr/bin/python3.11 ]] || { echo "no /usr/bin/python3.11 to make a base from"; exit 77; }
@@ -11,7 +12,8 @@ source "$(dirname "$0")/lib.sh"
 # A base with /bin/sh, cat and this machine's Debian python3.11: the interpreter, its
 # standard library and the shared libraries it and its extension modules load.
 rootfs=$scratch/python-base/rootfs
-mkdir -p "$rootfs/bin" "$rootfs/usr/bin" "$rootfs/usr/lib" "$rootfs/tmp"
+mkdir -p "$rootfs/bin" "$rootfs/usr/bin" "$rootfs/usr/lib/python3/dist-packages" "$rootfs/tmp" "$rootfs/etc/python3.11"
+cp /etc/python3.11/sitecustomize.py "$rootfs/etc/python3.11/"
 cp -L /bin/sh /bin/cat "$rootfs/bin/"
 cp /usr/bin/python3.11 "$rootfs/usr/bin/"
 ln -s python3.11 "$rootfs/usr/bin/python3"
@@ -24,8 +26,7 @@ for program in /bin/sh /bin/cat /usr/bin/python3.11 /usr/lib/python3.11/lib-dynl
     [[ -e $rootfs$library ]] || cp -L "$library" "$rootfs$library"
   done
 done
-# Debian's python3 reads dist-packages; the build's packages may land in site-packages.
-env='"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin","PYTHONPATH=/usr/local/lib/python3.11/site-packages"'
+env='"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"'
 archive=$scratch/python-base/archive
 mkdir -p "$archive"
 (cd "$rootfs" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf "$archive/layer.tar" -- *)
@@ -137,9 +138,27 @@ fail: triton 2.1.0: import triton failed: ModuleNotFoundError: No module named '
 expect_eq "the framework's version" "$(messages_of framework-import <"$scratch/broken.report.json")" \
   "fail: import torch gives version 2.1.0+cu118, the lock pins 2.1.2+cu118"
 
+# The same wheels on a base without python3: the build refuses, naming what is missing.
 build_quickstart "$scratch/quickstart/.dlenv" # for its base, which has no python3
-verify_image no-python "$scratch/quickstart/quickstart-base.tar" "$scratch/wheels"
-expect_eq "the image without python3 fails" "$(cat "$scratch/no-python.rc")" 1
+profile "$scratch/no-python.json" "$scratch/quickstart/quickstart-base.tar"
+"$dlenv" lock "$scratch/no-python.json" -o "$scratch/no-python.lock.json" --offline --wheelhouse "$scratch/wheels" >/dev/null
+set +e
+message=$("$dlenv" build "$scratch/no-python.lock.json" --store "$scratch/no-python/.dlenv" 2>&1)
+rc=$?
+set -e
+expect_eq "the build on a base without python3 exits 1" "$rc" 1
+expect_eq "naming the missing interpreter" "$(head -1 <<<"$message" | grep -c 'has no python3 in /usr/local/bin or /usr/bin')" 1
+
+# An image whose python3 another tool removed after the build: the static tier fails.
+store=$scratch/good/.dlenv
+umoci unpack --image "$store:torch-app:latest" "$scratch/bundle" >/dev/null
+rm -f "$scratch/bundle/rootfs/usr/bin/python3" "$scratch/bundle/rootfs/usr/bin/python3.11"
+repack_as "$store" "$scratch/bundle" torch-app no-python
+set +e
+"$dlenv" verify torch-app:no-python --store "$store" --tier static --json >"$scratch/no-python.report.json"
+rc=$?
+set -e
+expect_eq "the image without python3 fails" "$rc" 1
 expect_eq "its findings" "$(findings <"$scratch/no-python.report.json")" \
   "${static_findings%:pass}:fail framework-import:skip"
 expect_eq "the missing interpreter is named" "$(messages_of python-present <"$scratch/no-python.report.json")" \

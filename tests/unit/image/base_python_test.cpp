@@ -45,6 +45,18 @@ TEST_CASE("Debian's python3 is found through its link, with apt's dist-packages 
     CHECK(python->externally_managed);
 }
 
+TEST_CASE("Debian's minimal python3, without apt's dist-packages, is known by its sitecustomize", "[image]")
+{
+    // libpython3.11-minimal installs /etc/python3.11/sitecustomize.py; python3.11 the dist-packages.
+    auto minimal = image::find_base_python(
+        files_of({ "usr/bin/python3 -> python3.11", "usr/bin/python3.11", "etc/python3.11/sitecustomize.py" }));
+    REQUIRE(minimal);
+    CHECK(minimal->debian);
+    auto other = image::find_base_python(files_of({ "usr/bin/python3 -> python3.11", "usr/bin/python3.11" }));
+    REQUIRE(other);
+    CHECK_FALSE(other->debian);
+}
+
 TEST_CASE("/usr/local/bin/python3 comes first, as PATH has it, and is never Debian's", "[image]")
 {
     auto python = image::find_base_python(
