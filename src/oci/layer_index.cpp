@@ -5,7 +5,6 @@
 #include "rootfs/path.h"
 
 #include <algorithm>
-#include <optional>
 #include <string_view>
 
 namespace dlenv::oci {
@@ -65,28 +64,9 @@ std::map<std::string, TarEntry> index_layers(const ImageLayout& layout, const st
     const std::function<bool(const std::string& path)>& keep)
 {
     std::map<std::string, TarEntry> index;
-    for (const auto& layer : layers) {
-        const std::string context = "read layer " + layer.digest.text();
-        std::optional<LayerStream> stream;
-        try {
-            stream.emplace(layout.blob_path(layer.digest), layer);
-        } catch (const Error& e) {
-            throw e.with_context(context);
-        }
-        try {
-            TarReader tar([&] { return stream->next(); }, "blob");
-            index_layer(tar, index, keep);
-            stream->verify();
-        } catch (const Error& e) {
-            // A blob that is not what its digest says explains any error read from it.
-            try {
-                stream->verify();
-            } catch (const Error& wrong) {
-                throw wrong.with_context(context);
-            }
-            throw e.with_context(context);
-        }
-    }
+    for (const auto& layer : layers)
+        read_layer_tar(layout.blob_path(layer.digest), layer, "read layer " + layer.digest.text(),
+            [&](TarReader& tar) { index_layer(tar, index, keep); });
     return index;
 }
 

@@ -8,7 +8,6 @@
 #include "rootfs/root_dir.h"
 
 #include <algorithm>
-#include <optional>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -140,28 +139,15 @@ private:
 void apply_layer(const ImageLayout& layout, const Descriptor& layer, const std::filesystem::path& root)
 {
     const std::string context = "apply layer " + layer.digest.text();
-    std::optional<LayerStream> stream;
-    try {
-        stream.emplace(layout.blob_path(layer.digest), layer);
-    } catch (const Error& e) {
-        throw e.with_context(context);
-    }
-    // The tar stream may end before the blob does (end-of-archive blocks, padding): the
-    // digest covers every byte, so verify() hashes them all before judging.
-    try {
-        Unpacker unpacker(root);
-        TarReader tar([&] { return stream->next(); }, "blob");
+    Unpacker unpacker(root);
+    read_layer_tar(layout.blob_path(layer.digest), layer, context, [&](TarReader& tar) {
         while (auto entry = tar.next())
             unpacker.apply(*entry, tar);
-        stream->verify();
+    });
+    // Directory metadata last, once the blob is proven: their files are written by now.
+    try {
         unpacker.finish();
     } catch (const Error& e) {
-        // A blob that is not what its digest says explains any error read from it.
-        try {
-            stream->verify();
-        } catch (const Error& wrong) {
-            throw wrong.with_context(context);
-        }
         throw e.with_context(context);
     }
 }

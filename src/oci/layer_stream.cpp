@@ -15,6 +15,7 @@
 #include <exception>
 #include <fcntl.h>
 #include <mutex>
+#include <optional>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
@@ -312,6 +313,29 @@ void LayerStream::verify()
     s.worker.join();
     if (s.hash.hex_digest() != s.expected_hex)
         throw mismatch("does not match its digest");
+}
+
+void read_layer_tar(const std::filesystem::path& blob, const Descriptor& layer, const std::string& context,
+    const std::function<void(TarReader&)>& read)
+{
+    std::optional<LayerStream> stream;
+    try {
+        stream.emplace(blob, layer);
+    } catch (const Error& e) {
+        throw e.with_context(context);
+    }
+    try {
+        TarReader tar([&] { return stream->next(); }, "blob");
+        read(tar);
+        stream->verify();
+    } catch (const Error& e) {
+        try {
+            stream->verify();
+        } catch (const Error& wrong) {
+            throw wrong.with_context(context);
+        }
+        throw e.with_context(context);
+    }
 }
 
 } // namespace dlenv::oci

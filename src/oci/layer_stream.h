@@ -1,9 +1,12 @@
 #pragma once
 
 #include "oci/descriptor.h"
+#include "oci/tar_reader.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace dlenv::oci {
@@ -39,5 +42,12 @@ private:
     struct State;
     std::unique_ptr<State> m_state;
 };
+
+// Hands `read` the tar stream of the layer blob at `blob`, then checks the whole blob
+// against `layer` (the tar stream may end before the blob does: padding, end-of-archive
+// blocks). Every error carries `context` ("apply layer sha256:..."); when the blob is not
+// what its digest says, that is the error, since it explains whatever else failed.
+void read_layer_tar(const std::filesystem::path& blob, const Descriptor& layer, const std::string& context,
+    const std::function<void(TarReader&)>& read);
 
 } // namespace dlenv::oci
