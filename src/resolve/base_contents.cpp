@@ -150,14 +150,14 @@ void add_cuda_libraries(
     }
 }
 
-// The version a library's file name carries after ".so.", when it has a minor part:
-// libcublas.so.13.1.0.3 gives 13.1.0.3; libcublas.so.13 gives none.
+// The version a found library's file name carries, when it has a minor part:
+// libcublas.so.13.1.0.3 gives 13.1.0.3; libcublas.so.13 (the soname's own) gives none.
 std::optional<BaseFact<std::string>> file_version(const FoundLibrary& library)
 {
-    std::size_t so = library.file.find(".so.");
-    if (so == std::string::npos || library.file.find('.', so + 4) == std::string::npos)
+    std::string version = library_file_version(library.file);
+    if (version.find('.') == std::string::npos)
         return std::nullopt;
-    return BaseFact<std::string> { library.file.substr(so + 4), "file " + library.file };
+    return BaseFact<std::string> { version, "file " + library.file };
 }
 
 const FoundLibrary* found(const BaseDescription& base, const std::string& soname)
@@ -281,6 +281,12 @@ BaseDescription describe_config(std::string reference, const nlohmann::json& con
             if (value.is_string())
                 base.labels[key] = value.get<std::string>();
     return base;
+}
+
+std::string library_file_version(std::string_view file)
+{
+    std::size_t so = file.find(".so.");
+    return so == std::string_view::npos ? std::string() : std::string(file.substr(so + 4));
 }
 
 std::string cudart_soname(const CudaVersion& cuda)

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlenv::resolve {
@@ -71,6 +72,10 @@ BaseContents base_contents_of(const BaseDescription& base, const matrix::Matrix&
 // Every soname `found` may hold: the files of every component of every CUDA release the
 // matrix knows, cuDNN's shims and sub-libraries, NCCL's.
 std::vector<std::string> cuda_library_sonames(const matrix::Matrix& matrix);
+
+// The version a shared library's file name carries after ".so.": "libcudnn.so.8.9.2" gives
+// "8.9.2", "libcublas.so.13" gives "13"; "" when the name has no ".so.".
+std::string library_file_version(std::string_view file);
 
 // The soname of libcudart for a toolkit version: versioned by X.Y up to CUDA 10
 // ("libcudart.so.10.2"), "libcudart.so.11.0" for all of CUDA 11, and by X from 12 on.

@@ -1,19 +1,12 @@
 #include "verify/static_checks.h"
 
+#include "resolve/base_contents.h"
 #include "rootfs/lookup.h"
 
 #include <sstream>
 
 namespace dlenv::verify {
 namespace {
-
-// The version a library's file name carries after ".so.": libcudnn.so.8.9.2 -> 8.9.2.
-std::string file_version(const std::filesystem::path& file)
-{
-    std::string name = file.filename().string();
-    std::size_t so = name.find(".so.");
-    return so == std::string::npos ? std::string() : name.substr(so + 4);
-}
 
 // True when the dot-separated parts both versions have are equal: 8.9.6 and 8.9.6.50 agree.
 bool agree(const std::string& a, const std::string& b)
@@ -29,7 +22,7 @@ void check_version(const std::filesystem::path& root, const std::string& path, c
     std::vector<Finding>& findings)
 {
     auto real = rootfs::lookup(root, path);
-    std::string found = real ? file_version(*real) : std::string();
+    std::string found = real ? resolve::library_file_version(real->filename().string()) : std::string();
     std::string what = library.soname + " (" + (real ? real->filename().string() : path) + ")";
     if (!library.version)
         findings.push_back({ "library-version", Verdict::unknown,
