@@ -1,19 +1,17 @@
 #include "resolve/base_contents.h"
 
+#include "support/base_contents.h"
+
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
+using dlenv::testing::base_of;
 
 namespace {
 
 const matrix::Matrix& embedded()
 {
     return matrix::Matrix::embedded();
-}
-
-resolve::BaseContents base_of(std::vector<std::string> env, std::string reference = "registry.team/cuda:base")
-{
-    return resolve::base_contents_of({ std::move(reference), std::move(env), {}, std::nullopt, {} }, embedded());
 }
 
 resolve::BaseContents files_of(
