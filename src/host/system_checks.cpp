@@ -1,12 +1,9 @@
 // The doctor's checks of CPU, memory and storage: what feeds the GPUs.
+#include "host/baselines.h"
 #include "host/doctor.h"
 
 namespace dlenv::host {
 namespace {
-
-constexpr unsigned k_cores_per_gpu = 8;
-constexpr double k_ram_per_gpu_memory = 2.0;
-constexpr double k_nvme_mb_s = 2000;
 
 double gib(std::uint64_t kib)
 {
