@@ -17,6 +17,7 @@ struct Options {
 // Each command registers its subcommand and, when chosen, sets `exit_code`.
 using Registrar = void (*)(CLI::App& app, Options& options, int& exit_code);
 
+void register_advise(CLI::App& app, Options& options, int& exit_code); // advise.cpp
 void register_check(CLI::App& app, Options& options, int& exit_code); // check.cpp
 void register_lock(CLI::App& app, Options& options, int& exit_code); // lock.cpp
 void register_profiles(CLI::App& app, Options& options, int& exit_code); // profiles.cpp
