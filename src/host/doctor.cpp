@@ -16,8 +16,17 @@ HostState probe_host(const ProbeOptions& options)
             host.topology_error = e.what();
         }
     }
+    if (host.driver) {
+        try {
+            host.gpu_health = probe_gpu_health();
+        } catch (const Error& e) {
+            host.gpu_health_error = e.what();
+        }
+    }
     host.cpu = usable_cpu_cores(options.root);
     host.memory = read_memory(options.root);
+    host.swappiness = read_swappiness(options.root);
+    host.network = read_network(options.root);
     host.data_dir = options.data_dir;
     try {
         host.read = measure_read_speed(options.data_dir, options.read_bytes);
@@ -40,8 +49,14 @@ std::vector<Finding> diagnose(const HostState& host, const std::optional<DriverF
     findings.push_back(check_cpu_cores(host.cpu, host.driver));
     findings.push_back(check_memory(host.memory, host.driver, lookup));
     findings.push_back(check_swap(host.memory));
+    findings.push_back(check_swappiness(host.swappiness, host.memory));
     findings.push_back(check_read_speed(host));
     findings.push_back(check_topology(host));
+    for (auto check : { check_gpu_pcie, check_gpu_clocks, check_gpu_temperature, check_gpu_ecc })
+        for (auto& f : check(host))
+            findings.push_back(std::move(f));
+    findings.push_back(check_network(host.network));
+    findings.push_back(check_rdma(host.network));
     return findings;
 }
 

@@ -19,6 +19,8 @@ nlohmann::json to_json(const std::vector<Finding>& findings)
     for (const auto& f : findings) {
         nlohmann::json item = { { "check", f.code }, { "verdict", to_string(f.verdict) }, { "message", f.message },
             { "value", f.value }, { "threshold", f.threshold }, { "why", f.why } };
+        if (!f.subject.empty())
+            item["subject"] = f.subject;
         if (f.measured) {
             item["measured"] = *f.measured;
             item["unit"] = f.unit;

@@ -17,9 +17,9 @@ namespace dlenv::host {
 // A number as findings print it: rounded to one decimal, without ".0": 4, 1.5, 23.5.
 std::string number_text(double value);
 
-// {"findings": [{"check", "verdict", "message", "value", "threshold", "why", "measured"?,
-// "unit"?}...], "format": "dlenv.doctor/v1", "verdict"}: findings in check order, the
-// verdict the worst of them.
+// {"findings": [{"check", "verdict", "message", "value", "threshold", "why", "subject"? (the
+// GPU of a per-GPU check), "measured"?, "unit"?}...], "format": "dlenv.doctor/v1", "verdict"}: findings in check order,
+// the verdict the worst of them.
 nlohmann::json to_json(const std::vector<Finding>& findings);
 
 } // namespace dlenv::host

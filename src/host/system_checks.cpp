@@ -111,6 +111,33 @@ Finding check_swap(const MemoryFacts& memory)
     return f;
 }
 
+Finding check_swappiness(const std::optional<unsigned>& swappiness, const MemoryFacts& memory)
+{
+    Finding f { .code = "swappiness",
+        .why = "with swap on, a swappiness above 0 lets the kernel page a training job's memory (its data "
+               "loaders' buffers, optimizer state offloaded to the CPU) out to grow the page cache; 0 keeps it in "
+               "RAM until memory truly runs out",
+        .threshold = "vm.swappiness = 0" };
+    if (!swappiness) {
+        f.message = "/proc/sys/vm/swappiness is not there";
+        return f;
+    }
+    f.value = "vm.swappiness = " + std::to_string(*swappiness);
+    f.measured = double(*swappiness);
+    f.verdict = Verdict::ok;
+    if (memory.swap_kib == 0)
+        f.message = f.value + ", and no swap for it to act on";
+    else if (*swappiness == 0)
+        f.message = f.value + ": the kernel swaps only when memory runs out";
+    else {
+        f.verdict = Verdict::warn;
+        f.message = f.value
+            + " with swap on: a job's memory can be paged out under page-cache pressure; "
+              "`sysctl vm.swappiness=0` (and vm.swappiness = 0 in /etc/sysctl.d/) stops it";
+    }
+    return f;
+}
+
 Finding check_read_speed(const HostState& host)
 {
     Finding f { .code = "data_read_speed",

@@ -47,6 +47,21 @@ MemoryFacts read_memory(const std::filesystem::path& root)
     return parse_meminfo(read_file(file), file.string());
 }
 
+std::optional<unsigned> read_swappiness(const std::filesystem::path& root)
+{
+    auto file = root / "proc/sys/vm/swappiness";
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec))
+        return std::nullopt;
+    std::string text = read_file(file);
+    try {
+        return static_cast<unsigned>(std::stoul(text));
+    } catch (const std::exception&) {
+        throw Error(ErrorCode::invalid_input, file.string() + ": not a number: '" + text.substr(0, 32) + "'",
+            "expected the integer Linux writes there");
+    }
+}
+
 unsigned count_cpuinfo_processors(const std::string& text)
 {
     unsigned count = 0;

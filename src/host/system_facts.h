@@ -21,6 +21,9 @@ MemoryFacts parse_meminfo(const std::string& text, const std::string& file = "/p
 // Throws Error(not_found) or Error(io) when it cannot be read.
 MemoryFacts read_memory(const std::filesystem::path& root = "/");
 
+// vm.swappiness from `root`/proc/sys/vm/swappiness; nullopt when the file is not there.
+std::optional<unsigned> read_swappiness(const std::filesystem::path& root = "/");
+
 // The number of "processor" entries in the text of /proc/cpuinfo.
 unsigned count_cpuinfo_processors(const std::string& text);
 

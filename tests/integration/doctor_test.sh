@@ -68,7 +68,7 @@ fi
 if [[ $(fact driver) == fail* ]]; then
   # No NVIDIA driver here: the GPU findings say so, and the failed driver check exits 1.
   expect_eq "checks" "$(fact checks)" \
-    "driver,gpu,cpu_cores_per_gpu,ram_vs_gpu_memory,swap,data_read_speed,gpu_topology"
+    "driver,gpu,cpu_cores_per_gpu,ram_vs_gpu_memory,swap,swappiness,data_read_speed,gpu_topology,gpu_pcie_link,gpu_clock_reasons,gpu_temperature,gpu_ecc,network_speed,rdma"
   expect_eq "driver" "$(fact driver)" \
     "fail no NVIDIA driver found: neither NVML (libnvidia-ml.so.1) nor nvidia-smi answered"
   expect_eq "gpu" "$(fact gpu)" "unknown no NVIDIA driver found"
@@ -100,11 +100,15 @@ if [[ $(fact driver) == fail* ]]; then
     "fail: this machine is not ready for training (1 failed"
 
   # The GPU path through nvidia-smi's text: a stand-in on PATH prints what two H100s with
-  # NVLink print (NVML is absent here, so dlenv falls back to nvidia-smi).
+  # NVLink print (NVML is absent here, so dlenv falls back to nvidia-smi), and answers
+  # `-q -x` with the XML of an L4 (tests/fixtures/nvidia_smi).
   mkdir -p "$scratch/bin"
+  cp "$source_dir/tests/fixtures/nvidia_smi/l4-driver-555.xml" "$scratch/bin/q.xml"
   cat >"$scratch/bin/nvidia-smi" <<'SMI'
 #!/bin/sh
-if [ "$1" = topo ]; then
+if [ "$1" = -q ]; then
+  cat "$(dirname "$0")/q.xml"
+elif [ "$1" = topo ]; then
   printf '\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tNV18\t0-1\t0\nGPU1\tNV18\t X \t0-1\t0\n'
 else
   printf 'NVIDIA H100 80GB HBM3, 550.54.15, 9.0, 81559\nNVIDIA H100 80GB HBM3, 550.54.15, 9.0, 81559\n'
@@ -127,6 +131,9 @@ PY
   expect_eq "stand-in GPUs known to the matrix" "$(gpu_fact gpu)" \
     "ok 2 x NVIDIA H100 80GB HBM3: sm_90 (Hopper), 80 GB HBM3, 3350 GB/s"
   expect_eq "stand-in topology" "$(gpu_fact gpu_topology)" "ok 1 GPU pair: 1 NVLink"
+  expect_eq "stand-in PCIe link" "$(gpu_fact gpu_pcie_link)" \
+    "ok GPU 0 (NVIDIA L4, 00000000:01:00.0): PCIe gen 4 x16 (max gen 4 x16)"
+  expect_eq "stand-in ECC" "$(gpu_fact gpu_ecc)" "ok GPU 0 (NVIDIA L4, 00000000:01:00.0): no uncorrectable ECC errors"
   per_gpu=$(python3 -c "n=$cores/2; print(('%.1f' % n).removesuffix('.0'))")
   if (( cores >= 16 )); then
     expect_eq "stand-in cores" "$(gpu_fact cpu_cores_per_gpu)" "ok $per_gpu CPU cores per GPU, at least 8"

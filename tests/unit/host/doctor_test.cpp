@@ -35,6 +35,19 @@ host::HostState training_box()
     for (unsigned i = 0; i < 8; ++i)
         for (unsigned j = i + 1; j < 8; ++j)
             state.topology->pairs.push_back({ i, j, host::Link::nvlink, "NV18" });
+    state.gpu_health.emplace();
+    for (unsigned i = 0; i < 8; ++i)
+        state.gpu_health->push_back({ .bus_id = "00000000:" + std::to_string(10 + i) + ":00.0",
+            .name = "NVIDIA H100 80GB HBM3",
+            .pcie = { 5u, 5u, 16u, 16u },
+            .temperature_c = 41,
+            .slowdown_c = 87,
+            .ecc_mode = "Enabled",
+            .ecc_volatile_uncorrectable = 0u,
+            .ecc_aggregate_uncorrectable = 0u });
+    state.swappiness = 0;
+    state.network.interfaces.push_back({ "ens1f0np0", true, 100000u });
+    state.network.rdma.push_back({ "mlx5_0", "1", true, "InfiniBand", "400 Gb/sec (4X NDR)" });
     return state;
 }
 
@@ -48,12 +61,18 @@ host::DriverFloor cu124_floor()
 TEST_CASE("a well-built training box passes every check", "[host]")
 {
     auto findings = host::diagnose(training_box(), cu124_floor(), h100);
-    REQUIRE(findings.size() == 8);
+    REQUIRE(findings.size() == 8 + 1 + 4 * 8 + 2);
     std::vector<std::string> messages;
+    std::size_t per_gpu = 0;
     for (const auto& f : findings) {
         CHECK(f.verdict == Verdict::ok);
-        messages.push_back(f.code + ": " + f.message);
+        if (f.subject.empty())
+            messages.push_back(f.code + ": " + f.message);
+        else
+            ++per_gpu;
     }
+    CHECK(per_gpu == 32);
+    CHECK(findings[9].message == "GPU 0 (NVIDIA H100 80GB HBM3, 00000000:10:00.0): PCIe gen 5 x16 (max gen 5 x16)");
     CHECK(messages
         == std::vector<std::string> {
             "driver: NVIDIA driver 550.54.15 (read through nvidia-smi)",
@@ -62,8 +81,11 @@ TEST_CASE("a well-built training box passes every check", "[host]")
             "cpu_cores_per_gpu: 16 CPU cores per GPU, at least 8",
             "ram_vs_gpu_memory: RAM 2048 GiB for 640 GiB of GPU memory (3.2x), at least 2x",
             "swap: no swap: a job that runs out of memory fails fast instead of thrashing",
+            "swappiness: vm.swappiness = 0, and no swap for it to act on",
             "data_read_speed: sequential read 4000 MB/s from /data, at least 2000 MB/s",
             "gpu_topology: 28 GPU pairs: 28 NVLink",
+            "network_speed: ens1f0np0 at 100 Gb/s, at least 10 Gb/s",
+            "rdma: mlx5_0 port 1 InfiniBand 400 Gb/sec (4X NDR)",
         });
     CHECK(worst_verdict(findings) == Verdict::ok);
 }
@@ -75,8 +97,9 @@ TEST_CASE("without a driver the GPU findings say so, and the driver check fails"
     state.topology.reset();
     state.cpu = { 2, "sched_getaffinity" };
     state.memory = { 24683656, 0 };
+    state.gpu_health.reset();
     auto findings = host::diagnose(state, cu124_floor(), h100);
-    REQUIRE(findings.size() == 8);
+    REQUIRE(findings.size() == 15);
     CHECK(findings[0].verdict == Verdict::fail);
     CHECK(findings[0].message == "no NVIDIA driver found: neither NVML (libnvidia-ml.so.1) nor nvidia-smi answered");
     CHECK(findings[1].verdict == Verdict::unknown);
@@ -89,8 +112,12 @@ TEST_CASE("without a driver the GPU findings say so, and the driver check fails"
     CHECK(findings[4].verdict == Verdict::unknown);
     CHECK(findings[4].message == "no NVIDIA driver found: RAM 23.5 GiB, no GPU memory to compare it with");
     CHECK(findings[4].value == "23.5 GiB (MemTotal 24683656 kB)");
-    CHECK(findings[7].verdict == Verdict::unknown);
-    CHECK(findings[7].message == "no NVIDIA driver found: topology not visible");
+    CHECK(findings[8].verdict == Verdict::unknown);
+    CHECK(findings[8].message == "no NVIDIA driver found: topology not visible");
+    for (std::size_t i = 9; i < 13; ++i) {
+        CHECK(findings[i].verdict == Verdict::unknown);
+        CHECK(findings[i].message == "no NVIDIA driver found: GPU health not visible");
+    }
     CHECK(worst_verdict(findings) == Verdict::fail);
 }
 
@@ -253,9 +280,17 @@ TEST_CASE("nvidia-smi text of a PCIe box goes through to exact findings", "[host
             "warn ram_vs_gpu_memory: RAM 128 GiB for 90 GiB of GPU memory (1.4x), less than 2x: "
             "checkpoints and CPU offload will not fit",
             "ok swap: no swap: a job that runs out of memory fails fast instead of thrashing",
+            "unknown swappiness: /proc/sys/vm/swappiness is not there",
             "ok data_read_speed: sequential read 2500 MB/s from /data, at least 2000 MB/s",
             "warn gpu_topology: 6 GPU pairs: 2 PCIe switch, 4 across CPU sockets: all-reduce between "
             "GPUs on different sockets goes through the CPU interconnect",
+            "unknown gpu_pcie_link: not visible: `nvidia-smi -q -x` did not answer",
+            "unknown gpu_clock_reasons: not visible: `nvidia-smi -q -x` did not answer",
+            "unknown gpu_temperature: not visible: `nvidia-smi -q -x` did not answer",
+            "unknown gpu_ecc: not visible: `nvidia-smi -q -x` did not answer",
+            "unknown network_speed: no network interface with a device under /sys/class/net",
+            "unknown rdma: no RDMA device under /sys/class/infiniband: fine on one node; training across nodes "
+            "needs InfiniBand or RoCE",
         });
     CHECK(worst_verdict(findings) == Verdict::warn);
 }
