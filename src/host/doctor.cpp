@@ -22,6 +22,11 @@ HostState probe_host(const ProbeOptions& options)
         } catch (const Error& e) {
             host.gpu_health_error = e.what();
         }
+        try {
+            host.nvlink = probe_nvlink();
+        } catch (const Error& e) {
+            host.nvlink_error = e.what();
+        }
     }
     host.cpu = usable_cpu_cores(options.root);
     host.memory = read_memory(options.root);
@@ -52,6 +57,7 @@ std::vector<Finding> diagnose(const HostState& host, const std::optional<DriverF
     findings.push_back(check_swappiness(host.swappiness, host.memory));
     findings.push_back(check_read_speed(host));
     findings.push_back(check_topology(host));
+    findings.push_back(check_nvlink(host));
     for (auto check : { check_gpu_pcie, check_gpu_clocks, check_gpu_temperature, check_gpu_ecc })
         for (auto& f : check(host))
             findings.push_back(std::move(f));

@@ -4,6 +4,7 @@
 #include "host/gpu_health.h"
 #include "host/gpu_probe.h"
 #include "host/network_facts.h"
+#include "host/nvlink.h"
 #include "host/read_speed.h"
 #include "host/report.h"
 #include "host/system_facts.h"
@@ -48,6 +49,8 @@ struct HostState {
     std::string topology_error; // why its output could not be read
     std::optional<std::vector<GpuHealth>> gpu_health; // none: `nvidia-smi -q -x` not visible, or see gpu_health_error
     std::string gpu_health_error;
+    std::optional<std::vector<NvlinkState>> nvlink; // none: `nvidia-smi nvlink --status` not visible
+    std::string nvlink_error;
     std::optional<unsigned> swappiness; // none: /proc/sys/vm/swappiness not there
     NetworkFacts network;
     std::filesystem::path data_dir;
@@ -61,7 +64,7 @@ struct ProbeOptions {
     std::uint64_t read_bytes = 256u << 20;
 };
 
-// Runs the live probes: driver and GPUs, topology, each GPU's health, CPU cores, memory,
+// Runs the live probes: driver and GPUs, topology, NVLink, each GPU's health, CPU cores, memory,
 // swappiness, network, read speed. A read
 // speed that cannot be measured for lack of permission or space is recorded in
 // `read_error`; a data directory that does not exist throws Error(not_found).
@@ -69,7 +72,7 @@ HostState probe_host(const ProbeOptions& options);
 
 // The doctor's findings, in a fixed order: driver, driver_lock (with a floor), one gpu
 // finding per model, cpu_cores_per_gpu, ram_vs_gpu_memory, swap, swappiness,
-// data_read_speed, gpu_topology, then per GPU (one unknown finding each when GPU health is
+// data_read_speed, gpu_topology, nvlink, then per GPU (one unknown finding each when GPU health is
 // not visible) gpu_pcie_link, gpu_clock_reasons, gpu_temperature, gpu_ecc, and last
 // network_speed and rdma.
 std::vector<Finding> diagnose(const HostState& host, const std::optional<DriverFloor>& floor, const GpuLookup& lookup);
@@ -84,6 +87,7 @@ Finding check_swap(const MemoryFacts& memory);
 Finding check_read_speed(const HostState& host);
 Finding check_topology(const HostState& host);
 Finding check_swappiness(const std::optional<unsigned>& swappiness, const MemoryFacts& memory);
+Finding check_nvlink(const HostState& host);
 std::vector<Finding> check_gpu_pcie(const HostState& host);
 std::vector<Finding> check_gpu_clocks(const HostState& host);
 std::vector<Finding> check_gpu_temperature(const HostState& host);

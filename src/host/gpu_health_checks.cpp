@@ -1,8 +1,9 @@
 // The doctor's checks of each GPU's health, from `nvidia-smi -q -x`: its PCIe link, why its
-// clocks are held down, its temperature and its ECC errors.
+// clocks are held down, its temperature and its ECC errors; and the state of its NVLink links.
 #include "host/doctor.h"
 
 #include <functional>
+#include <map>
 
 namespace dlenv::host {
 namespace {
@@ -188,6 +189,54 @@ std::vector<Finding> check_gpu_ecc(const HostState& host)
                    "it spreads the damage to every replica",
             .threshold = "0 uncorrectable ECC errors" },
         judge_ecc);
+}
+
+Finding check_nvlink(const HostState& host)
+{
+    Finding f { .code = "nvlink",
+        .why = "NVLink carries the all-reduce between GPUs at many times PCIe's speed; a link that is down "
+               "(an unseated bridge, a failed lane) slows every step, and only a GPU with fewer active links "
+               "than its twins in the same box shows it",
+        .threshold = "as many active links as the other GPUs of the same model",
+        .unit = "links" };
+    if (!host.driver) {
+        f.message = "no NVIDIA driver found: NVLink not visible";
+        return f;
+    }
+    if (!host.nvlink) {
+        f.message = host.nvlink_error.empty() ? "not visible: `nvidia-smi nvlink --status` did not answer"
+                                              : "not visible: " + host.nvlink_error;
+        return f;
+    }
+    std::map<std::string, unsigned> most; // per model
+    unsigned total = 0;
+    for (const auto& g : *host.nvlink) {
+        most[g.name] = std::max(most[g.name], g.active);
+        total += g.active;
+        if (g.links > 0)
+            f.value += (f.value.empty() ? "" : ", ") + ("GPU " + std::to_string(g.gpu)) + " " + std::to_string(g.active)
+                + " of " + std::to_string(g.links) + " active";
+    }
+    f.measured = double(total);
+    f.verdict = Verdict::ok;
+    if (f.value.empty()) {
+        f.value = std::to_string(host.nvlink->size()) + " GPUs, no NVLink";
+        f.message = "no NVLink: the GPUs reach each other over PCIe";
+        return f;
+    }
+    std::vector<std::string> short_of;
+    for (const auto& g : *host.nvlink)
+        if (g.active < most[g.name])
+            short_of.push_back("GPU " + std::to_string(g.gpu) + " has " + std::to_string(g.active) + " where another "
+                + g.name + " has " + std::to_string(most[g.name]));
+    f.message = f.value;
+    if (!short_of.empty()) {
+        f.verdict = Verdict::warn;
+        f.message = join(short_of)
+            + ": a bridge or cable is loose or a link is down; `nvidia-smi nvlink -e` "
+              "shows each link's errors";
+    }
+    return f;
 }
 
 } // namespace dlenv::host

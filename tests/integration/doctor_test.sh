@@ -68,7 +68,7 @@ fi
 if [[ $(fact driver) == fail* ]]; then
   # No NVIDIA driver here: the GPU findings say so, and the failed driver check exits 1.
   expect_eq "checks" "$(fact checks)" \
-    "driver,gpu,cpu_cores_per_gpu,ram_vs_gpu_memory,swap,swappiness,data_read_speed,gpu_topology,gpu_pcie_link,gpu_clock_reasons,gpu_temperature,gpu_ecc,network_speed,rdma"
+    "driver,gpu,cpu_cores_per_gpu,ram_vs_gpu_memory,swap,swappiness,data_read_speed,gpu_topology,nvlink,gpu_pcie_link,gpu_clock_reasons,gpu_temperature,gpu_ecc,network_speed,rdma"
   expect_eq "driver" "$(fact driver)" \
     "fail no NVIDIA driver found: neither NVML (libnvidia-ml.so.1) nor nvidia-smi answered"
   expect_eq "gpu" "$(fact gpu)" "unknown no NVIDIA driver found"
@@ -108,6 +108,11 @@ if [[ $(fact driver) == fail* ]]; then
 #!/bin/sh
 if [ "$1" = -q ]; then
   cat "$(dirname "$0")/q.xml"
+elif [ "$1" = nvlink ]; then
+  for gpu in 0 1; do
+    printf 'GPU %s: NVIDIA H100 80GB HBM3 (UUID: GPU-abcdefab-cdef-abdc-abcd-abababababa%s)\n' "$gpu" "$gpu"
+    for link in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do printf '\t Link %s: 26.562 GB/s\n' "$link"; done
+  done
 elif [ "$1" = topo ]; then
   printf '\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tNV18\t0-1\t0\nGPU1\tNV18\t X \t0-1\t0\n'
 else
@@ -131,6 +136,7 @@ PY
   expect_eq "stand-in GPUs known to the matrix" "$(gpu_fact gpu)" \
     "ok 2 x NVIDIA H100 80GB HBM3: sm_90 (Hopper), 80 GB HBM3, 3350 GB/s"
   expect_eq "stand-in topology" "$(gpu_fact gpu_topology)" "ok 1 GPU pair: 1 NVLink"
+  expect_eq "stand-in NVLink" "$(gpu_fact nvlink)" "ok GPU 0 18 of 18 active, GPU 1 18 of 18 active"
   expect_eq "stand-in PCIe link" "$(gpu_fact gpu_pcie_link)" \
     "ok GPU 0 (NVIDIA L4, 00000000:01:00.0): PCIe gen 4 x16 (max gen 4 x16)"
   expect_eq "stand-in ECC" "$(gpu_fact gpu_ecc)" "ok GPU 0 (NVIDIA L4, 00000000:01:00.0): no uncorrectable ECC errors"

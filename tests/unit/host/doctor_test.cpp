@@ -45,6 +45,9 @@ host::HostState training_box()
             .ecc_mode = "Enabled",
             .ecc_volatile_uncorrectable = 0u,
             .ecc_aggregate_uncorrectable = 0u });
+    state.nvlink.emplace();
+    for (unsigned i = 0; i < 8; ++i)
+        state.nvlink->push_back({ i, "NVIDIA H100 80GB HBM3", 18, 18 });
     state.swappiness = 0;
     state.network.interfaces.push_back({ "ens1f0np0", true, 100000u });
     state.network.rdma.push_back({ "mlx5_0", "1", true, "InfiniBand", "400 Gb/sec (4X NDR)" });
@@ -61,7 +64,7 @@ host::DriverFloor cu124_floor()
 TEST_CASE("a well-built training box passes every check", "[host]")
 {
     auto findings = host::diagnose(training_box(), cu124_floor(), h100);
-    REQUIRE(findings.size() == 8 + 1 + 4 * 8 + 2);
+    REQUIRE(findings.size() == 8 + 2 + 4 * 8 + 2);
     std::vector<std::string> messages;
     std::size_t per_gpu = 0;
     for (const auto& f : findings) {
@@ -72,7 +75,7 @@ TEST_CASE("a well-built training box passes every check", "[host]")
             ++per_gpu;
     }
     CHECK(per_gpu == 32);
-    CHECK(findings[9].message == "GPU 0 (NVIDIA H100 80GB HBM3, 00000000:10:00.0): PCIe gen 5 x16 (max gen 5 x16)");
+    CHECK(findings[10].message == "GPU 0 (NVIDIA H100 80GB HBM3, 00000000:10:00.0): PCIe gen 5 x16 (max gen 5 x16)");
     CHECK(messages
         == std::vector<std::string> {
             "driver: NVIDIA driver 550.54.15 (read through nvidia-smi)",
@@ -84,6 +87,8 @@ TEST_CASE("a well-built training box passes every check", "[host]")
             "swappiness: vm.swappiness = 0, and no swap for it to act on",
             "data_read_speed: sequential read 4000 MB/s from /data, at least 2000 MB/s",
             "gpu_topology: 28 GPU pairs: 28 NVLink",
+            "nvlink: GPU 0 18 of 18 active, GPU 1 18 of 18 active, GPU 2 18 of 18 active, GPU 3 18 of 18 active, GPU 4 "
+            "18 of 18 active, GPU 5 18 of 18 active, GPU 6 18 of 18 active, GPU 7 18 of 18 active",
             "network_speed: ens1f0np0 at 100 Gb/s, at least 10 Gb/s",
             "rdma: mlx5_0 port 1 InfiniBand 400 Gb/sec (4X NDR)",
         });
@@ -99,7 +104,7 @@ TEST_CASE("without a driver the GPU findings say so, and the driver check fails"
     state.memory = { 24683656, 0 };
     state.gpu_health.reset();
     auto findings = host::diagnose(state, cu124_floor(), h100);
-    REQUIRE(findings.size() == 15);
+    REQUIRE(findings.size() == 16);
     CHECK(findings[0].verdict == Verdict::fail);
     CHECK(findings[0].message == "no NVIDIA driver found: neither NVML (libnvidia-ml.so.1) nor nvidia-smi answered");
     CHECK(findings[1].verdict == Verdict::unknown);
@@ -114,7 +119,8 @@ TEST_CASE("without a driver the GPU findings say so, and the driver check fails"
     CHECK(findings[4].value == "23.5 GiB (MemTotal 24683656 kB)");
     CHECK(findings[8].verdict == Verdict::unknown);
     CHECK(findings[8].message == "no NVIDIA driver found: topology not visible");
-    for (std::size_t i = 9; i < 13; ++i) {
+    CHECK(findings[9].message == "no NVIDIA driver found: NVLink not visible");
+    for (std::size_t i = 10; i < 14; ++i) {
         CHECK(findings[i].verdict == Verdict::unknown);
         CHECK(findings[i].message == "no NVIDIA driver found: GPU health not visible");
     }
@@ -284,6 +290,7 @@ TEST_CASE("nvidia-smi text of a PCIe box goes through to exact findings", "[host
             "ok data_read_speed: sequential read 2500 MB/s from /data, at least 2000 MB/s",
             "warn gpu_topology: 6 GPU pairs: 2 PCIe switch, 4 across CPU sockets: all-reduce between "
             "GPUs on different sockets goes through the CPU interconnect",
+            "unknown nvlink: not visible: `nvidia-smi nvlink --status` did not answer",
             "unknown gpu_pcie_link: not visible: `nvidia-smi -q -x` did not answer",
             "unknown gpu_clock_reasons: not visible: `nvidia-smi -q -x` did not answer",
             "unknown gpu_temperature: not visible: `nvidia-smi -q -x` did not answer",

@@ -113,7 +113,7 @@ TEST_CASE("the pre-535 layout: a narrow link, a thermal slowdown, heat and uncor
     CHECK(ecc[0].measured == 2.0);
 }
 
-TEST_CASE("an idle link below its generation is not a fault; a GPU without ECC is unknown", "[host]")
+TEST_CASE("an idle link below its generation is not a fault, and a GPU without ECC is unknown", "[host]")
 {
     host::GpuHealth idle { .bus_id = "00000000:01:00.0",
         .name = "NVIDIA GeForce RTX 4090",

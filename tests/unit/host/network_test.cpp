@@ -37,7 +37,7 @@ void rdma_port(const Scratch& root, const std::string& device, const std::string
 
 } // namespace
 
-TEST_CASE("network interfaces with a device are read from /sys/class/net; loopback and veths are not", "[host]")
+TEST_CASE("network interfaces with a device are read from /sys/class/net, loopback and veths are not", "[host]")
 {
     Scratch root;
     interface(root, "lo", "unknown", "", false);
@@ -60,7 +60,7 @@ TEST_CASE("network interfaces with a device are read from /sys/class/net; loopba
     CHECK(f.threshold == ">= 10 Gb/s on an interface that is up");
 }
 
-TEST_CASE("a 1 Gb/s box is a warning; no interface at all is unknown", "[host]")
+TEST_CASE("a 1 Gb/s box is a warning, no interface at all is unknown", "[host]")
 {
     Scratch root;
     interface(root, "eno1", "up", "1000", true);
