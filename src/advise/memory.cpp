@@ -161,7 +161,7 @@ void add_kv_cache(const Job& job, MemoryEstimate& estimate)
     estimate.terms.push_back({ "KV cache", MemoryPart::kv_cache, kv,
         "2 (K, V) x " + std::to_string(t->layers) + " layers x " + std::to_string(t->kv_heads) + " KV heads x "
             + std::to_string(t->head_dim()) + " head dim x " + shape_text(job) + " x " + factor_text(bytes)
-            + " bytes (16-bit cache" + (bytes == 4 ? ", fp32 here)" : ")"),
+            + (bytes == 4 ? " bytes (fp32 cache)" : " bytes (16-bit cache)"),
         cite::kv_cache });
 }
 
