@@ -26,9 +26,9 @@ GpuRequest parse_gpu_request(const std::string& text)
     if (digits == 0 || digits + 1 >= text.size() || (text[digits] != 'x' && text[digits] != 'X')
         || text[digits + 1] != ' ')
         return { 1u, text };
-    unsigned count = unsigned(std::stoul(text.substr(0, digits)));
+    unsigned count = digits > 4 ? 0 : unsigned(std::stoul(text.substr(0, digits)));
     if (count == 0)
-        throw Error(ErrorCode::invalid_input, "--gpus " + text + ": a count of 0",
+        throw Error(ErrorCode::invalid_input, "--gpus " + text + ": a count of 0, or past 9999",
             "write how many you have before the model: --gpus \"4x RTX 4090\"");
     return { count, text.substr(digits + 2) };
 }

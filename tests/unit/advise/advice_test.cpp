@@ -162,4 +162,8 @@ TEST_CASE("an unknown GPU or a bare compute capability is bad input", "[advise]"
         advise::advise(matrix::Matrix::embedded(), job, { "RTX 9999" }), Catch::StartsWith("unknown GPU 'RTX 9999'"));
     CHECK_THROWS_WITH(advise::advise(matrix::Matrix::embedded(), job, { "sm_89" }),
         "--gpus sm_89: a compute capability, not a model");
+    CHECK_THROWS_WITH(advise::advise(matrix::Matrix::embedded(), job, { "0x RTX 4090" }),
+        "--gpus 0x RTX 4090: a count of 0, or past 9999");
+    CHECK_THROWS_WITH(advise::advise(matrix::Matrix::embedded(), job, { "99999999999999999999x RTX 4090" }),
+        "--gpus 99999999999999999999x RTX 4090: a count of 0, or past 9999");
 }
