@@ -47,6 +47,7 @@ public:
         read_rows(files, "cuda_components.json", "releases", m.m_cuda_components,
             [&](const JsonReader& row) { return read_cuda_components(row); });
         check_gpu_names(m);
+        check_gpu_segments(m);
         return m;
     }
 
@@ -155,11 +156,12 @@ private:
                 max_major ? std::optional(max_major->unsigned_integer()) : std::nullopt, provenance(row) });
         }
         for (const auto& row : doc.at("architectures").items()) {
-            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux", "note", "source",
-                "confidence" });
+            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux", "segments",
+                "note", "source", "confidence" });
             m.m_architectures.push_back({ row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
-                row.optional_as<DriverVersion>("min_driver_linux"), provenance(row) });
+                row.optional_as<DriverVersion>("min_driver_linux"), read_segments(row.find("segments")),
+                provenance(row) });
         }
     }
 
@@ -316,6 +318,33 @@ private:
             if (text == to_string(segment))
                 return segment;
         field.fail("expected datacenter, workstation, geforce or jetson, got '" + text + "'");
+    }
+
+    static std::optional<std::vector<GpuSegment>> read_segments(const std::optional<JsonReader>& field)
+    {
+        if (!field)
+            return std::nullopt;
+        std::vector<GpuSegment> out;
+        for (const auto& item : field->items())
+            out.push_back(read_segment(item));
+        return out;
+    }
+
+    // A model sold in a segment its architecture is not known in would make a bare compute
+    // capability's segment a wrong answer.
+    void check_gpu_segments(const Matrix& m) const
+    {
+        for (const auto& gpu : m.m_gpus) {
+            const Architecture* arch = m.architecture(gpu.compute_capability);
+            if (!arch || !arch->segments)
+                continue;
+            if (std::find(arch->segments->begin(), arch->segments->end(), gpu.segment) == arch->segments->end())
+                throw Error(ErrorCode::invalid_input,
+                    m_origin + "/gpus.json: " + gpu.name + " is a " + std::string(to_string(gpu.segment))
+                        + " part, but cuda.json lists no " + std::string(to_string(gpu.segment))
+                        + " parts of compute capability " + gpu.compute_capability.text(),
+                    "correct the model's segment or the architecture's segments");
+        }
     }
 
     // A name that means two GPUs would make every answer about it a guess.

@@ -376,17 +376,41 @@ TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 chec
         == family);
 }
 
-TEST_CASE("a bare data-center compute capability may use forward compatibility, a shared one may not", "[resolve]")
+TEST_CASE("a bare data-center compute capability may use forward compatibility; one sold in several segments is "
+          "unknown, not GeForce",
+    "[resolve]")
 {
-    for (std::string sm : { "sm_80", "sm_90" }) {
+    // NVIDIA's CUDA GPUs list has data-center parts only for 8.0 (A100, A30) and 9.0 (GH200, H200, H100).
+    for (std::string sm : { "sm_80", "sm_90", "8.0" }) {
         CAPTURE(sm);
         Report r = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { sm }, .forward_compat = true });
         SHOW(r);
         CHECK(problems(r) == Codes { "driver-forward-compat" });
     }
-    // sm_86 is the A10's and the RTX 3090's: forward compatibility cannot be promised.
+    // sm_86 is the A10's and the RTX 3090's: whether forward compatibility works depends on the part.
     Report shared = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "sm_86" }, .forward_compat = true });
-    CHECK(problems(shared) == Codes { "forward-compat-unsupported-gpu" });
+    SHOW(shared);
+    CHECK(shared.verdict() == Verdict::warn);
+    // The image's gate cannot tell the brand of a bare compute capability either.
+    CHECK(problems(shared) == Codes { "driver-forward-compat", "forward-compat-gpu-unknown", "image-require-cuda" });
+    const Finding* unknown = finding(shared, "forward-compat-gpu-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->subject == "sm_86");
+    CHECK(unknown->message
+        == "forward compatibility (cuda-compat-12-1) works only on data-center GPUs and Jetson, and sm_86 is sold as "
+           "datacenter, workstation and geforce parts: name the model to know whether it works");
+    // Without --forward-compat, sm_86 is neither offered cuda-compat nor told it is not an option.
+    Report plain = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "sm_86" } });
+    const Finding* too_old = finding(plain, "driver-too-old");
+    REQUIRE(too_old);
+    CHECK(too_old->message
+        == "driver 470.57.02 cannot run CUDA 12.1: the toolkit needs >= 530.30.02, and "
+           "minor-version compatibility needs >= 525.60.13");
+    CHECK_FALSE(
+        suggests(plain, "or keep the driver and install cuda-compat-12-1 (forward compatibility, --forward-compat)"));
+    // A known GeForce model still fails.
+    Report geforce = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "RTX 3090" }, .forward_compat = true });
+    CHECK(problems(geforce) == Codes { "forward-compat-unsupported-gpu" });
 }
 
 TEST_CASE("without forward compatibility, a data-center GPU on an old driver is told about cuda-compat", "[resolve]")
