@@ -162,6 +162,9 @@ struct TorchRelease {
     std::string line; // "2.1"
     std::vector<Pep440Version> versions; // oldest first
     PythonRange python;
+    // Pythons beyond `python` the line supports experimentally (2.5: 3.13), per PyTorch's
+    // release compatibility matrix.
+    std::vector<PythonVersion> python_experimental;
     std::vector<TorchVariant> variants;
     std::vector<CompanionSet> companions;
     Provenance provenance;

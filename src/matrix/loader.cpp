@@ -229,8 +229,11 @@ private:
     TorchRelease read_torch(const JsonReader& row) const
     {
         row.allow_only({ "line", "versions", "python", "variants", "companions", "note", "source", "confidence" });
+        JsonReader python = row.at("python");
+        python.allow_only({ "min", "max", "experimental" });
         TorchRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
-            range<PythonVersion>(row.at("python")), {}, {}, provenance(row) };
+            { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
+            list<PythonVersion>(python.at("experimental")), {}, {}, provenance(row) };
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
                 "note", "source", "confidence" });

@@ -24,6 +24,7 @@ struct FrameworkBuild {
     std::optional<std::vector<ComputeCapability>> arch_list {}; // none: not known
     std::vector<ComputeCapability> ptx {};
     PythonRange python {};
+    std::vector<PythonVersion> python_experimental {}; // supported experimentally, beyond `python`
     const matrix::TorchRelease* torch = nullptr;
     const matrix::TorchVariant* torch_variant = nullptr;
     const matrix::TensorflowRelease* tensorflow = nullptr;

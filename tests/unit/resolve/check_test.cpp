@@ -450,6 +450,28 @@ TEST_CASE("a Python outside the framework's range is an error naming the range",
     CHECK_THAT(unsupported->message, Contains("supports Python " + range + ", not " + python));
 }
 
+TEST_CASE("a Python a torch line supports experimentally warns, citing PyTorch's release matrix", "[resolve]")
+{
+    // RELEASE.md: 2.2 and 2.3 ">=3.8, <=3.11, (3.12 experimental)"; 2.5 ">=3.9, <=3.12, (3.13 experimental)".
+    auto [framework, python, message] = GENERATE(table<std::string, std::string, std::string>({
+        { "torch==2.5.1", "3.13", "torch 2.5.1 cu124 supports Python 3.9-3.12; its support of 3.13 is experimental" },
+        { "torch==2.5", "3.13.1", "torch 2.5 cu124 supports Python 3.9-3.12; its support of 3.13.1 is experimental" },
+        { "torch==2.2", "3.12", "torch 2.2 cu121 supports Python 3.8-3.11; its support of 3.12 is experimental" },
+        { "torch==2.3.1", "3.12", "torch 2.3.1 cu121 supports Python 3.8-3.11; its support of 3.12 is experimental" },
+    }));
+    CAPTURE(framework, python);
+    Report r = check({ .frameworks = { framework }, .python = python });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "python-experimental" });
+    const Finding* experimental = finding(r, "python-experimental");
+    REQUIRE(experimental);
+    CHECK(experimental->message == message);
+    CHECK_THAT(experimental->why, Contains("RELEASE.md"));
+    // One minor further is still unsupported.
+    CHECK(problems(check({ .frameworks = { "torch==2.4" }, .python = "3.13" })) == Codes { "python-unsupported" });
+}
+
 TEST_CASE("a Python inside the range, patch level included, is accepted", "[resolve]")
 {
     Report r = check({ .frameworks = { "torch==2.1" }, .python = "3.11.8" });
