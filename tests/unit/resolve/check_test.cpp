@@ -510,6 +510,11 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
     auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
         { "pytorch==2.1", "unknown framework 'pytorch'",
             "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax" },
+        // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a stub saying the package was removed.
+        { "tensorflow-gpu==2.14",
+            "'tensorflow-gpu' was retired after 2.11: its GPU build is the tensorflow package itself",
+            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
+            "https://pypi.org/project/tensorflow-gpu/" },
         { "torch", "'torch' does not name a version", "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
         { "torch>=2.1", "'torch>=2.1' does not name a version",
             "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
