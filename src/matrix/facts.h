@@ -147,7 +147,7 @@ struct TorchVariant {
     std::optional<CudnnVersion> cudnn;
     std::optional<NcclVersion> nccl;
     std::optional<std::vector<ComputeCapability>> arch_list; // none: not known
-    std::vector<ComputeCapability> ptx; // empty also where it is not known
+    std::optional<std::vector<ComputeCapability>> ptx; // none: not known; empty: no PTX
     Provenance provenance;
 };
 

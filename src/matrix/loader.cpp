@@ -248,7 +248,7 @@ private:
                     status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
                     v.optional_as<CudnnVersion>("cudnn"), v.optional_as<NcclVersion>("nccl"),
                     arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
-                    ptx ? list<ComputeCapability>(*ptx) : std::vector<ComputeCapability> {}, provenance(v) });
+                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, provenance(v) });
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {

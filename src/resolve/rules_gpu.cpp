@@ -7,15 +7,25 @@
 namespace dlenv::resolve {
 namespace {
 
-std::string arch_list_text(const std::vector<ComputeCapability>& archs, const std::vector<ComputeCapability>& ptx)
+using Ptx = std::optional<std::vector<ComputeCapability>>;
+
+bool has_ptx(const Ptx& ptx, const ComputeCapability& cc)
 {
-    std::vector<std::string> names;
-    for (const auto& cc : archs)
-        names.push_back(cc.text() + (std::find(ptx.begin(), ptx.end(), cc) != ptx.end() ? "+PTX" : ""));
+    return ptx && std::find(ptx->begin(), ptx->end(), cc) != ptx->end();
+}
+
+// PTX of an older architecture is what would let the driver compile code for the device.
+bool has_older_arch(const std::vector<ComputeCapability>& archs, const ComputeCapability& device)
+{
+    return std::any_of(archs.begin(), archs.end(), [&](const ComputeCapability& cc) { return cc < device; });
+}
+
+std::string arch_list_text(const std::vector<ComputeCapability>& archs, const Ptx& ptx)
+{
     std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ";") + name;
-    return out + (ptx.empty() ? " (no PTX)" : "");
+    for (const auto& cc : archs)
+        out += (out.empty() ? "" : ";") + cc.text() + (has_ptx(ptx, cc) ? "+PTX" : "");
+    return out + (!ptx ? " (PTX not on record)" : ptx->empty() ? " (no PTX)" : "");
 }
 
 // How a build's GPU code reaches a device: its own cubin, a compatible cubin of the same
@@ -26,8 +36,7 @@ struct CodePath {
     std::optional<ComputeCapability> ptx; // any arch <= the device
 };
 
-CodePath code_path(const std::vector<ComputeCapability>& archs, const std::vector<ComputeCapability>& ptx,
-    const ComputeCapability& device)
+CodePath code_path(const std::vector<ComputeCapability>& archs, const Ptx& ptx, const ComputeCapability& device)
 {
     CodePath path;
     for (const auto& cc : archs) {
@@ -36,7 +45,7 @@ CodePath code_path(const std::vector<ComputeCapability>& archs, const std::vecto
         else if (cc.major() == device.major() && cc.minor() < device.minor() && (!path.cubin || *path.cubin < cc))
             path.cubin = cc;
     }
-    for (const auto& cc : ptx)
+    for (const auto& cc : ptx.value_or(std::vector<ComputeCapability> {}))
         if (cc <= device && (!path.ptx || *path.ptx < cc))
             path.ptx = cc;
     return path;
@@ -106,6 +115,12 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                 build.name() + " has no cubin for " + sm + " (" + archs + "); the driver JIT-compiles its "
                     + path.ptx->text() + " PTX on first launch (slow start, no architecture-specific kernels)",
                 source, gpu.label);
+    } else if (!build.ptx && has_older_arch(*build.arch_list, gpu.compute_capability)) {
+        report.add(Verdict::warn, "gpu-ptx-unknown",
+            build.name() + " has no cubin for " + sm + " (" + archs
+                + "), and which architectures it carries PTX for is not on record: whether it runs on " + gpu.label
+                + " is not known",
+            source, gpu.label);
     } else {
         report.add(Verdict::fail, "gpu-no-kernel",
             build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs

@@ -57,12 +57,13 @@ Report check(const Ask& ask)
     return resolve::check(matrix::Matrix::embedded(), ask.query());
 }
 
-// The codes of every warning and error: info findings only explain.
+// The codes of every warning and error: info findings only explain, and unknown ones say
+// what could not be told.
 Codes problems(const Report& report)
 {
     Codes out;
     for (const auto& f : report.findings)
-        if (f.verdict != Verdict::ok)
+        if (f.verdict == Verdict::warn || f.verdict == Verdict::fail)
             out.insert(f.code);
     return out;
 }
@@ -376,7 +377,7 @@ TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 chec
         == family);
 }
 
-TEST_CASE("a bare data-center compute capability may use forward compatibility; one sold in several segments is "
+TEST_CASE("a bare data-center compute capability may use forward compatibility, one sold in several segments is "
           "unknown, not GeForce",
     "[resolve]")
 {
@@ -411,6 +412,43 @@ TEST_CASE("a bare data-center compute capability may use forward compatibility; 
     // A known GeForce model still fails.
     Report geforce = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "RTX 3090" }, .forward_compat = true });
     CHECK(problems(geforce) == Codes { "forward-compat-unsupported-gpu" });
+}
+
+TEST_CASE(
+    "a build whose PTX is not on record says so, and cannot run is said only where no PTX could help", "[resolve]")
+{
+    // torch.json: 2.9 cu130 carries 7.5;8.0;8.6;9.0;10.0;12.0 (KB_ARCHS), its PTX is null.
+    Report thor = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "sm_110" } });
+    SHOW(thor);
+    const Finding* unknown = finding(thor, "gpu-ptx-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->verdict == Verdict::warn);
+    CHECK(unknown->message
+        == "torch 2.9.0 cu130 has no cubin for sm_110 (7.5;8.0;8.6;9.0;10.0;12.0 (PTX not on record)), and which "
+           "architectures it carries PTX for is not on record: whether it runs on sm_110 is not known");
+    // Every listed architecture is newer than 6.1: no PTX of theirs can run on a GTX 1080 Ti.
+    Report pascal = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "GTX 1080 Ti" } });
+    const Finding* none = finding(pascal, "gpu-no-kernel");
+    REQUIRE(none);
+    CHECK_THAT(none->message, Contains("its GPU code is 7.5;8.0;8.6;9.0;10.0;12.0 (PTX not on record)"));
+    // A list known to hold no PTX still says "no PTX".
+    Report known = check({ .frameworks = { "torch==2.1.2+cu118" }, .gpus = { "RTX 4090" } });
+    CHECK_THAT(finding(known, "gpu-cubin-compatible")->message, Contains("(no PTX)"));
+}
+
+TEST_CASE(
+    "a cuDNN build whose compute capabilities are not on record says it cannot tell, without failing", "[resolve]")
+{
+    // cudnn.json: 9.1.0's compute_capabilities are null (not in the excerpt read).
+    Report r = check({ .frameworks = { "torch==2.4.0" }, .gpus = { "A100 80GB SXM4" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    const Finding* unknown = finding(r, "cudnn-gpu-support-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->verdict == Verdict::unknown);
+    CHECK(unknown->message
+        == "the compute capabilities cuDNN 9.1.0 (CUDA 12.0-12.4 build) supports are not on record: whether it "
+           "supports NVIDIA A100-SXM4-80GB is not known");
 }
 
 TEST_CASE("without forward compatibility, a data-center GPU on an old driver is told about cuda-compat", "[resolve]")
