@@ -112,6 +112,8 @@ struct Architecture {
     CudaVersion min_cuda; // the first toolkit that can target it
     std::optional<CudaVersion> max_cuda; // the last one; none while still supported
     std::optional<DriverVersion> min_driver_linux;
+    // The last driver series that supports it (Volta: 580); none while supported or not known.
+    std::optional<std::uint32_t> max_driver_branch;
     // The segments NVIDIA sells parts of it in (sm_80: data center only); none: not known.
     std::optional<std::vector<GpuSegment>> segments;
     Provenance provenance;

@@ -156,12 +156,14 @@ private:
                 max_major ? std::optional(max_major->unsigned_integer()) : std::nullopt, provenance(row) });
         }
         for (const auto& row : doc.at("architectures").items()) {
-            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux", "segments",
-                "note", "source", "confidence" });
+            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux",
+                "max_driver_branch", "segments", "note", "source", "confidence" });
+            auto max_branch = row.find("max_driver_branch");
             m.m_architectures.push_back({ row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
-                row.optional_as<DriverVersion>("min_driver_linux"), read_segments(row.find("segments")),
-                provenance(row) });
+                row.optional_as<DriverVersion>("min_driver_linux"),
+                max_branch ? std::optional(max_branch->unsigned_integer()) : std::nullopt,
+                read_segments(row.find("segments")), provenance(row) });
         }
     }
 

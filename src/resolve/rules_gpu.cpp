@@ -183,12 +183,40 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
     }
 }
 
+// The driver series after an architecture's last one do not drive it, so a CUDA line whose
+// lowest driver is newer than that series runs on no driver at all.
+void check_driver_series(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
+{
+    const std::uint32_t last = *arch.max_driver_branch;
+    const std::string series = "the " + std::to_string(last) + " series is the last that supports " + arch.name
+        + " (compute capability " + gpu.compute_capability.text() + ")";
+    if (ctx.query.driver && ctx.query.driver->major() > last) {
+        report.add(Verdict::fail, "driver-dropped-gpu",
+            "driver " + ctx.query.driver->text() + " does not support " + gpu.label + ": " + series,
+            arch.provenance.cite(), gpu.label);
+        report.suggest("use a " + std::to_string(last) + "-series (or older) driver for " + gpu.label);
+    }
+    const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
+    if (!toolkit || ctx.query.forward_compat)
+        return;
+    const auto* floor = ctx.matrix.minor_version_floor(ctx.cuda->major());
+    const DriverVersion& lowest
+        = floor && floor->driver_linux < *toolkit->driver_linux ? floor->driver_linux : *toolkit->driver_linux;
+    if (lowest.major() > last)
+        report.add(Verdict::fail, "no-driver-for-gpu",
+            "no driver runs CUDA " + ctx.cuda->truncated(2).text() + " on " + gpu.label + ": CUDA "
+                + ctx.cuda->truncated(2).text() + " needs driver >= " + lowest.text() + ", and " + series,
+            arch.provenance.cite(), gpu.label);
+}
+
 } // namespace
 
 void check_gpus(const Context& ctx, Report& report)
 {
     for (const auto& gpu : ctx.gpus) {
         const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
+        if (arch && arch->max_driver_branch)
+            check_driver_series(ctx, gpu, *arch, report);
         if (arch && arch->min_driver_linux && ctx.query.driver && *ctx.query.driver < *arch->min_driver_linux)
             report.add(Verdict::fail, "driver-too-old-for-gpu",
                 "driver " + ctx.query.driver->text() + " does not support " + gpu.label + " (" + arch->name

@@ -451,6 +451,33 @@ TEST_CASE(
            "supports NVIDIA A100-SXM4-80GB is not known");
 }
 
+TEST_CASE("an architecture's last driver series: a newer driver is an error, and a CUDA line no driver of it runs is "
+          "one too",
+    "[resolve]")
+{
+    // NVIDIA's deprecation schedule: 580 is the last series for Maxwell, Pascal and Volta; 470 for Kepler.
+    Report titan = check({ .cuda = "12.8", .driver = "590.44.01", .gpus = { "TITAN V" } });
+    SHOW(titan);
+    const Finding* dropped = finding(titan, "driver-dropped-gpu");
+    REQUIRE(dropped);
+    CHECK(dropped->verdict == Verdict::fail);
+    CHECK(dropped->message
+        == "driver 590.44.01 does not support NVIDIA TITAN V: the 580 series is the last that supports Volta "
+           "(compute capability 7.0)");
+    CHECK(suggests(titan, "use a 580-series (or older) driver for NVIDIA TITAN V"));
+    CHECK_FALSE(
+        has_code(check({ .cuda = "12.8", .driver = "580.95.05", .gpus = { "TITAN V" } }), "driver-dropped-gpu"));
+
+    Report kepler = check({ .cuda = "12.1", .gpus = { "K80" } });
+    SHOW(kepler);
+    const Finding* none = finding(kepler, "no-driver-for-gpu");
+    REQUIRE(none);
+    CHECK(none->message
+        == "no driver runs CUDA 12.1 on Tesla K80: CUDA 12.1 needs driver >= 525.60.13, and the 470 series is the last "
+           "that supports Kepler (compute capability 3.7)");
+    CHECK_FALSE(has_code(check({ .cuda = "11.8", .gpus = { "K80" } }), "no-driver-for-gpu"));
+}
+
 TEST_CASE("without forward compatibility, a data-center GPU on an old driver is told about cuda-compat", "[resolve]")
 {
     Report r = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "A100 80GB SXM4" } });
