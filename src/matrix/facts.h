@@ -112,6 +112,10 @@ struct Architecture {
     CudaVersion min_cuda; // the first toolkit that can target it
     std::optional<CudaVersion> max_cuda; // the last one; none while still supported
     std::optional<DriverVersion> min_driver_linux;
+    // The last driver series that supports it (Volta: 580); none while supported or not known.
+    std::optional<std::uint32_t> max_driver_branch;
+    // The segments NVIDIA sells parts of it in (sm_80: data center only); none: not known.
+    std::optional<std::vector<GpuSegment>> segments;
     Provenance provenance;
 };
 
@@ -145,7 +149,7 @@ struct TorchVariant {
     std::optional<CudnnVersion> cudnn;
     std::optional<NcclVersion> nccl;
     std::optional<std::vector<ComputeCapability>> arch_list; // none: not known
-    std::vector<ComputeCapability> ptx; // empty also where it is not known
+    std::optional<std::vector<ComputeCapability>> ptx; // none: not known; empty: no PTX
     Provenance provenance;
 };
 
@@ -160,6 +164,9 @@ struct TorchRelease {
     std::string line; // "2.1"
     std::vector<Pep440Version> versions; // oldest first
     PythonRange python;
+    // Pythons beyond `python` the line supports experimentally (2.5: 3.13), per PyTorch's
+    // release compatibility matrix.
+    std::vector<PythonVersion> python_experimental;
     std::vector<TorchVariant> variants;
     std::vector<CompanionSet> companions;
     Provenance provenance;

@@ -47,6 +47,7 @@ public:
         read_rows(files, "cuda_components.json", "releases", m.m_cuda_components,
             [&](const JsonReader& row) { return read_cuda_components(row); });
         check_gpu_names(m);
+        check_gpu_segments(m);
         return m;
     }
 
@@ -155,11 +156,14 @@ private:
                 max_major ? std::optional(max_major->unsigned_integer()) : std::nullopt, provenance(row) });
         }
         for (const auto& row : doc.at("architectures").items()) {
-            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux", "note", "source",
-                "confidence" });
+            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux",
+                "max_driver_branch", "segments", "note", "source", "confidence" });
+            auto max_branch = row.find("max_driver_branch");
             m.m_architectures.push_back({ row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
-                row.optional_as<DriverVersion>("min_driver_linux"), provenance(row) });
+                row.optional_as<DriverVersion>("min_driver_linux"),
+                max_branch ? std::optional(max_branch->unsigned_integer()) : std::nullopt,
+                read_segments(row.find("segments")), provenance(row) });
         }
     }
 
@@ -227,8 +231,11 @@ private:
     TorchRelease read_torch(const JsonReader& row) const
     {
         row.allow_only({ "line", "versions", "python", "variants", "companions", "note", "source", "confidence" });
+        JsonReader python = row.at("python");
+        python.allow_only({ "min", "max", "experimental" });
         TorchRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
-            range<PythonVersion>(row.at("python")), {}, {}, provenance(row) };
+            { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
+            list<PythonVersion>(python.at("experimental")), {}, {}, provenance(row) };
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
                 "note", "source", "confidence" });
@@ -243,7 +250,7 @@ private:
                     status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
                     v.optional_as<CudnnVersion>("cudnn"), v.optional_as<NcclVersion>("nccl"),
                     arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
-                    ptx ? list<ComputeCapability>(*ptx) : std::vector<ComputeCapability> {}, provenance(v) });
+                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, provenance(v) });
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
@@ -316,6 +323,33 @@ private:
             if (text == to_string(segment))
                 return segment;
         field.fail("expected datacenter, workstation, geforce or jetson, got '" + text + "'");
+    }
+
+    static std::optional<std::vector<GpuSegment>> read_segments(const std::optional<JsonReader>& field)
+    {
+        if (!field)
+            return std::nullopt;
+        std::vector<GpuSegment> out;
+        for (const auto& item : field->items())
+            out.push_back(read_segment(item));
+        return out;
+    }
+
+    // A model sold in a segment its architecture is not known in would make a bare compute
+    // capability's segment a wrong answer.
+    void check_gpu_segments(const Matrix& m) const
+    {
+        for (const auto& gpu : m.m_gpus) {
+            const Architecture* arch = m.architecture(gpu.compute_capability);
+            if (!arch || !arch->segments)
+                continue;
+            if (std::find(arch->segments->begin(), arch->segments->end(), gpu.segment) == arch->segments->end())
+                throw Error(ErrorCode::invalid_input,
+                    m_origin + "/gpus.json: " + gpu.name + " is a " + std::string(to_string(gpu.segment))
+                        + " part, but cuda.json lists no " + std::string(to_string(gpu.segment))
+                        + " parts of compute capability " + gpu.compute_capability.text(),
+                    "correct the model's segment or the architecture's segments");
+        }
     }
 
     // A name that means two GPUs would make every answer about it a guess.

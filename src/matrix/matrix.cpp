@@ -157,15 +157,6 @@ std::vector<const Gpu*> Matrix::gpu_family(std::string_view family) const
     return out;
 }
 
-std::vector<const Gpu*> Matrix::gpus_of(const ComputeCapability& cc) const
-{
-    std::vector<const Gpu*> out;
-    for (const auto& gpu : m_gpus)
-        if (gpu.compute_capability == cc)
-            out.push_back(&gpu);
-    return out;
-}
-
 std::vector<std::string> Matrix::gpu_names() const
 {
     std::vector<std::string> out;

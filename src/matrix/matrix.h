@@ -63,8 +63,6 @@ public:
     const Gpu* find_gpu(std::string_view name) const;
     // The variants of a product family ("A100"), case-insensitively; empty when unknown.
     std::vector<const Gpu*> gpu_family(std::string_view family) const;
-    // The GPUs of one compute capability.
-    std::vector<const Gpu*> gpus_of(const ComputeCapability& cc) const;
     std::vector<std::string> gpu_names() const; // names and aliases, for suggestions
 
 private:

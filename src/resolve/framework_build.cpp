@@ -24,6 +24,7 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
         .arch_list = variant.arch_list,
         .ptx = variant.ptx,
         .python = release.python,
+        .python_experimental = release.python_experimental,
         .torch = &release,
         .torch_variant = &variant,
         .provenance = variant.provenance };

@@ -22,8 +22,9 @@ struct FrameworkBuild {
     std::optional<CudnnVersion> cudnn {};
     bool cudnn_bundled = false; // the build loads its own cuDNN, not the system's
     std::optional<std::vector<ComputeCapability>> arch_list {}; // none: not known
-    std::vector<ComputeCapability> ptx {};
+    std::optional<std::vector<ComputeCapability>> ptx {}; // none: not known; empty: no PTX
     PythonRange python {};
+    std::vector<PythonVersion> python_experimental {}; // supported experimentally, beyond `python`
     const matrix::TorchRelease* torch = nullptr;
     const matrix::TorchVariant* torch_variant = nullptr;
     const matrix::TensorflowRelease* tensorflow = nullptr;

@@ -30,6 +30,24 @@ bool is_companion(Framework framework)
     return framework == Framework::torchvision || framework == Framework::torchaudio;
 }
 
+namespace {
+
+// PyPI's tensorflow-gpu: real GPU builds up to 2.11.0, then a 2.12.0 that fails to install
+// ("The \"tensorflow-gpu\" package has been removed! Please install \"tensorflow\" instead.
+// Other than the name, the two packages have been identical since TensorFlow 2.1"), per
+// https://pypi.org/project/tensorflow-gpu/. From 2.14 on, pip brings CUDA with
+// tensorflow[and-cuda] (https://www.tensorflow.org/install/pip).
+void refuse_retired(const std::string& name)
+{
+    if (name == "tensorflow-gpu" || name == "tensorflow_gpu")
+        throw Error(ErrorCode::invalid_input,
+            "'" + name + "' was retired after 2.11: its GPU build is the tensorflow package itself",
+            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
+            "https://pypi.org/project/tensorflow-gpu/");
+}
+
+} // namespace
+
 FrameworkRequest FrameworkRequest::parse(std::string_view text)
 {
     std::size_t eq = text.find("==");
@@ -46,6 +64,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     FrameworkRequest request {};
     auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) {
+        refuse_retired(name);
         auto near = closest_matches(name, names, 1);
         throw Error(ErrorCode::invalid_input, "unknown framework '" + name + "'",
             (near.empty() ? std::string() : "did you mean " + near.front() + "? ")

@@ -87,7 +87,7 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         .toolkit_driver = *first->driver_linux,
         .minor_version_driver = std::nullopt,
         .arch_list = build.arch_list.value_or(std::vector<ComputeCapability> {}),
-        .ptx = build.ptx,
+        .ptx = build.ptx.value_or(std::vector<ComputeCapability> {}),
         .gpus = {},
         .unconfirmed = {} };
     stack.gpus = gpu_verdicts(matrix, query, resolution.report, stack);
@@ -95,6 +95,12 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         stack.minor_version_driver = floor->driver_linux;
     stack.forward_compat = query.driver && stack.minor_version_driver && *query.driver < *stack.minor_version_driver;
     note_unconfirmed(build.provenance, "the " + build.name() + " build", stack);
+    // The lock writes an unknown list as an empty one; this says which it is.
+    if (!build.arch_list)
+        stack.unconfirmed.push_back("the GPU code of " + build.name() + ": its arch list is not on record");
+    else if (!build.ptx)
+        stack.unconfirmed.push_back(
+            "the GPU code of " + build.name() + ": which architectures it carries PTX for is not on record");
 
     std::string local = build.variant.starts_with("cu") ? build.variant : "";
     if (build.torch) {

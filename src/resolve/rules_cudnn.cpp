@@ -92,7 +92,14 @@ void check_cudnn(const Context& ctx, Report& report)
         report.add(Verdict::fail, "cudnn-driver-too-old",
             label + " needs driver >= " + match->driver_linux->text() + ", not " + ctx.query.driver->text(), source);
     for (const auto& gpu : ctx.gpus) {
-        if (match->compute_capabilities.empty() || supports(match->compute_capabilities, gpu.compute_capability))
+        if (match->compute_capabilities.empty()) {
+            report.add(Verdict::unknown, "cudnn-gpu-support-unknown",
+                "the compute capabilities " + label + " supports are not on record: whether it supports " + gpu.label
+                    + " is not known",
+                source, gpu.label);
+            continue;
+        }
+        if (supports(match->compute_capabilities, gpu.compute_capability))
             continue;
         report.add(Verdict::fail, "cudnn-gpu-unsupported",
             label + " supports compute capabilities " + cc_list(match->compute_capabilities) + "; " + gpu.label + " is "

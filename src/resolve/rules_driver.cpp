@@ -1,5 +1,7 @@
 #include "resolve/rules.h"
 
+#include "core/closest.h"
+
 #include <algorithm>
 
 namespace dlenv::resolve {
@@ -12,10 +14,37 @@ std::string join_sources(const matrix::Provenance& a, const matrix::Provenance& 
     return both.cite(); // cite() names each source once
 }
 
-bool segment_supports_forward_compat(const matrix::Matrix& matrix, const GpuTarget& gpu)
+enum class ForwardCompatSupport { supported, unsupported, unknown };
+
+ForwardCompatSupport forward_compat_support(const matrix::Matrix& matrix, const GpuTarget& gpu)
 {
+    if (!gpu.segment)
+        return ForwardCompatSupport::unknown;
     const auto& segments = matrix.forward_compatibility().segments;
-    return gpu.segment && std::find(segments.begin(), segments.end(), *gpu.segment) != segments.end();
+    return std::find(segments.begin(), segments.end(), *gpu.segment) != segments.end()
+        ? ForwardCompatSupport::supported
+        : ForwardCompatSupport::unsupported;
+}
+
+std::vector<const GpuTarget*> gpus_with(const Context& ctx, ForwardCompatSupport support)
+{
+    std::vector<const GpuTarget*> out;
+    for (const auto& gpu : ctx.gpus)
+        if (forward_compat_support(ctx.matrix, gpu) == support)
+            out.push_back(&gpu);
+    return out;
+}
+
+// "sm_86 is sold as datacenter, workstation and geforce parts"
+std::string segments_of(const matrix::Matrix& matrix, const GpuTarget& gpu)
+{
+    const matrix::Architecture* arch = matrix.architecture(gpu.compute_capability);
+    if (!arch || !arch->segments)
+        return "which parts " + gpu.label + " is sold as is not known";
+    std::vector<std::string> names;
+    for (auto segment : *arch->segments)
+        names.emplace_back(matrix::to_string(segment));
+    return gpu.label + " is sold as " + join_alternatives(names, " and ") + " parts";
 }
 
 std::string upgrade_suggestion(const DriverVersion& toolkit_driver, const matrix::MinorVersionFloor* floor)
@@ -62,19 +91,23 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
     std::string floor_text = floor ? ", and minor-version compatibility needs >= " + floor->driver_linux.text() : "";
     const auto& forward = ctx.matrix.forward_compatibility();
     if (ctx.query.forward_compat) {
-        std::vector<std::string> unsupported;
-        for (const auto& gpu : ctx.gpus)
-            if (!segment_supports_forward_compat(ctx.matrix, gpu))
-                unsupported.push_back(gpu.label);
+        auto unsupported = gpus_with(ctx, ForwardCompatSupport::unsupported);
         if (!unsupported.empty()) {
-            for (const auto& label : unsupported)
+            for (const auto* gpu : unsupported)
                 report.add(Verdict::fail, "forward-compat-unsupported-gpu",
                     "forward compatibility (" + compat_package(cuda)
-                        + ") works only on data-center GPUs and Jetson; on " + label
+                        + ") works only on data-center GPUs and Jetson; on " + gpu->label
                         + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
-                    forward.provenance.cite(), label);
+                    forward.provenance.cite(), gpu->label);
             report.suggest(upgrade_suggestion(toolkit_driver, floor));
             return false;
+        }
+        for (const auto* gpu : gpus_with(ctx, ForwardCompatSupport::unknown)) {
+            const auto* arch = ctx.matrix.architecture(gpu->compute_capability);
+            report.add(Verdict::warn, "forward-compat-gpu-unknown",
+                "forward compatibility (" + compat_package(cuda) + ") works only on data-center GPUs and Jetson, and "
+                    + segments_of(ctx.matrix, *gpu) + ": name the model to know whether it works",
+                arch ? join_sources(forward.provenance, arch->provenance) : forward.provenance.cite(), gpu->label);
         }
         report.add(Verdict::warn, "driver-forward-compat",
             "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " + toolkit_driver.text()
@@ -86,15 +119,11 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
 
     std::string message = "driver " + driver.text() + " cannot run CUDA " + line
         + ": the toolkit needs >= " + toolkit_driver.text() + floor_text;
-    bool all_datacenter = !ctx.gpus.empty() && std::all_of(ctx.gpus.begin(), ctx.gpus.end(), [&](const GpuTarget& g) {
-        return segment_supports_forward_compat(ctx.matrix, g);
-    });
-    std::vector<std::string> consumer;
-    for (const auto& gpu : ctx.gpus)
-        if (!segment_supports_forward_compat(ctx.matrix, gpu))
-            consumer.push_back(gpu.label);
+    bool all_datacenter
+        = !ctx.gpus.empty() && gpus_with(ctx, ForwardCompatSupport::supported).size() == ctx.gpus.size();
+    auto consumer = gpus_with(ctx, ForwardCompatSupport::unsupported);
     if (!consumer.empty())
-        message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front()
+        message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front()->label
             + ", only on data-center GPUs and Jetson";
     report.add(Verdict::fail, "driver-too-old", message,
         floor ? join_sources(toolkit.provenance, floor->provenance) : toolkit.provenance.cite());

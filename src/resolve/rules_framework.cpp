@@ -13,6 +13,15 @@ void check_python(const Context& ctx, Report& report)
     const auto& python = ctx.query.python;
     if (!python || !ctx.build || ctx.build->python.contains(*python))
         return;
+    const auto& experimental = ctx.build->python_experimental; // only torch lines list any
+    if (std::any_of(experimental.begin(), experimental.end(),
+            [&](const PythonVersion& v) { return python->compare_truncated(v) == 0; })) {
+        report.add(Verdict::warn, "python-experimental",
+            ctx.build->name() + " supports Python " + ctx.build->python.describe() + "; its support of "
+                + python->text() + " is experimental",
+            ctx.build->torch->provenance.cite());
+        return;
+    }
     report.add(Verdict::fail, "python-unsupported",
         ctx.build->name() + " supports Python " + ctx.build->python.describe() + ", not " + python->text(),
         ctx.build->provenance.cite());

@@ -7,15 +7,25 @@
 namespace dlenv::resolve {
 namespace {
 
-std::string arch_list_text(const std::vector<ComputeCapability>& archs, const std::vector<ComputeCapability>& ptx)
+using Ptx = std::optional<std::vector<ComputeCapability>>;
+
+bool has_ptx(const Ptx& ptx, const ComputeCapability& cc)
 {
-    std::vector<std::string> names;
-    for (const auto& cc : archs)
-        names.push_back(cc.text() + (std::find(ptx.begin(), ptx.end(), cc) != ptx.end() ? "+PTX" : ""));
+    return ptx && std::find(ptx->begin(), ptx->end(), cc) != ptx->end();
+}
+
+// PTX of an older architecture is what would let the driver compile code for the device.
+bool has_older_arch(const std::vector<ComputeCapability>& archs, const ComputeCapability& device)
+{
+    return std::any_of(archs.begin(), archs.end(), [&](const ComputeCapability& cc) { return cc < device; });
+}
+
+std::string arch_list_text(const std::vector<ComputeCapability>& archs, const Ptx& ptx)
+{
     std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ";") + name;
-    return out + (ptx.empty() ? " (no PTX)" : "");
+    for (const auto& cc : archs)
+        out += (out.empty() ? "" : ";") + cc.text() + (has_ptx(ptx, cc) ? "+PTX" : "");
+    return out + (!ptx ? " (PTX not on record)" : ptx->empty() ? " (no PTX)" : "");
 }
 
 // How a build's GPU code reaches a device: its own cubin, a compatible cubin of the same
@@ -26,8 +36,7 @@ struct CodePath {
     std::optional<ComputeCapability> ptx; // any arch <= the device
 };
 
-CodePath code_path(const std::vector<ComputeCapability>& archs, const std::vector<ComputeCapability>& ptx,
-    const ComputeCapability& device)
+CodePath code_path(const std::vector<ComputeCapability>& archs, const Ptx& ptx, const ComputeCapability& device)
 {
     CodePath path;
     for (const auto& cc : archs) {
@@ -36,7 +45,7 @@ CodePath code_path(const std::vector<ComputeCapability>& archs, const std::vecto
         else if (cc.major() == device.major() && cc.minor() < device.minor() && (!path.cubin || *path.cubin < cc))
             path.cubin = cc;
     }
-    for (const auto& cc : ptx)
+    for (const auto& cc : ptx.value_or(std::vector<ComputeCapability> {}))
         if (cc <= device && (!path.ptx || *path.ptx < cc))
             path.ptx = cc;
     return path;
@@ -106,6 +115,12 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                 build.name() + " has no cubin for " + sm + " (" + archs + "); the driver JIT-compiles its "
                     + path.ptx->text() + " PTX on first launch (slow start, no architecture-specific kernels)",
                 source, gpu.label);
+    } else if (!build.ptx && has_older_arch(*build.arch_list, gpu.compute_capability)) {
+        report.add(Verdict::warn, "gpu-ptx-unknown",
+            build.name() + " has no cubin for " + sm + " (" + archs
+                + "), and which architectures it carries PTX for is not on record: whether it runs on " + gpu.label
+                + " is not known",
+            source, gpu.label);
     } else {
         report.add(Verdict::fail, "gpu-no-kernel",
             build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs
@@ -168,12 +183,40 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
     }
 }
 
+// The driver series after an architecture's last one do not drive it, so a CUDA line whose
+// lowest driver is newer than that series runs on no driver at all.
+void check_driver_series(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
+{
+    const std::uint32_t last = *arch.max_driver_branch;
+    const std::string series = "the " + std::to_string(last) + " series is the last that supports " + arch.name
+        + " (compute capability " + gpu.compute_capability.text() + ")";
+    if (ctx.query.driver && ctx.query.driver->major() > last) {
+        report.add(Verdict::fail, "driver-dropped-gpu",
+            "driver " + ctx.query.driver->text() + " does not support " + gpu.label + ": " + series,
+            arch.provenance.cite(), gpu.label);
+        report.suggest("use a " + std::to_string(last) + "-series (or older) driver for " + gpu.label);
+    }
+    const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
+    if (!toolkit || ctx.query.forward_compat)
+        return;
+    const auto* floor = ctx.matrix.minor_version_floor(ctx.cuda->major());
+    const DriverVersion& lowest
+        = floor && floor->driver_linux < *toolkit->driver_linux ? floor->driver_linux : *toolkit->driver_linux;
+    if (lowest.major() > last)
+        report.add(Verdict::fail, "no-driver-for-gpu",
+            "no driver runs CUDA " + ctx.cuda->truncated(2).text() + " on " + gpu.label + ": CUDA "
+                + ctx.cuda->truncated(2).text() + " needs driver >= " + lowest.text() + ", and " + series,
+            arch.provenance.cite(), gpu.label);
+}
+
 } // namespace
 
 void check_gpus(const Context& ctx, Report& report)
 {
     for (const auto& gpu : ctx.gpus) {
         const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
+        if (arch && arch->max_driver_branch)
+            check_driver_series(ctx, gpu, *arch, report);
         if (arch && arch->min_driver_linux && ctx.query.driver && *ctx.query.driver < *arch->min_driver_linux)
             report.add(Verdict::fail, "driver-too-old-for-gpu",
                 "driver " + ctx.query.driver->text() + " does not support " + gpu.label + " (" + arch->name

@@ -3,19 +3,16 @@
 #include "core/closest.h"
 #include "core/error.h"
 
-#include <algorithm>
-
 namespace dlenv::resolve {
 namespace {
 
-// The segment every one of `gpus` has, if they agree.
-std::optional<matrix::GpuSegment> shared_segment(const std::vector<const matrix::Gpu*>& gpus)
+// The models gpus.json lists are a sample, so a bare compute capability's segment is
+// NVIDIA's whole list of its parts, and known only where that list has one segment.
+std::optional<matrix::GpuSegment> only_segment(const matrix::Architecture& arch)
 {
-    if (gpus.empty())
+    if (!arch.segments || arch.segments->size() != 1)
         return std::nullopt;
-    matrix::GpuSegment first = gpus.front()->segment;
-    bool agree = std::all_of(gpus.begin(), gpus.end(), [&](const matrix::Gpu* gpu) { return gpu->segment == first; });
-    return agree ? std::optional(first) : std::nullopt;
+    return arch.segments->front();
 }
 
 // The loader made sure a family's variants share their compute capability and segment.
@@ -37,14 +34,15 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
     if (auto found = family(matrix, text))
         return *found;
     if (auto cc = ComputeCapability::try_parse(text)) {
-        if (!matrix.architecture(*cc)) {
+        const matrix::Architecture* arch = matrix.architecture(*cc);
+        if (!arch) {
             std::vector<std::string> known;
-            for (const auto& arch : matrix.architectures())
-                known.push_back(arch.compute_capability.text());
+            for (const auto& other : matrix.architectures())
+                known.push_back(other.compute_capability.text());
             throw Error(ErrorCode::invalid_input, "unknown compute capability " + cc->text(),
                 "known: " + join_alternatives(known, " and "));
         }
-        return { cc->sm_name(), *cc, nullptr, {}, shared_segment(matrix.gpus_of(*cc)) };
+        return { cc->sm_name(), *cc, nullptr, {}, only_segment(*arch) };
     }
     auto near = closest_matches(text, matrix.gpu_names(), 3);
     throw Error(ErrorCode::invalid_input, "unknown GPU '" + std::string(text) + "'",

@@ -17,8 +17,8 @@ struct GpuTarget {
     ComputeCapability compute_capability;
     const matrix::Gpu* model = nullptr; // null for a family or a bare compute capability
     std::vector<const matrix::Gpu*> variants; // a family's models, all of this compute capability and segment
-    // The model's or family's segment; for a bare compute capability, the one every model
-    // of it shares (sm_80 and sm_90 exist only on data-center parts), else none.
+    // The model's or family's segment; for a bare compute capability, the one NVIDIA sells
+    // all its parts in (sm_80 and sm_90 exist only on data-center parts), else none: unknown.
     std::optional<matrix::GpuSegment> segment;
 };
 

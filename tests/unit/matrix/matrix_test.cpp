@@ -201,6 +201,18 @@ TEST_CASE("a product family lists its variants, whatever the case", "[matrix]")
     CHECK(m.gpu_family("A10").empty()); // a model of its own, not a family
 }
 
+TEST_CASE("an architecture knows the segments NVIDIA sells its parts in, and says when it does not", "[matrix]")
+{
+    using matrix::GpuSegment;
+    const Matrix& m = Matrix::embedded();
+    auto segments = [&](const char* cc) { return m.architecture(ComputeCapability::parse(cc))->segments; };
+    CHECK(segments("8.0") == std::vector { GpuSegment::datacenter });
+    CHECK(segments("9.0") == std::vector { GpuSegment::datacenter });
+    CHECK(segments("8.7") == std::vector { GpuSegment::jetson });
+    CHECK(segments("8.6") == std::vector { GpuSegment::datacenter, GpuSegment::workstation, GpuSegment::geforce });
+    CHECK_FALSE(segments("12.1").has_value()); // the GB10 alone: not sourced
+}
+
 TEST_CASE("an unknown GPU is not found, and near names are offered for suggestions", "[matrix]")
 {
     const Matrix& m = Matrix::embedded();
@@ -272,6 +284,14 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/gpus.json: family 'A100' of NVIDIA A100 80GB PCIe differs from NVIDIA L40 in compute capability or "
             "segment",
             "a family's variants share both; give the model its own family or none" },
+        { "a model in a segment its architecture has no parts in", "gpus.json",
+            [](nlohmann::json& d) {
+                for (auto& g : d["gpus"])
+                    if (g["name"] == "NVIDIA A30")
+                        g["segment"] = "geforce";
+            },
+            "m/gpus.json: NVIDIA A30 is a geforce part, but cuda.json lists no geforce parts of compute capability 8.0",
+            "correct the model's segment or the architecture's segments" },
         { "a family that names a model", "gpus.json",
             [](nlohmann::json& d) {
                 for (auto& g : d["gpus"])

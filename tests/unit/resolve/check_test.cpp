@@ -57,12 +57,13 @@ Report check(const Ask& ask)
     return resolve::check(matrix::Matrix::embedded(), ask.query());
 }
 
-// The codes of every warning and error: info findings only explain.
+// The codes of every warning and error: info findings only explain, and unknown ones say
+// what could not be told.
 Codes problems(const Report& report)
 {
     Codes out;
     for (const auto& f : report.findings)
-        if (f.verdict != Verdict::ok)
+        if (f.verdict == Verdict::warn || f.verdict == Verdict::fail)
             out.insert(f.code);
     return out;
 }
@@ -376,17 +377,105 @@ TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 chec
         == family);
 }
 
-TEST_CASE("a bare data-center compute capability may use forward compatibility, a shared one may not", "[resolve]")
+TEST_CASE("a bare data-center compute capability may use forward compatibility, one sold in several segments is "
+          "unknown, not GeForce",
+    "[resolve]")
 {
-    for (std::string sm : { "sm_80", "sm_90" }) {
+    // NVIDIA's CUDA GPUs list has data-center parts only for 8.0 (A100, A30) and 9.0 (GH200, H200, H100).
+    for (std::string sm : { "sm_80", "sm_90", "8.0" }) {
         CAPTURE(sm);
         Report r = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { sm }, .forward_compat = true });
         SHOW(r);
         CHECK(problems(r) == Codes { "driver-forward-compat" });
     }
-    // sm_86 is the A10's and the RTX 3090's: forward compatibility cannot be promised.
+    // sm_86 is the A10's and the RTX 3090's: whether forward compatibility works depends on the part.
     Report shared = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "sm_86" }, .forward_compat = true });
-    CHECK(problems(shared) == Codes { "forward-compat-unsupported-gpu" });
+    SHOW(shared);
+    CHECK(shared.verdict() == Verdict::warn);
+    // The image's gate cannot tell the brand of a bare compute capability either.
+    CHECK(problems(shared) == Codes { "driver-forward-compat", "forward-compat-gpu-unknown", "image-require-cuda" });
+    const Finding* unknown = finding(shared, "forward-compat-gpu-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->subject == "sm_86");
+    CHECK(unknown->message
+        == "forward compatibility (cuda-compat-12-1) works only on data-center GPUs and Jetson, and sm_86 is sold as "
+           "datacenter, workstation and geforce parts: name the model to know whether it works");
+    // Without --forward-compat, sm_86 is neither offered cuda-compat nor told it is not an option.
+    Report plain = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "sm_86" } });
+    const Finding* too_old = finding(plain, "driver-too-old");
+    REQUIRE(too_old);
+    CHECK(too_old->message
+        == "driver 470.57.02 cannot run CUDA 12.1: the toolkit needs >= 530.30.02, and "
+           "minor-version compatibility needs >= 525.60.13");
+    CHECK_FALSE(
+        suggests(plain, "or keep the driver and install cuda-compat-12-1 (forward compatibility, --forward-compat)"));
+    // A known GeForce model still fails.
+    Report geforce = check({ .cuda = "12.1", .driver = "470.57.02", .gpus = { "RTX 3090" }, .forward_compat = true });
+    CHECK(problems(geforce) == Codes { "forward-compat-unsupported-gpu" });
+}
+
+TEST_CASE(
+    "a build whose PTX is not on record says so, and cannot run is said only where no PTX could help", "[resolve]")
+{
+    // torch.json: 2.9 cu130 carries 7.5;8.0;8.6;9.0;10.0;12.0 (KB_ARCHS), its PTX is null.
+    Report thor = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "sm_110" } });
+    SHOW(thor);
+    const Finding* unknown = finding(thor, "gpu-ptx-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->verdict == Verdict::warn);
+    CHECK(unknown->message
+        == "torch 2.9.0 cu130 has no cubin for sm_110 (7.5;8.0;8.6;9.0;10.0;12.0 (PTX not on record)), and which "
+           "architectures it carries PTX for is not on record: whether it runs on sm_110 is not known");
+    // Every listed architecture is newer than 6.1: no PTX of theirs can run on a GTX 1080 Ti.
+    Report pascal = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "GTX 1080 Ti" } });
+    const Finding* none = finding(pascal, "gpu-no-kernel");
+    REQUIRE(none);
+    CHECK_THAT(none->message, Contains("its GPU code is 7.5;8.0;8.6;9.0;10.0;12.0 (PTX not on record)"));
+    // A list known to hold no PTX still says "no PTX".
+    Report known = check({ .frameworks = { "torch==2.1.2+cu118" }, .gpus = { "RTX 4090" } });
+    CHECK_THAT(finding(known, "gpu-cubin-compatible")->message, Contains("(no PTX)"));
+}
+
+TEST_CASE(
+    "a cuDNN build whose compute capabilities are not on record says it cannot tell, without failing", "[resolve]")
+{
+    // cudnn.json: 9.1.0's compute_capabilities are null (not in the excerpt read).
+    Report r = check({ .frameworks = { "torch==2.4.0" }, .gpus = { "A100 80GB SXM4" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    const Finding* unknown = finding(r, "cudnn-gpu-support-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->verdict == Verdict::unknown);
+    CHECK(unknown->message
+        == "the compute capabilities cuDNN 9.1.0 (CUDA 12.0-12.4 build) supports are not on record: whether it "
+           "supports NVIDIA A100-SXM4-80GB is not known");
+}
+
+TEST_CASE("an architecture's last driver series: a newer driver is an error, and a CUDA line no driver of it runs is "
+          "one too",
+    "[resolve]")
+{
+    // NVIDIA's deprecation schedule: 580 is the last series for Maxwell, Pascal and Volta; 470 for Kepler.
+    Report titan = check({ .cuda = "12.8", .driver = "590.44.01", .gpus = { "TITAN V" } });
+    SHOW(titan);
+    const Finding* dropped = finding(titan, "driver-dropped-gpu");
+    REQUIRE(dropped);
+    CHECK(dropped->verdict == Verdict::fail);
+    CHECK(dropped->message
+        == "driver 590.44.01 does not support NVIDIA TITAN V: the 580 series is the last that supports Volta "
+           "(compute capability 7.0)");
+    CHECK(suggests(titan, "use a 580-series (or older) driver for NVIDIA TITAN V"));
+    CHECK_FALSE(
+        has_code(check({ .cuda = "12.8", .driver = "580.95.05", .gpus = { "TITAN V" } }), "driver-dropped-gpu"));
+
+    Report kepler = check({ .cuda = "12.1", .gpus = { "K80" } });
+    SHOW(kepler);
+    const Finding* none = finding(kepler, "no-driver-for-gpu");
+    REQUIRE(none);
+    CHECK(none->message
+        == "no driver runs CUDA 12.1 on Tesla K80: CUDA 12.1 needs driver >= 525.60.13, and the 470 series is the last "
+           "that supports Kepler (compute capability 3.7)");
+    CHECK_FALSE(has_code(check({ .cuda = "11.8", .gpus = { "K80" } }), "no-driver-for-gpu"));
 }
 
 TEST_CASE("without forward compatibility, a data-center GPU on an old driver is told about cuda-compat", "[resolve]")
@@ -424,6 +513,28 @@ TEST_CASE("a Python outside the framework's range is an error naming the range",
     const Finding* unsupported = finding(r, "python-unsupported");
     REQUIRE(unsupported);
     CHECK_THAT(unsupported->message, Contains("supports Python " + range + ", not " + python));
+}
+
+TEST_CASE("a Python a torch line supports experimentally warns, citing PyTorch's release matrix", "[resolve]")
+{
+    // RELEASE.md: 2.2 and 2.3 ">=3.8, <=3.11, (3.12 experimental)"; 2.5 ">=3.9, <=3.12, (3.13 experimental)".
+    auto [framework, python, message] = GENERATE(table<std::string, std::string, std::string>({
+        { "torch==2.5.1", "3.13", "torch 2.5.1 cu124 supports Python 3.9-3.12; its support of 3.13 is experimental" },
+        { "torch==2.5", "3.13.1", "torch 2.5 cu124 supports Python 3.9-3.12; its support of 3.13.1 is experimental" },
+        { "torch==2.2", "3.12", "torch 2.2 cu121 supports Python 3.8-3.11; its support of 3.12 is experimental" },
+        { "torch==2.3.1", "3.12", "torch 2.3.1 cu121 supports Python 3.8-3.11; its support of 3.12 is experimental" },
+    }));
+    CAPTURE(framework, python);
+    Report r = check({ .frameworks = { framework }, .python = python });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "python-experimental" });
+    const Finding* experimental = finding(r, "python-experimental");
+    REQUIRE(experimental);
+    CHECK(experimental->message == message);
+    CHECK_THAT(experimental->why, Contains("RELEASE.md"));
+    // One minor further is still unsupported.
+    CHECK(problems(check({ .frameworks = { "torch==2.4" }, .python = "3.13" })) == Codes { "python-unsupported" });
 }
 
 TEST_CASE("a Python inside the range, patch level included, is accepted", "[resolve]")
@@ -464,6 +575,11 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
     auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
         { "pytorch==2.1", "unknown framework 'pytorch'",
             "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax" },
+        // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a stub saying the package was removed.
+        { "tensorflow-gpu==2.14",
+            "'tensorflow-gpu' was retired after 2.11: its GPU build is the tensorflow package itself",
+            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
+            "https://pypi.org/project/tensorflow-gpu/" },
         { "torch", "'torch' does not name a version", "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
         { "torch>=2.1", "'torch>=2.1' does not name a version",
             "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
