@@ -19,10 +19,11 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
 # The tests check dlenv's images with tools no one here wrote, against the reference registry
 # (over TLS with openssl's certificates, behind htpasswd or a token service). clang and its
 # runtime (ASan, UBSan, libFuzzer) build the sanitized tests and the fuzz targets;
-# clang-format checks the sources' layout.
+# clang-format checks the sources' layout. patchelf gives the test's python-build-standalone
+# stand-in the $ORIGIN/../lib rpath python-build-standalone gives its interpreter.
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
-             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format)
+             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format patchelf)
 fi
 
 missing=()

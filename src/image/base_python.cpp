@@ -47,6 +47,21 @@ std::optional<std::string> resolve(const std::map<std::string, oci::TarEntry>& f
     return std::nullopt;
 }
 
+// python-build-standalone's CPython is its own prefix, as `make install` lays it out:
+// the layer puts it under the lock's prefix, so the packages go where its sysconfig's
+// posix_prefix scheme points, with its bin/python3.X in the shebangs.
+PackagesTarget runtime_target(const lock::PythonEnvironment& python, const PythonVersion& version)
+{
+    PackagesTarget target { pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version), {} };
+    const lock::PythonRuntime& runtime = *python.runtime;
+    std::string which = runtime.version.empty()
+        ? "the lock's Python runtime"
+        : "python-build-standalone's CPython " + runtime.version + " (" + runtime.release + ")";
+    target.notes.push_back(
+        "Python packages for " + which + " " + target.scheme.interpreter + " into /" + target.scheme.purelib);
+    return target;
+}
+
 } // namespace
 
 bool python_path(const std::string& path)
@@ -94,7 +109,7 @@ PackagesTarget packages_target(
     const lock::PythonEnvironment& python = lock.python();
     PythonVersion version = PythonVersion::parse(python.version);
     if (python.runtime)
-        return { pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version), {} };
+        return runtime_target(python, version);
     if (!base)
         throw Error(ErrorCode::conflict,
             "the lock pins Python packages but no python_runtime, and the base " + base_reference

@@ -35,7 +35,9 @@ std::optional<BasePython> find_base_python(const std::map<std::string, oci::TarE
 pypi::InstallScheme packages_scheme_for(const BasePython& python);
 
 // Where the lock's packages go, and the "base:" lines that say why. A lock that pins a
-// runtime installs under its prefix (InstallScheme::for_prefix). Otherwise into `base`'s
+// runtime installs into it: under its prefix (InstallScheme::for_prefix), where a
+// python-build-standalone CPython reads prefix/lib/pythonX.Y/site-packages, and a line
+// names the runtime and that directory. Otherwise into `base`'s
 // own Python (packages_scheme_for); an EXTERNALLY-MANAGED marker is named in
 // a line (dlenv writes a layer, never runs pip in the image, so PEP 668 does not apply).
 // A base without Python is Error(conflict) saying to add python_runtime or use a base

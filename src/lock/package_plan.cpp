@@ -53,8 +53,8 @@ PythonEnvironment python_environment(const resolve::Profile& profile, const reso
 {
     const resolve::PackageSettings& settings = profile.packages;
     std::optional<PythonRuntime> runtime;
-    if (settings.python_runtime)
-        runtime = PythonRuntime { settings.python_runtime->url, settings.python_runtime->sha256 };
+    if (const auto& pin = stack.python_runtime)
+        runtime = PythonRuntime { pin->url, pin->sha256, pin->version, pin->release };
     return { stack.python.text(), settings.machine,
         std::to_string(settings.glibc_major) + "." + std::to_string(settings.glibc_minor), "/usr/local", runtime };
 }

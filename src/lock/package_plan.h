@@ -16,7 +16,8 @@ namespace dlenv::lock {
 PackageSources package_sources(const resolve::Profile& profile, const resolve::Stack& stack);
 
 // The Python of the stack, for the profile's machine and glibc, installed under
-// /usr/local (where a relocatable runtime is unpacked, and on PATH in every base).
+// /usr/local (where a relocatable runtime is unpacked, and on PATH in every base), with
+// the runtime the stack pins.
 PythonEnvironment python_environment(const resolve::Profile& profile, const resolve::Stack& stack);
 
 // The profile's requirements, parsed (PEP 508). Throws Error(invalid_input) naming the

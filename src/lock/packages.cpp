@@ -1,6 +1,7 @@
 #include "lock/packages.h"
 
 #include "core/sha256.h"
+#include "core/version.h"
 #include "lock/section_json.h"
 
 namespace dlenv::lock {
@@ -35,8 +36,14 @@ nlohmann::json to_json(const PackageSources& sources)
 nlohmann::json to_json(const PythonEnvironment& environment)
 {
     nlohmann::json runtime = nullptr;
-    if (environment.runtime)
+    if (environment.runtime) {
         runtime = { { "url", environment.runtime->url }, { "sha256", environment.runtime->sha256 } };
+        // Only a build the matrix picked has them, so a lock of a named archive keeps its bytes.
+        if (!environment.runtime->version.empty())
+            runtime["version"] = environment.runtime->version;
+        if (!environment.runtime->release.empty())
+            runtime["release"] = environment.runtime->release;
+    }
     return { { "version", environment.version }, { "machine", environment.machine }, { "glibc", environment.glibc },
         { "prefix", environment.prefix }, { "runtime", runtime } };
 }
@@ -75,8 +82,14 @@ PythonEnvironment read_python_environment(const JsonReader& field)
     if (!environment.prefix.starts_with('/'))
         field.at("prefix").fail("expected an absolute path in the image", k_hint);
     if (auto runtime = field.find("runtime")) {
-        runtime->allow_only({ "url", "sha256" });
-        environment.runtime = PythonRuntime { runtime->at("url").string(), checked_sha256(runtime->at("sha256")) };
+        runtime->allow_only({ "url", "sha256", "version", "release" });
+        environment.runtime = PythonRuntime { runtime->at("url").string(), checked_sha256(runtime->at("sha256")),
+            runtime->optional_string("version").value_or(""), runtime->optional_string("release").value_or("") };
+        if (auto version = runtime->find("version")) {
+            PythonVersion full = version->as<PythonVersion>();
+            if (full.truncated(2).text() != environment.version)
+                version->fail("CPython " + full.text() + " is not the lock's python " + environment.version, k_hint);
+        }
     }
     return environment;
 }

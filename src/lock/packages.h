@@ -31,6 +31,10 @@ struct PackageSources {
 struct PythonRuntime {
     std::string url;
     std::string sha256; // lowercase hex
+    // For a python-build-standalone build the matrix picked: CPython's full version
+    // ("3.10.19") and the release tag ("20251031"); empty for an archive the profile names.
+    std::string version;
+    std::string release;
 };
 
 // The Python the packages are for, and where they go in the image.

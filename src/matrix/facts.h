@@ -3,6 +3,7 @@
 #include "core/pep440.h"
 #include "core/version.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -217,6 +218,22 @@ struct Gpu {
     std::string memory_type;
     std::optional<double> bandwidth_gb_s;
     std::optional<TensorPeak> tensor_tflops; // none: no sourced peak for this model
+    Provenance provenance;
+};
+
+// One python-build-standalone install_only archive: a .tar.gz whose one top directory
+// python/ holds CPython's own install tree (bin/, lib/, include/, share/).
+struct PythonRuntimeArchive {
+    std::string url;
+    std::string sha256; // lowercase hex, as the release's SHA256SUMS publishes it
+};
+
+// The python-build-standalone build of one CPython minor that dlenv installs into bases
+// without a Python (python_runtimes.json): the newest release of that minor.
+struct PythonRuntimeBuild {
+    PythonVersion python; // the full CPython version: 3.10.19
+    std::string release; // python-build-standalone's release tag: "20251031"
+    std::map<std::string, PythonRuntimeArchive> archives; // by machine: "x86_64", "aarch64"
     Provenance provenance;
 };
 

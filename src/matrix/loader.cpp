@@ -9,7 +9,7 @@
 
 namespace dlenv::matrix {
 
-// Reads the seven matrix files into a Matrix, refusing unknown fields and dangling sources.
+// Reads the matrix files into a Matrix, refusing unknown fields and dangling sources.
 class Loader {
 public:
     explicit Loader(std::string origin)
@@ -46,8 +46,11 @@ public:
             [&](const JsonReader& row) { return read_nvidia_image_release(row); });
         read_rows(files, "cuda_components.json", "releases", m.m_cuda_components,
             [&](const JsonReader& row) { return read_cuda_components(row); });
+        read_rows(files, "python_runtimes.json", "runtimes", m.m_python_runtimes,
+            [&](const JsonReader& row) { return read_python_runtime(row); });
         check_gpu_names(m);
         check_gpu_segments(m);
+        check_python_runtimes(m);
         return m;
     }
 
@@ -60,8 +63,8 @@ private:
         if (it == files.end())
             throw Error(ErrorCode::not_found, file + ": missing",
                 "a matrix directory holds cuda.json, cudnn.json, "
-                "torch.json, tensorflow.json, jax.json, gpus.json, nvidia_require_cuda.json and "
-                "cuda_components.json");
+                "torch.json, tensorflow.json, jax.json, gpus.json, nvidia_require_cuda.json, "
+                "cuda_components.json and python_runtimes.json");
         nlohmann::json json = JsonReader::parse_document(file, it->second);
         JsonReader doc(file, json);
         if (std::string format = doc.at("format").string(); format != "dlenv.compat/v1")
@@ -350,6 +353,41 @@ private:
                         + " parts of compute capability " + gpu.compute_capability.text(),
                     "correct the model's segment or the architecture's segments");
         }
+    }
+
+    PythonRuntimeBuild read_python_runtime(const JsonReader& row) const
+    {
+        row.allow_only({ "python", "release", "archives", "note", "source", "confidence" });
+        PythonRuntimeBuild build { row.at("python").as<PythonVersion>(), row.at("release").string(), {},
+            provenance(row) };
+        if (build.python.parts().size() != 3)
+            row.at("python").fail("expected CPython's full version, like \"3.10.19\"");
+        JsonReader archives = row.at("archives");
+        archives.allow_only({ "x86_64", "aarch64" });
+        for (const auto& [machine, value] : archives.raw().items()) {
+            JsonReader archive = archives.at(machine);
+            archive.allow_only({ "url", "sha256" });
+            PythonRuntimeArchive pinned { archive.at("url").string(), archive.at("sha256").string() };
+            // The release's own asset name, so a row cannot pair one build's URL with another's version.
+            std::string name = "/cpython-" + build.python.text() + "+" + build.release + "-" + machine
+                + "-unknown-linux-gnu-install_only.tar.gz";
+            if (!pinned.url.ends_with(name))
+                archive.at("url").fail("expected the release's asset ..." + name);
+            if (!is_sha256_hex(pinned.sha256))
+                archive.at("sha256").fail("expected 64 lowercase hexadecimal digits");
+            build.archives[machine] = std::move(pinned);
+        }
+        return build;
+    }
+
+    // Two builds of one minor would leave the lock's pick to the file's order.
+    void check_python_runtimes(const Matrix& m) const
+    {
+        for (const auto& build : m.m_python_runtimes)
+            if (m.python_runtime(build.python) != &build)
+                throw Error(ErrorCode::invalid_input,
+                    m_origin + "/python_runtimes.json: two builds of CPython " + build.python.truncated(2).text(),
+                    "keep the newest build of each minor only");
     }
 
     // A name that means two GPUs would make every answer about it a guess.

@@ -107,6 +107,14 @@ const CudaComponents* Matrix::cuda_components(const CudaVersion& release) const
     return nullptr;
 }
 
+const PythonRuntimeBuild* Matrix::python_runtime(const PythonVersion& minor) const
+{
+    for (const auto& build : m_python_runtimes)
+        if (build.python.truncated(2) == minor.truncated(2))
+            return &build;
+    return nullptr;
+}
+
 const NvidiaRequireCuda* NvidiaImageRelease::require_cuda_for(std::string_view architecture) const
 {
     // platforms read "OS/architecture", or "linux/amd64 (OS not recorded)"

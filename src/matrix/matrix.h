@@ -40,6 +40,7 @@ public:
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
     const std::vector<CudaComponents>& cuda_components() const { return m_cuda_components; }
+    const std::vector<PythonRuntimeBuild>& python_runtimes() const { return m_python_runtimes; }
 
     // Toolkit releases that `version` names: 12.2 -> 12.2.0, 12.2.1, 12.2.2; 12.2.2 -> itself.
     std::vector<const CudaToolkit*> toolkit_releases(const CudaVersion& version) const;
@@ -55,6 +56,9 @@ public:
     // The library components of exactly the release `release` (three parts); null when
     // the matrix does not list that release's components.
     const CudaComponents* cuda_components(const CudaVersion& release) const;
+    // The python-build-standalone build of the CPython minor `minor` ("3.10"); null when the
+    // matrix lists none.
+    const PythonRuntimeBuild* python_runtime(const PythonVersion& minor) const;
     const Architecture* architecture(const ComputeCapability& cc) const;
     // Releases whose version agrees with `version` on the parts both have.
     std::vector<const CudnnRelease*> cudnn_releases_matching(const CudnnVersion& version) const;
@@ -82,6 +86,7 @@ private:
     std::vector<Gpu> m_gpus;
     std::vector<NvidiaImageRelease> m_nvidia_images;
     std::vector<CudaComponents> m_cuda_components;
+    std::vector<PythonRuntimeBuild> m_python_runtimes;
 
     friend class Loader;
 };

@@ -63,10 +63,20 @@ double fraction(const JsonReader& validation, std::string_view key, double fallb
     return value;
 }
 
-PythonRuntimeSource python_runtime(const JsonReader& field)
+PythonRuntimeSource python_runtime(const JsonReader& field, const PythonVersion& python)
 {
+    if (field.raw().is_string()) {
+        PythonVersion minor = field.as<PythonVersion>();
+        if (minor.parts().size() != 2)
+            field.fail("expected CPython's X.Y, like \"" + python.truncated(2).text() + "\"",
+                "the matrix picks the newest python-build-standalone build of that minor");
+        if (minor != python.truncated(2))
+            field.fail("CPython " + minor.text() + " is not the profile's python " + python.text(),
+                "set python_runtime to \"" + python.truncated(2).text() + "\", or python to \"" + minor.text() + "\"");
+        return { "", "", minor };
+    }
     field.allow_only({ "url", "sha256" });
-    PythonRuntimeSource runtime { field.at("url").string(), field.at("sha256").string() };
+    PythonRuntimeSource runtime { field.at("url").string(), field.at("sha256").string(), std::nullopt };
     if (!runtime.url.starts_with("https://") && !runtime.url.starts_with("http://")
         && !runtime.url.starts_with("file://"))
         field.at("url").fail("expected an https://, http:// or file:// URL");
@@ -78,7 +88,7 @@ PythonRuntimeSource python_runtime(const JsonReader& field)
     return runtime;
 }
 
-PackageSettings package_settings(const JsonReader& field)
+PackageSettings package_settings(const JsonReader& field, const PythonVersion& python)
 {
     field.allow_only({ "indexes", "index_of", "machine", "glibc", "python_runtime" });
     PackageSettings settings;
@@ -106,7 +116,7 @@ PackageSettings package_settings(const JsonReader& field)
         settings.glibc_minor = minor;
     }
     if (auto runtime = field.find("python_runtime"))
-        settings.python_runtime = python_runtime(*runtime);
+        settings.python_runtime = python_runtime(*runtime, python);
     return settings;
 }
 
@@ -154,7 +164,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     if (auto list = doc.find("requirements"))
         p.requirements = list->strings();
     if (auto packages = doc.find("packages"))
-        p.packages = package_settings(*packages);
+        p.packages = package_settings(*packages, p.python);
     if (auto list = doc.find("gpus"))
         p.gpus = list->strings();
     p.driver_floor = doc.optional_as<DriverVersion>("driver_floor");

@@ -21,9 +21,13 @@ struct ProfileFile {
 
 // A relocatable CPython (python-build-standalone's install_only archives) unpacked into
 // the image when its base has no Python: a .tar.gz whose top directory holds bin/, lib/.
+// The profile names the archive (`{"url": ..., "sha256": ...}`), or only the CPython
+// minor (`"3.10"`, which must be the profile's python): then `standalone` is set, the URL
+// and sha256 are empty, and the matrix's python_runtimes.json picks the build.
 struct PythonRuntimeSource {
     std::string url;
     std::string sha256; // lowercase hex, as the publisher's SHA256SUMS states it
+    std::optional<PythonVersion> standalone;
 };
 
 // Where the profile's Python packages come from and what they must run on. Indexes and

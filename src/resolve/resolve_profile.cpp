@@ -89,7 +89,8 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         .arch_list = build.arch_list.value_or(std::vector<ComputeCapability> {}),
         .ptx = build.ptx.value_or(std::vector<ComputeCapability> {}),
         .gpus = {},
-        .unconfirmed = {} };
+        .unconfirmed = {},
+        .python_runtime = pin_python_runtime(matrix, profile) };
     stack.gpus = gpu_verdicts(matrix, query, resolution.report, stack);
     if (const auto* floor = matrix.minor_version_floor(build.cuda.major()))
         stack.minor_version_driver = floor->driver_linux;

@@ -5,6 +5,7 @@
 #include "core/version.h"
 #include "matrix/matrix.h"
 #include "resolve/profile.h"
+#include "resolve/python_runtime.h"
 #include "resolve/report.h"
 
 #include <optional>
@@ -41,6 +42,7 @@ struct Stack {
     std::vector<ComputeCapability> ptx;
     std::vector<GpuVerdict> gpus;
     std::vector<std::string> unconfirmed; // facts the stack rests on that are not confirmed
+    std::optional<PythonRuntimePin> python_runtime; // when the profile asks for one
 };
 
 struct Resolution {

@@ -40,46 +40,10 @@ printf '[{"Config":"%s.json","RepoTags":["python-base:latest"],"Layers":["%s/lay
   >"$archive/manifest.json"
 (cd "$archive" && tar -cf "$scratch/python-base.tar" -- *)
 
-# The torch 2.1.2+cu118 closure, its files laid out as the real wheels lay them out:
-# torch with functorch beside it, the nvidia-* libraries under the nvidia/ namespace
-# package (top_level.txt "nvidia"), filelock with its version module. SET broken gives
-# a triton that needs its missing compiled part and a torch that reports another version.
-make_closure() { # make_closure OUTDIR SET
-  python3 - "$source_dir/tests/fixtures/wheels" "$1" "$2" <<'PY'
-import os, sys
-sys.path.insert(0, sys.argv[1])
-from make_wheels import CUDA_MARKER, MANYLINUX, wheel
-out, which = sys.argv[2], sys.argv[3]
-os.makedirs(out)
-broken = which == "broken"
-def module(text):
-    return (text.encode(), 0o644)
-def top_level(name, version, names):
-    return {f"{name}-{version}.dist-info/top_level.txt": module("".join(n + "\n" for n in names))}
-torch_version = "2.1.0+cu118" if broken else "2.1.2+cu118"
-wheel(out, "torch", "2.1.2+cu118", f"cp311-cp311-{MANYLINUX}", requires_python=">=3.8.0",
-      requires=["filelock", "typing-extensions>=4.8.0", f"nvidia-cudnn-cu11==8.7.0.84; {CUDA_MARKER}",
-                f"nvidia-nccl-cu11==2.18.1; {CUDA_MARKER}", "triton==2.1.0; platform_machine == \"x86_64\""],
-      files={"torch/__init__.py": module(f"__version__ = '{torch_version}'\n"),
-             "functorch/__init__.py": module("import torch\n__version__ = torch.__version__\n"),
-             **top_level("torch", "2.1.2+cu118", ["functorch", "torch"])})
-for name, version, library, requires in (("nvidia-cudnn-cu11", "8.7.0.84", "cudnn", ["nvidia-cublas-cu11"]),
-                                         ("nvidia-cublas-cu11", "11.11.3.6", "cublas", []),
-                                         ("nvidia-nccl-cu11", "2.18.1", "nccl", [])):
-    wheel(out, name, version, "py3-none-manylinux1_x86_64", requires=requires,
-          files={f"nvidia/{library}/__init__.py": module(""), f"nvidia/{library}/lib/__init__.py": module(""),
-                 **top_level(name.replace("-", "_"), version, ["nvidia"])})
-triton = "from triton._C.libtriton import triton as _triton\n" if broken else ""
-wheel(out, "triton", "2.1.0", f"cp311-cp311-{MANYLINUX}", requires=["filelock"],
-      files={"triton/__init__.py": module(triton + "__version__ = '2.1.0'\n"), **top_level("triton", "2.1.0", ["triton"])})
-wheel(out, "filelock", "3.13.1", "py3-none-any",
-      files={"filelock/__init__.py": module("from .version import version as __version__\n"),
-             "filelock/version.py": module("version = '3.13.1'\n")})
-wheel(out, "typing_extensions", "4.9.0", "py3-none-any", requires_python=">=3.8")
-PY
-}
-make_closure "$scratch/wheels" good
-make_closure "$scratch/broken-wheels" broken
+# The torch 2.1.2+cu118 closure, its files laid out as the real wheels lay them out, and
+# the same with a broken triton and torch (tests/fixtures/wheels/make_wheels.py).
+python3 "$source_dir/tests/fixtures/wheels/make_wheels.py" "$scratch/wheels" importable
+python3 "$source_dir/tests/fixtures/wheels/make_wheels.py" "$scratch/broken-wheels" importable-broken
 
 # The quickstart's profile for torch 2.1 on CUDA 11.8 and Python 3.11 over BASE.
 cp -r "$source_dir/examples/quickstart/app" "$scratch/app"

@@ -21,6 +21,7 @@ inline std::string scratch_lock(const Scratch& scratch, const std::vector<std::s
     nlohmann::json profile
         = nlohmann::json::parse(dlenv::read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
     profile["base_image"] = "scratch";
+    profile.erase("packages"); // its python_runtime: nothing on scratch runs Python
     profile["files"] = { { { "source", "train.py" }, { "target", "/app/train.py" }, { "mode", "0755" } } };
     profile["validation"] = { { "tiers", tiers } };
     dlenv::write_file_atomic(scratch / "train.py", "print('train')\n");

@@ -2,6 +2,7 @@
 #include "image/base_python.h"
 
 #include "core/error.h"
+#include "core/file.h"
 
 #include <catch2/catch.hpp>
 
@@ -102,4 +103,25 @@ TEST_CASE("the packages go where the base's Python reads them", "[image]")
     CHECK(scheme.purelib == "usr/lib/python3.12/site-packages");
     CHECK(scheme.scripts == "usr/bin");
     CHECK(scheme.interpreter == "/usr/bin/python3.12");
+}
+
+TEST_CASE("a lock's python-build-standalone runtime gets the packages in its own prefix, named in a line", "[image]")
+{
+    // The shipped profiles ask for "python_runtime": "3.10"; its CPython is installed as
+    // `make install` lays out a prefix, so it reads prefix/lib/python3.10/site-packages.
+    std::string file = std::string(DLENV_SOURCE_DIR) + "/lockfiles/pytorch-2.1-cu118.lock.json";
+    lock::Lockfile lock = lock::Lockfile::parse(file, read_file(file));
+    image::BasePython debian { "/usr/bin/python3.11", PythonVersion::parse("3.11"), true, false };
+    for (const auto& base : { std::optional<image::BasePython>(), std::optional(debian) }) {
+        image::PackagesTarget target
+            = image::packages_target(lock, base, "nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04");
+        CHECK(target.scheme.purelib == "usr/local/lib/python3.10/site-packages");
+        CHECK(target.scheme.platlib == "usr/local/lib/python3.10/site-packages");
+        CHECK(target.scheme.scripts == "usr/local/bin");
+        CHECK(target.scheme.headers == "usr/local/include/python3.10");
+        CHECK(target.scheme.interpreter == "/usr/local/bin/python3.10");
+        CHECK(target.notes
+            == std::vector<std::string> { "Python packages for python-build-standalone's CPython 3.10.19 (20251031) "
+                                          "/usr/local/bin/python3.10 into /usr/local/lib/python3.10/site-packages" });
+    }
 }

@@ -19,6 +19,7 @@ std::string lock_with_file(const Scratch& scratch)
     nlohmann::json profile
         = nlohmann::json::parse(read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
     profile["base_image"] = "scratch";
+    profile.erase("packages"); // its python_runtime: nothing on scratch runs Python
     profile["files"] = { { { "source", "train.py" }, { "target", "/app/train.py" }, { "mode", "0755" } } };
     write_file_atomic(scratch / "train.py", "print('train')\n");
     write_file_atomic(scratch / "profile.json", profile.dump());

@@ -78,8 +78,25 @@ TEST_CASE("pytorch-2.1-cu118 pins CUDA 11.8, cuDNN 8.7.0.84 and torch 2.1.2+cu11
         "indexes": {"pypi": "https://pypi.org/simple/", "pytorch": "https://download.pytorch.org/whl/cu118/"},
         "index_of": {"nvidia-*": "pytorch", "torch": "pytorch", "torchaudio": "pytorch", "torchvision": "pytorch",
                      "triton": "pytorch"}})"));
+    // The profile asks for "python_runtime": "3.10": the matrix's python-build-standalone build.
     CHECK(json.at("python") == nlohmann::json::parse(R"({"glibc": "2.28", "machine": "x86_64", "prefix": "/usr/local",
-                                                         "runtime": null, "version": "3.10"})"));
+        "runtime": {"url": "https://github.com/astral-sh/python-build-standalone/releases/download/20251031/cpython-3.10.19+20251031-x86_64-unknown-linux-gnu-install_only.tar.gz",
+                    "sha256": "fb1caac917d7b6497bb6f5950da5f1e48d05c43a498948dd97f85760c4382d9f",
+                    "version": "3.10.19", "release": "20251031"},
+        "version": "3.10"})"));
+}
+
+TEST_CASE("a lock whose runtime is another CPython than its python is refused, naming both", "[lock]")
+{
+    nlohmann::json json = json_of(lock_shipped("pytorch-2.1-cu118"));
+    json["python"]["runtime"]["version"] = "3.11.14";
+    try {
+        signed_lock(json);
+        FAIL("expected an Error");
+    } catch (const Error& e) {
+        CHECK(e.message() == "x.lock.json: python.runtime.version: CPython 3.11.14 is not the lock's python 3.10");
+        CHECK(e.hint() == "run `dlenv lock` again");
+    }
 }
 
 TEST_CASE("a lock read back verifies its format and digest", "[lock]")

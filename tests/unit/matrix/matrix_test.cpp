@@ -314,6 +314,25 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
         { "cuDNN libraries without a source", "cudnn.json",
             [](nlohmann::json& d) { d["libraries"][0]["source"] = nlohmann::json::array(); },
             "m/cudnn.json: libraries[0].source: no source", "every fact names where it comes from" },
+        { "a runtime URL of another build", "python_runtimes.json",
+            [](nlohmann::json& d) { d["runtimes"][0]["python"] = "3.13.10"; },
+            "m/python_runtimes.json: runtimes[0].archives.aarch64.url: expected the release's asset "
+            ".../cpython-3.13.10+20251209-aarch64-unknown-linux-gnu-install_only.tar.gz",
+            "" },
+        { "a runtime of CPython's minor only", "python_runtimes.json",
+            [](nlohmann::json& d) { d["runtimes"][0]["python"] = "3.13"; },
+            "m/python_runtimes.json: runtimes[0].python: expected CPython's full version, like \"3.10.19\"", "" },
+        { "a runtime for another machine", "python_runtimes.json",
+            [](nlohmann::json& d) { d["runtimes"][0]["archives"]["ppc64le"] = d["runtimes"][0]["archives"]["x86_64"]; },
+            "m/python_runtimes.json: runtimes[0].archives.ppc64le: unknown field",
+            "remove it; allowed fields: x86_64 and aarch64" },
+        { "a runtime's sha256 in capitals", "python_runtimes.json",
+            [](nlohmann::json& d) { d["runtimes"][1]["archives"]["x86_64"]["sha256"] = std::string(64, 'A'); },
+            "m/python_runtimes.json: runtimes[1].archives.x86_64.sha256: expected 64 lowercase hexadecimal digits",
+            "" },
+        { "two builds of one minor", "python_runtimes.json",
+            [](nlohmann::json& d) { d["runtimes"].push_back(d["runtimes"][2]); },
+            "m/python_runtimes.json: two builds of CPython 3.11", "keep the newest build of each minor only" },
         { "unknown top-level field", "tensorflow.json",
             [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
             "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?" },
@@ -323,6 +342,28 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == row.message);
     CHECK(e.hint() == row.hint);
+}
+
+TEST_CASE("python-build-standalone builds: one per CPython minor, the release's assets and their sha256", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    std::vector<std::string> versions;
+    for (const auto& build : m.python_runtimes())
+        versions.push_back(build.python.text());
+    CHECK(versions == std::vector<std::string> { "3.13.11", "3.12.12", "3.11.14", "3.10.19", "3.9.25", "3.8.20" });
+
+    const PythonRuntimeBuild* build = m.python_runtime(PythonVersion::parse("3.10"));
+    REQUIRE(build);
+    CHECK(build->python.text() == "3.10.19");
+    CHECK(build->release == "20251031");
+    CHECK(build->archives.at("x86_64").url
+        == "https://github.com/astral-sh/python-build-standalone/releases/download/20251031/"
+           "cpython-3.10.19+20251031-x86_64-unknown-linux-gnu-install_only.tar.gz");
+    CHECK(build->archives.at("x86_64").sha256 == "fb1caac917d7b6497bb6f5950da5f1e48d05c43a498948dd97f85760c4382d9f");
+    CHECK(build->archives.at("aarch64").sha256 == "f77a8a8aa77f3f943126fa9215a25309da4bf20398fc8f4b4eec54b5fc7570ef");
+    CHECK(build->provenance.confidence == Confidence::secondary);
+    CHECK(m.python_runtime(PythonVersion::parse("3.8"))->release == "20241002");
+    CHECK_FALSE(m.python_runtime(PythonVersion::parse("3.7")));
 }
 
 TEST_CASE("an alias that names two GPUs is refused", "[matrix]")

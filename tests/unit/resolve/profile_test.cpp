@@ -70,6 +70,12 @@ TEST_CASE("a malformed profile is refused naming the file, the field and what is
                                                                   "sha256": "ABC"}},)",
             "team.json: packages.python_runtime.sha256: expected 64 lowercase hexadecimal digits",
             "copy it from the release's SHA256SUMS" },
+        Case { R"("python": "3.10",)", R"("python": "3.11", "packages": {"python_runtime": "3.10"},)",
+            "team.json: packages.python_runtime: CPython 3.10 is not the profile's python 3.11",
+            "set python_runtime to \"3.11\", or python to \"3.10\"" },
+        Case { R"("python": "3.10",)", R"("python": "3.10", "packages": {"python_runtime": "3.10.19"},)",
+            "team.json: packages.python_runtime: expected CPython's X.Y, like \"3.10\"",
+            "the matrix picks the newest python-build-standalone build of that minor" },
         Case { R"("name": "team")", R"("name": "Team App")", "team.json: name: invalid image name \"Team App\"",
             "use lowercase letters, digits and . _ - between them, with / between path components" },
         Case { R"("name": "team")", R"("name": "../../etc/cron.d/team")",
@@ -122,6 +128,16 @@ TEST_CASE("a profile's packages section sets the indexes, the target and a Pytho
     CHECK(p.packages.glibc_minor == 35);
     REQUIRE(p.packages.python_runtime);
     CHECK(p.packages.python_runtime->url == "https://x.example/cpython-3.10-install_only.tar.gz");
+
+    CHECK(p.packages.python_runtime->sha256 == std::string(64, 'a'));
+    CHECK_FALSE(p.packages.python_runtime->standalone);
+
+    auto standalone = resolve::Profile::parse(
+        "team.json", with(R"("python": "3.10",)", R"("python": "3.10", "packages": {"python_runtime": "3.10"},)"));
+    REQUIRE(standalone.packages.python_runtime);
+    REQUIRE(standalone.packages.python_runtime->standalone);
+    CHECK(standalone.packages.python_runtime->standalone->text() == "3.10");
+    CHECK(standalone.packages.python_runtime->url.empty());
 
     auto defaults = resolve::Profile::parse("team.json", k_good);
     CHECK(defaults.packages.machine == "x86_64");
