@@ -93,8 +93,10 @@ PackagesTarget packages_target(
 {
     const lock::PythonEnvironment& python = lock.python();
     PythonVersion version = PythonVersion::parse(python.version);
-    if (python.runtime)
-        return { pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version), {} };
+    if (python.runtime) {
+        pypi::InstallScheme scheme = pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version);
+        return { scheme, python.prefix, false, {} };
+    }
     if (!base)
         throw Error(ErrorCode::conflict,
             "the lock pins Python packages but no python_runtime, and the base " + base_reference
@@ -105,7 +107,8 @@ PackagesTarget packages_target(
             "the base's python3 is " + base->version.text() + " (" + base->interpreter + "), the lock's python is "
                 + python.version,
             "lock the profile with python " + base->version.text() + ", or use a base with Python " + python.version);
-    PackagesTarget target { packages_scheme_for(*base), {} };
+    PackagesTarget target { packages_scheme_for(*base),
+        "/" + parent_of(parent_of(rootfs::relative_path(base->interpreter))), base->externally_managed, {} };
     target.notes.push_back("Python packages for " + std::string(base->debian ? "Debian's python3 " : "the base's ")
         + base->interpreter + " into /" + target.scheme.purelib);
     if (base->externally_managed)
