@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "core/file.h"
 #include "image/dockerfile.h"
 #include "image/dockerfile_python.h"
 #include "lock/package_plan.h"
@@ -9,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace dlenv;
@@ -184,4 +186,26 @@ TEST_CASE("a context whose wheels the store lacks is refused before the Dockerfi
         CHECK(e.hint() == "run `dlenv fetch` with the lock first");
     }
     CHECK_FALSE(std::filesystem::exists(scratch / "docker" / "Dockerfile"));
+}
+
+TEST_CASE("a lock whose base is only a reference renders with no store when its wheels come by URL", "[image]")
+{
+    Scratch scratch;
+    lock::Lockfile lock = lock_with_packages(false);
+    lock.set_packages({ { "torch", "2.1.2+cu118", "pytorch", "torch-2.1.2+cu118-cp311-cp311-linux_x86_64.whl",
+        "https://download.pytorch.org/whl/cu118/torch-2.1.2%2Bcu118-cp311-cp311-linux_x86_64.whl", std::string(64, 'a'),
+        22, { "profile team" } } });
+    image::write_docker_context(lock, scratch / "docker" / "Dockerfile", matrix::Matrix::embedded(), std::nullopt,
+        image::DockerWheels::urls, nullptr);
+    CHECK_THAT(read_file(scratch / "docker" / "Dockerfile"),
+        Catch::StartsWith("# syntax=docker/dockerfile:1\n") && Catch::Contains("\nFROM debian:bookworm\n")
+            && Catch::Contains("install_packages.py"));
+    CHECK(read_file(scratch / "docker" / "wheels" / "install_packages.py") == image::install_packages_script());
+    CHECK(read_file(scratch / "docker" / "wheels" / "requirements.txt")
+        == image::docker_requirements(lock, image::DockerWheels::urls));
+    std::vector<std::string> wheels;
+    for (const auto& entry : std::filesystem::directory_iterator(scratch / "docker" / "wheels"))
+        wheels.push_back(entry.path().filename().string());
+    std::sort(wheels.begin(), wheels.end());
+    CHECK(wheels == std::vector<std::string> { "install_packages.py", "requirements.txt" });
 }
