@@ -1,6 +1,5 @@
 #include "image/dockerfile.h"
 
-#include "core/error.h"
 #include "core/file.h"
 #include "core/output_file.h"
 #include "image/dockerfile_python.h"
