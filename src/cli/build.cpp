@@ -1,12 +1,14 @@
 #include "cli/commands.h"
 
 #include "cli/artifacts_output.h"
+#include "cli/dockerfile_wheels_option.h"
 #include "cli/lockfile_argument.h"
 #include "cli/matrix_option.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
 #include "cli/store_output.h"
 #include "image/builder.h"
+#include "image/docker_wheels.h"
 #include "oci/compression.h"
 #include "resolve/report.h"
 #include "workflow/build_into_store.h"
@@ -23,9 +25,15 @@ struct BuildArgs {
     std::string base;
     std::string compression = "gzip";
     std::string dockerfile;
+    std::string dockerfile_wheels = "context";
     std::string archive;
     RegistryArgs registry;
 };
+
+std::vector<std::string> python_notes(const image::BuildResult& result)
+{
+    return result.packages ? result.packages->notes : std::vector<std::string> {};
+}
 
 nlohmann::json result_json(const image::BuildResult& result)
 {
@@ -39,8 +47,9 @@ nlohmann::json result_json(const image::BuildResult& result)
         base.push_back({ { "severity", resolve::severity_name(finding.verdict) }, { "code", finding.code },
             { "message", finding.message } });
     return { { "name", result.name }, { "digest", result.manifest.digest.text() },
-        { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base }, { "python", result.python },
-        { "fetched", artifacts_json(result.fetched) }, { "moved", moves_json(result.history) } };
+        { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base },
+        { "python", python_notes(result) }, { "fetched", artifacts_json(result.fetched) },
+        { "moved", moves_json(result.history) } };
 }
 
 void print_result(const image::BuildResult& result, std::ostream& out)
@@ -52,7 +61,7 @@ void print_result(const image::BuildResult& result, std::ostream& out)
         << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
     for (const auto& finding : result.base_fit)
         out << "  base: " << (finding.verdict == Verdict::warn ? "warning: " : "") << finding.message << "\n";
-    for (const auto& note : result.python)
+    for (const auto& note : python_notes(result))
         out << "  base: " << note << "\n";
     if (!result.fetched.empty())
         out << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
@@ -72,6 +81,7 @@ int run_build(const BuildArgs& args, const Options& options)
     build.insecure_registry = args.registry.insecure;
     request.archive = args.archive;
     request.dockerfile = args.dockerfile;
+    request.dockerfile_wheels = image::parse_docker_wheels(args.dockerfile_wheels);
     if (shows_progress(options))
         request.progress = [](const std::string& step) { std::cerr << "  " << step << "\n"; };
     image::BuildResult result = workflow::build_into_store(build, request, load_matrix(options));
@@ -103,6 +113,7 @@ void register_build(CLI::App& app, Options& options, int& exit_code)
            "Also write a Dockerfile, with its build context beside it, that builds the same "
            "stack with `docker build` (- for standard output, the context in the working directory)")
         ->type_name("FILE");
+    add_dockerfile_wheels_option(cmd, "--dockerfile-wheels", args->dockerfile_wheels);
     add_registry_options(cmd, args->registry);
     add_store_options(cmd, options);
     cmd->callback([args, &options, &exit_code] { exit_code = run_build(*args, options); });

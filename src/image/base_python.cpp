@@ -52,7 +52,9 @@ std::optional<std::string> resolve(const std::map<std::string, oci::TarEntry>& f
 // posix_prefix scheme points, with its bin/python3.X in the shebangs.
 PackagesTarget runtime_target(const lock::PythonEnvironment& python, const PythonVersion& version)
 {
-    PackagesTarget target { pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version), {} };
+    PackagesTarget target {
+        pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version), python.prefix, false, {}
+    };
     const lock::PythonRuntime& runtime = *python.runtime;
     std::string which = runtime.version.empty()
         ? "the lock's Python runtime"
@@ -120,7 +122,8 @@ PackagesTarget packages_target(
             "the base's python3 is " + base->version.text() + " (" + base->interpreter + "), the lock's python is "
                 + python.version,
             "lock the profile with python " + base->version.text() + ", or use a base with Python " + python.version);
-    PackagesTarget target { packages_scheme_for(*base), {} };
+    PackagesTarget target { packages_scheme_for(*base),
+        "/" + parent_of(parent_of(rootfs::relative_path(base->interpreter))), base->externally_managed, {} };
     target.notes.push_back("Python packages for " + std::string(base->debian ? "Debian's python3 " : "the base's ")
         + base->interpreter + " into /" + target.scheme.purelib);
     if (base->externally_managed)

@@ -44,6 +44,10 @@ pypi::InstallScheme packages_scheme_for(const BasePython& python);
 // with python3; a base whose Python is not the lock's X.Y is Error(conflict) naming both.
 struct PackagesTarget {
     pypi::InstallScheme scheme;
+    // The `pip install --prefix` that gives `scheme` with its interpreter's sysconfig:
+    // "/usr" for Debian's python3 (its posix_local scheme adds local/), else the prefix.
+    std::string pip_prefix;
+    bool externally_managed = false; // the interpreter's EXTERNALLY-MANAGED (PEP 668) is there
     std::vector<std::string> notes;
 };
 PackagesTarget packages_target(

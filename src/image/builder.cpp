@@ -103,7 +103,7 @@ std::map<std::string, std::string> manifest_annotations(
 // the lock pins one. The base's Python, when it is what the packages are for, is read
 // from the tar headers of its layers: a few paths decide it, so nothing is unpacked.
 std::vector<PlannedLayer> with_packages_layer(const BuildRequest& request, const store::Store& store,
-    const std::vector<oci::Descriptor>& base_layers, bool has_base, std::vector<std::string>& notes)
+    const std::vector<oci::Descriptor>& base_layers, bool has_base, std::optional<PackagesTarget>& target)
 {
     const lock::Lockfile& lock = request.lock;
     std::vector<PlannedLayer> layers = request.layers;
@@ -117,9 +117,8 @@ std::vector<PlannedLayer> with_packages_layer(const BuildRequest& request, const
             throw e.with_context("base image " + request.base.reference);
         }
     }
-    PackagesTarget target = packages_target(lock, python, request.base.reference);
-    notes = target.notes;
-    auto packages = packages_layer(lock, target.scheme, request.source_date_epoch, request.compression);
+    target = packages_target(lock, python, request.base.reference);
+    auto packages = packages_layer(lock, target->scheme, request.source_date_epoch, request.compression);
     layers.insert(layers.begin() + (lock.python().runtime ? 1 : 0), std::move(*packages));
     return layers;
 }
@@ -165,8 +164,8 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
         for (const auto& layer : base_manifest.layers)
             layers.push_back(as_oci(layer));
     }
-    std::vector<std::string> python;
-    std::vector<PlannedLayer> planned = with_packages_layer(request, store, base_layers, base.has_value(), python);
+    std::optional<PackagesTarget> packages;
+    std::vector<PlannedLayer> planned = with_packages_layer(request, store, base_layers, base.has_value(), packages);
 
     std::vector<std::optional<store::CachedLayer>> cached;
     for (const auto& plan : planned)
@@ -194,7 +193,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_build(records, name, written, lock.digest().text(), now);
     store.commit(std::move(records));
-    return BuildResult { name, lock.digest().text(), written, built, base_fit, python, fetched, entry };
+    return BuildResult { name, lock.digest().text(), written, built, base_fit, packages, fetched, entry };
 }
 
 } // namespace dlenv::image

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "image/base_image.h"
+#include "image/base_python.h"
 #include "image/fetch.h"
 #include "image/layer_plan.h"
 #include "lock/lockfile.h"
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,7 +54,8 @@ struct BuildResult {
     oci::Descriptor manifest;
     std::vector<BuiltLayer> layers; // the layers dlenv added (the base's are not listed)
     std::vector<Finding> base_fit; // the framework against its base (check_base_fits); none failed
-    std::vector<std::string> python; // where the packages went in the base's Python (packages_target's notes)
+    // Where the packages went and why (packages_target); nullopt when the lock pins none.
+    std::optional<PackagesTarget> packages;
     std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
     store::HistoryEntry history; // what moved
 };

@@ -1,14 +1,13 @@
 #include "image/dockerfile.h"
 
-#include "core/embedded_file.h"
-#include "core/error.h"
 #include "core/file.h"
 #include "core/output_file.h"
+#include "image/dockerfile_python.h"
 #include "image/file_source.h"
 #include "image/image_config.h"
 #include "image/image_labels.h"
 #include "image/kit.h"
-#include "lock/requirements_file.h"
+#include "image/templates.h"
 #include "rootfs/dlenv_files.h"
 #include "rootfs/file_mode.h"
 
@@ -16,8 +15,6 @@
 #include <vector>
 
 namespace dlenv::image {
-
-const std::vector<EmbeddedFile>& embedded_templates();
 
 namespace {
 
@@ -62,26 +59,6 @@ std::string files(const lock::Lockfile& lock)
     return out;
 }
 
-// The lock's Python runtime, checked against its sha256 as Docker downloads it, and its
-// packages, installed by pip from the requirements file beside the Dockerfile.
-std::string packages(const lock::Lockfile& lock)
-{
-    std::string out;
-    const lock::PythonEnvironment& python = lock.python();
-    if (python.runtime)
-        out += "# The relocatable CPython the lock pins, unpacked under " + python.prefix + ".\n"
-            + "ADD --checksum=sha256:" + python.runtime->sha256 + " " + python.runtime->url
-            + " /tmp/python-runtime.tar.gz\n" + "RUN tar -xzf /tmp/python-runtime.tar.gz -C " + python.prefix
-            + " --strip-components=1 && rm /tmp/python-runtime.tar.gz\n\n";
-    const auto& locked = lock.packages();
-    if (!locked || locked->empty())
-        return out + "# The lock pins no packages.";
-    return out + "# Every package pinned by URL and sha256; pip refuses anything else.\n"
-        + "COPY requirements.lock.txt " + std::string(rootfs::k_requirements_file) + "\n"
-        + "RUN python3 -m pip install --no-cache-dir --no-deps --require-hashes -r "
-        + std::string(rootfs::k_requirements_file);
-}
-
 // One COPY per kit directory, naming its files, so that --chmod sets the files' mode and
 // Docker makes the directories 0755, as `dlenv build` does.
 std::string kit()
@@ -103,14 +80,6 @@ std::string kit()
     return out;
 }
 
-std::string template_text()
-{
-    for (const auto& file : embedded_templates())
-        if (file.name == "Dockerfile.in")
-            return std::string(file.contents);
-    throw Error(ErrorCode::environment, "templates/Dockerfile.in was not compiled in");
-}
-
 void replace_all(std::string& text, const std::string& placeholder, const std::string& value)
 {
     for (std::size_t at = text.find(placeholder); at != std::string::npos;
@@ -120,9 +89,10 @@ void replace_all(std::string& text, const std::string& placeholder, const std::s
 
 } // namespace
 
-std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& matrix)
+std::string render_dockerfile(
+    const lock::Lockfile& lock, const matrix::Matrix& matrix, const std::optional<PackagesTarget>& packages)
 {
-    std::string text = template_text();
+    std::string text = embedded_template("Dockerfile.in");
     replace_all(text, "@PROFILE@", lock.profile().name);
     replace_all(text, "@LOCK_DIGEST@", lock.digest().text());
     replace_all(text, "@LOCK_FILE@", std::string(rootfs::k_lock_file));
@@ -133,12 +103,13 @@ std::string render_dockerfile(const lock::Lockfile& lock, const matrix::Matrix& 
     replace_all(text, "@LABELS@", key_values(image_labels(lock)));
     replace_all(text, "@FILES@", files(lock));
     replace_all(text, "@KIT@", kit());
-    replace_all(text, "@PACKAGES@", packages(lock));
+    replace_all(text, "@PACKAGES@", python_steps(lock, packages));
     return text;
 }
 
-void write_docker_context(
-    const lock::Lockfile& lock, const std::filesystem::path& dockerfile, const matrix::Matrix& matrix)
+void write_docker_context(const lock::Lockfile& lock, const std::filesystem::path& dockerfile,
+    const matrix::Matrix& matrix, const std::optional<PackagesTarget>& packages, DockerWheels wheels,
+    const store::Store* store)
 {
     OutputFile out(dockerfile);
     // A Dockerfile sent to a stream (`-`, for `docker build -f - .`) has its context here.
@@ -150,9 +121,13 @@ void write_docker_context(
     write_file_atomic(context / "dlenv.lock.json", lock.text());
     for (const auto& file : embedded_kit())
         write_file_atomic(context / "kit" / std::string(file.name), file.contents);
-    if (const auto& locked = lock.packages(); locked && !locked->empty())
-        write_file_atomic(context / "requirements.lock.txt", lock::requirements_file(lock));
-    out.write(render_dockerfile(lock, matrix));
+    if (const auto& locked = lock.packages(); locked && !locked->empty()) {
+        copy_context_wheels(lock, wheels, store, context / "wheels");
+        write_file_atomic(context / "wheels" / "requirements.txt", docker_requirements(lock, wheels));
+        if (asks_image_python(lock, packages))
+            write_file_atomic(context / "wheels" / "install_packages.py", install_packages_script());
+    }
+    out.write(render_dockerfile(lock, matrix, packages));
     out.commit();
 }
 

@@ -301,7 +301,7 @@ InstallScheme InstallScheme::debian_local(const PythonVersion& python, const std
 {
     std::string version = python.truncated(2).text();
     std::string lib = "usr/local/lib/python" + version + "/dist-packages";
-    return InstallScheme { lib, lib, "usr/local/bin", "usr/local", "usr/local/include/python" + version, interpreter,
+    return InstallScheme { lib, lib, "usr/local/bin", "usr/local", "usr/include/python" + version, interpreter,
         python };
 }
 

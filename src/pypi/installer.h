@@ -27,7 +27,8 @@ struct InstallScheme {
 
     // The scheme pip uses with Debian's and Ubuntu's python3 outside a virtual environment
     // (Debian's sysconfig `posix_local`): usr/local/lib/pythonX.Y/dist-packages,
-    // usr/local/bin, usr/local/include/pythonX.Y, with `interpreter` ("/usr/bin/python3.11")
+    // usr/local/bin, and headers in usr/include/pythonX.Y (posix_local's include is under
+    // the installed base, /usr, not /usr/local), with `interpreter` ("/usr/bin/python3.11")
     // in the shebangs. That python3 reads this directory and /usr/lib/python3/dist-packages
     // (apt's), never site-packages.
     static InstallScheme debian_local(const PythonVersion& python, const std::string& interpreter);

@@ -21,7 +21,8 @@ image::BuildResult build_into_store(
             store.layout(), result.manifest, { result.name + ":latest" }, build.source_date_epoch, request.archive);
     }
     if (!request.dockerfile.empty())
-        image::write_docker_context(build.lock, request.dockerfile, matrix);
+        image::write_docker_context(
+            build.lock, request.dockerfile, matrix, result.packages, request.dockerfile_wheels, &store);
     return result;
 }
 

@@ -95,7 +95,7 @@ TEST_CASE("the packages go where the base's Python reads them", "[image]")
     CHECK(scheme.platlib == "usr/local/lib/python3.11/dist-packages");
     CHECK(scheme.scripts == "usr/local/bin");
     CHECK(scheme.data == "usr/local");
-    CHECK(scheme.headers == "usr/local/include/python3.11");
+    CHECK(scheme.headers == "usr/include/python3.11");
     CHECK(scheme.interpreter == "/usr/bin/python3.11");
 
     image::BasePython fedora { "/usr/bin/python3.12", PythonVersion::parse("3.12"), false, true };

@@ -85,7 +85,8 @@ TEST_CASE("the Dockerfile copies the same kit, one COPY per directory, files 064
 {
     Scratch scratch;
     lock::Lockfile lock = pytorch_lock((scratch / "x.lock.json").string());
-    image::write_docker_context(lock, scratch / "docker" / "Dockerfile", matrix::Matrix::embedded());
+    image::write_docker_context(lock, scratch / "docker" / "Dockerfile", matrix::Matrix::embedded(), std::nullopt,
+        image::DockerWheels::context, nullptr);
     std::string dockerfile = read_file(scratch / "docker" / "Dockerfile");
 
     std::string top = "COPY --chmod=0644 [", package = "COPY --chmod=0644 [";

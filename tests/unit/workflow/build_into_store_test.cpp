@@ -44,7 +44,7 @@ TEST_CASE("build_into_store tags the image latest, then writes its docker archiv
     CHECK(manifests[0].at("RepoTags") == nlohmann::json({ "app:latest" }));
 
     CHECK(read_file(scratch / "context" / "Dockerfile")
-        == image::render_dockerfile(build.lock, matrix::Matrix::embedded()));
+        == image::render_dockerfile(build.lock, matrix::Matrix::embedded(), result.packages));
     CHECK(read_file(scratch / "context" / "dlenv.lock.json") == read_file(lockfile));
     CHECK(read_file(scratch / "context" / "files" / "app" / "train.py") == "print('train')\n");
 }
