@@ -1,0 +1,38 @@
+#include "image/base_system.h"
+
+#include "oci/layer_index.h"
+#include "rootfs/path.h"
+
+namespace dlenv::image {
+namespace {
+
+const std::string k_status = "var/lib/dpkg/status";
+const std::string k_os_release = "etc/os-release";
+const std::string k_usr_os_release = "usr/lib/os-release";
+constexpr std::int64_t k_max_os_release = 64 << 10;
+
+} // namespace
+
+BaseFilesystem read_base_filesystem(const oci::ImageLayout& layout, const std::vector<oci::Descriptor>& layers)
+{
+    BaseFilesystem base;
+    std::map<std::string, std::string> files
+        = oci::read_layer_files(layout, layers, { k_os_release, k_usr_os_release, k_status }, k_max_dpkg_status);
+    base.system.os_release = files.contains(k_os_release) ? files[k_os_release] : files[k_usr_os_release];
+    if (base.system.os_release.size() > k_max_os_release)
+        base.system.os_release.clear(); // no os-release is that long: read as none
+    base.system.dpkg_status = files[k_status];
+    auto top = oci::index_layers(
+        layout, layers, [](const std::string& path) { return path.find('/') == std::string::npos; });
+    for (const auto& [path, entry] : top) {
+        if (entry.type != oci::TarEntry::Type::symlink)
+            continue;
+        // Only a link that stays a directory of the root is followed: "usr/lib", "/usr/bin".
+        std::optional<std::string> target = rootfs::normalize_path("/" + entry.link_target);
+        if (target && !rootfs::relative_path(*target).empty())
+            base.top_links[path] = rootfs::relative_path(*target);
+    }
+    return base;
+}
+
+} // namespace dlenv::image
