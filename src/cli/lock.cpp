@@ -109,6 +109,8 @@ int run_lock(const LockArgs& args, const Options& options)
         json["digest"] = lockfile.digest().text();
         const auto& packages = lockfile.packages();
         json["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
+        const auto& system = lockfile.system_packages();
+        json["system_packages"] = system ? nlohmann::json(system->packages.size()) : nlohmann::json(nullptr);
         print_json(json, out);
     } else {
         if (report.verdict() == Verdict::warn)

@@ -22,15 +22,16 @@ BaseFilesystem read_base_filesystem(const oci::ImageLayout& layout, const std::v
     if (base.system.os_release.size() > k_max_os_release)
         base.system.os_release.clear(); // no os-release is that long: read as none
     base.system.dpkg_status = files[k_status];
-    auto top = oci::index_layers(
-        layout, layers, [](const std::string& path) { return path.find('/') == std::string::npos; });
-    for (const auto& [path, entry] : top) {
+    auto entries = oci::index_layers(layout, layers, [](const std::string&) { return true; });
+    for (const auto& [path, entry] : entries) {
         if (entry.type != oci::TarEntry::Type::symlink)
             continue;
-        // Only a link that stays a directory of the root is followed: "usr/lib", "/usr/bin".
-        std::optional<std::string> target = rootfs::normalize_path("/" + entry.link_target);
-        if (target && !rootfs::relative_path(*target).empty())
-            base.top_links[path] = rootfs::relative_path(*target);
+        std::string parent = path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/'));
+        const std::string& target = entry.link_target;
+        std::optional<std::string> resolved
+            = rootfs::normalize_path(target.starts_with('/') ? target : "/" + parent + "/" + target);
+        if (resolved)
+            base.links[path] = rootfs::relative_path(*resolved);
     }
     return base;
 }

@@ -18,11 +18,13 @@ constexpr std::int64_t k_max_dpkg_status = 64 << 20;
 // tar headers and a few files of its layers (oci::read_layer_files), nothing unpacked:
 // its os-release (/etc/os-release, else /usr/lib/os-release, which Debian's
 // /etc/os-release links to), its /var/lib/dpkg/status (at most k_max_dpkg_status bytes),
-// and the links among its top-level directories (merged /usr: "bin" -> "usr/bin"), which
-// a package's files are put through as dpkg would follow them.
+// and its symbolic links (merged /usr: "bin" -> "usr/bin"), which the directories of a
+// package's paths are followed through as dpkg follows them on disk.
 struct BaseFilesystem {
     lock::BaseSystem system;
-    std::map<std::string, std::string> top_links; // "lib" -> "usr/lib", relative to the root
+    // link -> where it leads inside the root, both relative to it: "lib" -> "usr/lib",
+    // "var/run" -> "run"; links whose target climbs out of the root are left out
+    std::map<std::string, std::string> links;
 };
 BaseFilesystem read_base_filesystem(const oci::ImageLayout& layout, const std::vector<oci::Descriptor>& layers);
 

@@ -4,6 +4,7 @@
 #include "core/file.h"
 #include "core/sha256.h"
 #include "deb/alternatives.h"
+#include "deb/control.h"
 #include "deb/deb_file.h"
 #include "deb/dpkg_database.h"
 #include "rootfs/path.h"
@@ -39,15 +40,9 @@ public:
             [&](const deb::DataMember& member, const std::function<std::string_view()>& read) {
                 add_member(deb.filename, member, read, package.paths);
             });
-        if (auto control = package.control.find("control"); control != package.control.end()) {
-            std::string text = control->second;
-            std::size_t at = text.find("\nMulti-Arch:");
-            if (at != std::string::npos) {
-                std::size_t end = text.find('\n', at + 1);
-                package.multi_arch = std::string(text.substr(at + 12, end - at - 12));
-                package.multi_arch.erase(0, package.multi_arch.find_first_not_of(' '));
-            }
-        }
+        if (auto control = package.control.find("control"); control != package.control.end())
+            package.multi_arch
+                = deb::parse_single_stanza(deb.filename + ": control", control->second).find("Multi-Arch").value_or("");
         for (const auto& script : k_scripts)
             if (package.control.contains(script))
                 m_not_run[script].push_back(deb.name);
@@ -65,7 +60,7 @@ public:
                     static_cast<std::int64_t>(file.contents.size()), {}, {} });
         deb::AlternativeFiles alternatives = deb::alternative_files(m_alternatives);
         for (const auto& [link, target] : alternatives.symlinks) {
-            std::string path = through_links(rootfs::split_path(link));
+            std::string path = through_links(rootfs::split_path(link), false).value_or(link);
             if (m_entries.contains(path) && m_entries.at(path).type != oci::LayerEntry::Type::symlink) {
                 notes.push_back("alternative link /" + link + " not made: a package ships that path");
                 continue;
@@ -99,17 +94,25 @@ private:
             "a package whose paths are unsafe is not installed; take the .deb from a trusted archive");
     }
 
-    // The layer's path for a package's path: its first component through the base's link
-    // of that name (a merged-/usr base's "lib" -> "usr/lib"), as dpkg follows it on disk.
-    std::string through_links(std::vector<std::string> parts) const
+    // The layer's path for a package's path: its directories followed through the base's
+    // links (a merged-/usr base's "lib" -> "usr/lib"), as dpkg follows them on disk, and the
+    // last component too when it is a directory; nullopt for more links than Linux follows.
+    std::optional<std::string> through_links(const std::vector<std::string>& parts, bool last_too) const
     {
-        if (!parts.empty())
-            if (auto link = m_base.top_links.find(parts.front()); link != m_base.top_links.end()) {
-                std::vector<std::string> target = rootfs::split_path(link->second);
-                parts.erase(parts.begin());
-                parts.insert(parts.begin(), target.begin(), target.end());
+        std::vector<std::string> done;
+        int hops = 0;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            done.push_back(parts[i]);
+            if (i + 1 == parts.size() && !last_too)
+                break;
+            for (auto link = m_base.links.find(rootfs::join_path(done)); link != m_base.links.end();
+                 link = m_base.links.find(rootfs::join_path(done))) {
+                if (++hops > rootfs::k_max_links)
+                    return std::nullopt;
+                done = rootfs::split_path(link->second);
             }
-        return rootfs::join_path(parts);
+        }
+        return rootfs::join_path(done);
     }
 
     void add_parents_of(const std::string& path)
@@ -146,8 +149,11 @@ private:
         paths.push_back(parts.empty() ? "/." : "/" + rootfs::join_path(parts));
         if (parts.empty())
             return;
-        std::string path = through_links(parts);
         using Type = deb::DataMember::Type;
+        std::optional<std::string> followed = through_links(parts, member.type == Type::directory);
+        if (!followed)
+            throw refuse(deb, member.path, "more links of the base on its way than Linux follows");
+        std::string path = *followed;
         oci::LayerEntry entry { path, oci::LayerEntry::Type::file, member.mode, {}, {}, 0, {}, {} };
         switch (member.type) {
         case Type::directory:
@@ -170,10 +176,11 @@ private:
             break;
         case Type::hardlink: {
             std::optional<std::string> target = rootfs::normalize_path("/" + member.link_target);
-            std::string mapped = target ? through_links(rootfs::split_path(*target)) : "";
+            std::string mapped = target ? through_links(rootfs::split_path(*target), false).value_or("") : "";
             auto it = m_entries.find(mapped);
-            if (!target || it == m_entries.end() || it->second.type != oci::LayerEntry::Type::file
-                || m_owner[mapped] != deb)
+            auto owner = m_owner.find(mapped);
+            if (it == m_entries.end() || it->second.type != oci::LayerEntry::Type::file || owner == m_owner.end()
+                || owner->second != deb)
                 throw refuse(deb, member.path, "a hard link to " + member.link_target + ", no earlier file of it");
             entry.type = oci::LayerEntry::Type::hardlink;
             entry.link_target = mapped;
@@ -241,7 +248,7 @@ std::optional<SystemLayer> system_packages_layer(
     for (const auto& deb : section->packages)
         debs.push_back({ { "name", deb.name }, { "sha256", deb.sha256 } });
     nlohmann::json inputs = { { "layer", k_layer_format }, { "debs", debs }, { "base_status_sha256", status_sha256 },
-        { "top_links", base.top_links } };
+        { "links", base.links } };
     auto notes = std::make_shared<std::vector<std::string>>();
     std::int64_t epoch = lock.image().source_date_epoch;
     PlannedLayer layer { "system packages layer",

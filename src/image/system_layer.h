@@ -24,7 +24,7 @@ struct SystemLayer {
 // Plans the layer that installs the lock's system packages onto `base` without running a
 // package manager, as dpkg --unpack and a configure without scripts would: each .deb
 // (from the store's artifacts, sha256 checked as it is read) has its data.tar's files put
-// in the layer, through the base's top-level directory links (merged /usr); dpkg's
+// in the layer, its directories followed through the base's links (merged /usr); dpkg's
 // database gets each package's info files and a new /var/lib/dpkg/status (the base's
 // stanzas plus the packages', "install ok installed"; it replaces the base's file, never a
 // whiteout). Maintainer scripts are not run: the update-alternatives --install lines of

@@ -84,7 +84,8 @@ lock::Lockfile lock_with(const Scratch& scratch, const store::Store& store, cons
     return lock::Lockfile::parse(path, read_file(path));
 }
 
-const image::BaseFilesystem k_base { { "ID=debian\n", k_status }, { { "lib", "usr/lib" } } };
+const image::BaseFilesystem k_base { { "ID=debian\n", k_status },
+    { { "lib", "usr/lib" }, { "var/run", "run" }, { "usr/lib/x86_64-linux-gnu/libdemo.so.1", "old" } } };
 
 std::vector<oci::LayerEntry> entries_of(
     const lock::Lockfile& lock, const store::Store& store, const image::BaseFilesystem& base = k_base)
@@ -116,19 +117,23 @@ TEST_CASE("a .deb's files go through the base's top-level links, with dpkg's dat
         "file ./lib/x86_64-linux-gnu/libdemo.so.1.0\n"
         "symlink ./lib/x86_64-linux-gnu/libdemo.so.1 libdemo.so.1.0\n"
         "hardlink ./lib/x86_64-linux-gnu/libdemo.so.1.0.copy "
-        "./lib/x86_64-linux-gnu/libdemo.so.1.0\n");
+        "./lib/x86_64-linux-gnu/libdemo.so.1.0\n"
+        "dir ./var/run\nfile ./var/run/demo.pid\n");
     lock::Lockfile lock = lock_with(scratch, store, { deb });
     std::map<std::string, oci::LayerEntry> entries;
     for (auto& entry : entries_of(lock, store))
         entries[entry.path] = entry;
     CHECK_FALSE(entries.contains("lib")); // the base's link stays
     CHECK(entries.at("usr/lib/x86_64-linux-gnu/libdemo.so.1.0").type == oci::LayerEntry::Type::file);
-    CHECK(entries.at("usr/lib/x86_64-linux-gnu/libdemo.so.1").link_target == "libdemo.so.1.0");
+    CHECK(entries.at("usr/lib/x86_64-linux-gnu/libdemo.so.1").link_target == "libdemo.so.1.0"); // replaces the base's
+    CHECK_FALSE(entries.contains("var/run"));
+    CHECK(entries.at("run/demo.pid").type == oci::LayerEntry::Type::file);
     CHECK(entries.at("usr/lib/x86_64-linux-gnu/libdemo.so.1.0.copy").link_target
         == "usr/lib/x86_64-linux-gnu/libdemo.so.1.0");
     CHECK(entries.at("var/lib/dpkg/info/libdemo1.list").contents
         == "/.\n/lib\n/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu/libdemo.so.1.0\n"
-           "/lib/x86_64-linux-gnu/libdemo.so.1\n/lib/x86_64-linux-gnu/libdemo.so.1.0.copy\n");
+           "/lib/x86_64-linux-gnu/libdemo.so.1\n/lib/x86_64-linux-gnu/libdemo.so.1.0.copy\n/var/run\n"
+           "/var/run/demo.pid\n");
     CHECK(entries.at("var/lib/dpkg/status").contents
         == k_status + "\nPackage: libdemo1\nStatus: install ok installed\nVersion: 1.0-1\nArchitecture: amd64\n\n");
 }
