@@ -117,6 +117,9 @@ expect_eq "the build says which scripts it did not run" "$(grep -c '^  system pa
 expect_eq "and which alternatives it set up instead" \
   "$(grep -c '^  system packages: alternative libblas.so.3-x86_64-linux-gnu: /usr/lib/x86_64-linux-gnu/libblas.so.3 -> /usr/lib/x86_64-linux-gnu/blas/libblas.so.3' <<<"$built")" "1"
 digest=$(image_digest "$store" debian-numpy latest)
+rebuilt=$("$dlenv" build "$scratch/numpy.lock.json" --store "$store")
+expect_eq "a rebuild takes the layer from the cache" "$(grep -c '^  system packages: system packages layer reused from the layer cache$' <<<"$rebuilt")" "1"
+expect_eq "and builds the same image" "$(image_digest "$store" debian-numpy latest)" "$digest"
 "$dlenv" build "$scratch/numpy.lock.json" --store "$scratch/store2" >/dev/null
 expect_eq "another store builds the same image" "$(image_digest "$scratch/store2" debian-numpy latest)" "$digest"
 
