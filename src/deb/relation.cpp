@@ -60,8 +60,9 @@ Relation parse_relation(std::string_view text, const std::string& where)
     if (std::size_t colon = name.find(':'); colon != std::string_view::npos) {
         relation.arch = std::string(name.substr(colon + 1));
         name = name.substr(0, colon);
-        if (relation.arch != "any" && relation.arch != "native")
-            throw fail("the qualifier :" + relation.arch + " names another architecture, which dlenv does not install");
+        if (relation.arch.empty()
+            || relation.arch.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
+            throw fail("the qualifier :" + relation.arch + " is no architecture");
     }
     if (!is_package_name(name))
         throw fail("not a package name");

@@ -15,7 +15,7 @@ struct Relation {
     enum class Op { any, earlier, earlier_equal, equal, later_equal, later }; // <<, <=, =, >=, >>
 
     std::string name;
-    std::string arch; // the ":any" or ":native" qualifier without its colon; "" when none
+    std::string arch; // the qualifier without its colon ("any", "native", "amd64"); "" when none
     Op op = Op::any;
     std::optional<DebVersion> version; // set unless op is any
 
@@ -31,7 +31,8 @@ bool is_package_name(std::string_view name);
 
 // Parses a Depends, Pre-Depends or Provides field: groups separated by ',', alternatives
 // by '|'. Architecture and build-profile restrictions ("[amd64]", "<!nocheck>") belong
-// to source packages and are refused here, as is a qualifier other than any and native.
+// to source packages and are refused here; which architecture qualifiers can be met is
+// the resolver's to judge.
 // Throws Error(invalid_input) "WHERE: why" naming the relation.
 std::vector<Alternatives> parse_relations(std::string_view field, const std::string& where);
 

@@ -33,6 +33,9 @@ bool provides(const Package& package, const Relation& relation)
 
 bool satisfies(const Package& package, const Relation& relation)
 {
+    bool any_architecture = relation.arch.empty() || relation.arch == "any" || relation.arch == "native";
+    if (!any_architecture && package.architecture != relation.arch)
+        return false;
     if (package.name == relation.name)
         return relation.admits(package.version);
     return provides(package, relation);
@@ -115,8 +118,18 @@ private:
         return nullptr;
     }
 
+    // ":any" and ":native" are met by the one architecture dlenv installs; a qualifier
+    // naming another (a cross compiler's "libc6:arm64") is not.
+    bool for_this_architecture(const Relation& relation) const
+    {
+        return relation.arch.empty() || relation.arch == "any" || relation.arch == "native"
+            || relation.arch == m_request.architecture;
+    }
+
     const Package* candidate(const Relation& relation) const
     {
+        if (!for_this_architecture(relation))
+            return nullptr;
         if (auto it = m_available.find(relation.name); it != m_available.end())
             for (const Package* package : it->second)
                 if (relation.admits(package->version))
@@ -184,6 +197,10 @@ private:
         std::string prefix = chain_text(chain) + " -> " + wanted + ": ";
         std::vector<std::string> why;
         for (const auto& relation : group) {
+            if (!for_this_architecture(relation)) {
+                why.push_back(relation.text() + " is for another architecture than " + m_request.architecture);
+                continue;
+            }
             for (const auto& package : m_installed)
                 if (package.name == relation.name)
                     return Error(ErrorCode::conflict,

@@ -76,16 +76,16 @@ TEST_CASE("relations a binary package cannot have are refused", "[deb]")
     auto error_of_relation = [](const std::string& text) {
         try {
             parse_relations(text, "x:3: Depends");
+            return std::string("parsed");
         } catch (const Error& e) {
             return e.message();
         }
-        return std::string("parsed");
     };
     CHECK(error_of_relation("libc6 [amd64]")
         == "x:3: Depends: 'libc6 [amd64]': architecture and build-profile "
            "restrictions are for source packages");
-    CHECK(error_of_relation("libc6:i386")
-        == "x:3: Depends: 'libc6:i386': the qualifier :i386 names another architecture, which dlenv does not install");
+    CHECK(error_of_relation("libc6:i386 (>= 2)") == "parsed");
+    CHECK(error_of_relation("libc6:") == "x:3: Depends: 'libc6:': the qualifier : is no architecture");
     CHECK(error_of_relation("Libc6") == "x:3: Depends: 'Libc6': not a package name");
     CHECK(error_of_relation("libc6 (~ 2)")
         == "x:3: Depends: 'libc6 (~ 2)': expected one of << <= = >= >> before the version");

@@ -118,3 +118,10 @@ TEST_CASE("virtual packages are satisfied by their providers", "[deb]")
     CHECK(std::find(names.begin(), names.end(), "libopenblas0-pthread") != names.end());
     CHECK(std::count(names.begin(), names.end(), "python3-numpy") == 1); // python3-f2py is its own Provides
 }
+
+TEST_CASE("a relation qualified with another architecture is not met by this one's packages", "[deb]")
+{
+    CHECK(error_of({ "cross-tool" }, k_archive + stanza("cross-tool", "1.0", "Depends: libc6:arm64 (>= 2.36)\n"))
+        == "conflict: cross-tool -> libc6:arm64 (>= 2.36): libc6:arm64 (>= 2.36) is for another architecture than "
+           "amd64 [the archive lacks what the package needs: use the suite it was built for, or another snapshot]");
+}
