@@ -5,6 +5,7 @@
 #include "core/sha256.h"
 #include "deb/compressed.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace dlenv::deb {

@@ -3,6 +3,8 @@
 #include "oci/layer_index.h"
 #include "rootfs/path.h"
 
+#include <optional>
+
 namespace dlenv::image {
 namespace {
 

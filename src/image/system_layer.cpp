@@ -1,7 +1,6 @@
 #include "image/system_layer.h"
 
 #include "core/error.h"
-#include "core/file.h"
 #include "core/sha256.h"
 #include "deb/alternatives.h"
 #include "deb/control.h"
@@ -12,7 +11,7 @@
 
 #include <fstream>
 #include <map>
-#include <set>
+#include <optional>
 
 namespace dlenv::image {
 namespace {

@@ -2,11 +2,13 @@
 
 #include "core/error.h"
 #include "core/sha256.h"
+
 #include "deb/archive.h"
 #include "deb/default_archive.h"
 #include "deb/resolver.h"
 #include "http/client.h"
 #include "http/url.h"
+#include <algorithm>
 
 namespace dlenv::lock {
 namespace {
