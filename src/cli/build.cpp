@@ -48,7 +48,8 @@ nlohmann::json result_json(const image::BuildResult& result)
             { "message", finding.message } });
     return { { "name", result.name }, { "digest", result.manifest.digest.text() },
         { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base },
-        { "python", python_notes(result) }, { "fetched", artifacts_json(result.fetched) },
+        { "python", python_notes(result) }, { "system_packages", result.system_packages },
+        { "fetched", artifacts_json(result.fetched) },
         { "moved", moves_json(result.history) } };
 }
 
@@ -63,6 +64,8 @@ void print_result(const image::BuildResult& result, std::ostream& out)
         out << "  base: " << (finding.verdict == Verdict::warn ? "warning: " : "") << finding.message << "\n";
     for (const auto& note : python_notes(result))
         out << "  base: " << note << "\n";
+    for (const auto& note : result.system_packages)
+        out << "  system packages: " << note << "\n";
     if (!result.fetched.empty())
         out << "  artifacts: " << describe_artifacts(result.fetched) << "\n";
     out << "  tags: " << describe_moves(result.history) << "\n";

@@ -53,6 +53,7 @@ workflow::LockRequest lock_request(const LockArgs& args, const Options& options)
         request.files_root = args.files_root;
     request.offline = args.offline;
     request.insecure = args.registry.insecure;
+    request.store_dir = store_dir(options);
     request.progress = package_progress(shows_progress(options));
     return request;
 }
@@ -108,6 +109,8 @@ int run_lock(const LockArgs& args, const Options& options)
         json["digest"] = lockfile.digest().text();
         const auto& packages = lockfile.packages();
         json["packages"] = packages ? nlohmann::json(packages->size()) : nlohmann::json(nullptr);
+        const auto& system = lockfile.system_packages();
+        json["system_packages"] = system ? nlohmann::json(system->packages.size()) : nlohmann::json(nullptr);
         print_json(json, out);
     } else {
         if (report.verdict() == Verdict::warn)
@@ -120,6 +123,11 @@ int run_lock(const LockArgs& args, const Options& options)
             out << "  " << packages_summary(*packages) << "\n";
         else
             out << "  Python packages not locked: --offline without --wheelhouse\n";
+        if (const auto& system = lockfile.system_packages())
+            out << "  " << system->packages.size() << " system packages pinned by sha256 from " << system->archive.url
+                << " (" << system->archive.origin << ")\n";
+        else if (!request.profile.system_packages.empty())
+            out << "  system packages not locked: --offline\n";
     }
     return 0;
 }
@@ -152,6 +160,9 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory);
     add_registry_options(cmd, args->registry);
+    cmd->add_option("--store", options.store_dir,
+           "The store a base is brought into to lock system packages (default: $DLENV_STORE, else ./.dlenv)")
+        ->type_name("DIR");
     cmd->add_flag("--json", options.json, "Print the outcome as JSON");
     cmd->callback([args, &options, &exit_code] { exit_code = run_lock(*args, options); });
 }

@@ -10,6 +10,7 @@
 #include "image/image_config.h"
 #include "image/image_labels.h"
 #include "image/packages_layer.h"
+#include "image/system_layer.h"
 #include "lock/lockfile.h"
 #include "oci/layer_index.h"
 #include "oci/layer_writer.h"
@@ -123,6 +124,24 @@ std::vector<PlannedLayer> with_packages_layer(const BuildRequest& request, const
     return layers;
 }
 
+// The system packages' layer of a lock that names them, on what the base's layers say it
+// holds (its dpkg status and top-level links, read without unpacking).
+std::optional<SystemLayer> plan_system_layer(const BuildRequest& request, const store::Store& store,
+    const std::vector<oci::Descriptor>& base_layers, bool has_base)
+{
+    if (!request.lock.system_packages())
+        return std::nullopt;
+    if (!has_base)
+        throw Error(ErrorCode::invalid_input, "the lock pins system packages, and the base is scratch",
+            "system packages go onto a Debian or Ubuntu base");
+    try {
+        return system_packages_layer(
+            request.lock, read_base_filesystem(store.layout(), base_layers), request.compression);
+    } catch (const Error& e) {
+        throw e.with_context("base image " + request.base.reference);
+    }
+}
+
 } // namespace
 
 BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::string& name, const std::string& base,
@@ -164,24 +183,38 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
         for (const auto& layer : base_manifest.layers)
             layers.push_back(as_oci(layer));
     }
+    std::vector<BuiltLayer> built;
+    std::vector<FetchedArtifact> fetched;
+    std::vector<std::string> system_notes;
+    ConfigChanges changes { epoch, nvidia_environment(lock, matrix), image_labels(lock), {} };
+    auto add_layer = [&](const PlannedLayer& plan, const std::optional<store::CachedLayer>& cached) {
+        progress(plan.created_by);
+        auto [layer, diff_id] = write_or_reuse(plan, cached, store, request);
+        built.push_back(layer);
+        layers.push_back(layer.descriptor);
+        changes.layers.emplace_back(diff_id, plan.created_by);
+        return layer;
+    };
+    // The system packages come first, right above the base: the Python they may bring is
+    // the base's Python for the packages layer, so it is read from them too.
+    if (std::optional<SystemLayer> system = plan_system_layer(request, store, base_layers, base.has_value())) {
+        std::optional<store::CachedLayer> cached = store::find_cached_layer(store, system->layer.cache_key);
+        fetched = fetch_for_layers(request, { system->layer }, store, { cached }, progress);
+        BuiltLayer layer = add_layer(system->layer, cached);
+        system_notes = layer.reused ? std::vector<std::string> { "system packages layer reused from the layer cache" }
+                                    : *system->notes;
+        base_layers.push_back(layer.descriptor);
+    }
     std::optional<PackagesTarget> packages;
     std::vector<PlannedLayer> planned = with_packages_layer(request, store, base_layers, base.has_value(), packages);
 
     std::vector<std::optional<store::CachedLayer>> cached;
     for (const auto& plan : planned)
         cached.push_back(store::find_cached_layer(store, plan.cache_key));
-    std::vector<FetchedArtifact> fetched = fetch_for_layers(request, planned, store, cached, progress);
-
-    std::vector<BuiltLayer> built;
-    ConfigChanges changes { epoch, nvidia_environment(lock, matrix), image_labels(lock), {} };
-    for (std::size_t i = 0; i < planned.size(); ++i) {
-        const PlannedLayer& plan = planned[i];
-        progress(plan.created_by);
-        auto [layer, diff_id] = write_or_reuse(plan, cached[i], store, request);
-        built.push_back(layer);
-        layers.push_back(layer.descriptor);
-        changes.layers.emplace_back(diff_id, plan.created_by);
-    }
+    if (fetched.empty())
+        fetched = fetch_for_layers(request, planned, store, cached, progress);
+    for (std::size_t i = 0; i < planned.size(); ++i)
+        add_layer(planned[i], cached[i]);
 
     oci::Descriptor config
         = store.layout().write_blob(oci::to_blob_json(compose_config(base_config, changes)), oci::media_type::k_config);
@@ -193,7 +226,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_build(records, name, written, lock.digest().text(), now);
     store.commit(std::move(records));
-    return BuildResult { name, lock.digest().text(), written, built, base_fit, packages, fetched, entry };
+    return BuildResult { name, lock.digest().text(), written, built, base_fit, packages, system_notes, fetched, entry };
 }
 
 } // namespace dlenv::image

@@ -56,21 +56,21 @@ struct BuildResult {
     std::vector<Finding> base_fit; // the framework against its base (check_base_fits); none failed
     // Where the packages went and why (packages_target); nullopt when the lock pins none.
     std::optional<PackagesTarget> packages;
+    std::vector<std::string> system_packages; // what installing them did not do (SystemLayer's notes)
     std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
     store::HistoryEntry history; // what moved
 };
 
 // Builds the image a lockfile describes into `store` (opened for writing): base image,
-// dlenv's layers (reused from the layer cache when their inputs did not change; when one
-// that reads the lock's wheels or runtime must be written, fetch_artifacts brings what the
-// store lacks first, so a store that has them needs no network), config and manifest;
-// then `latest` moves to it and the previous latest becomes `rollback`, in one commit of
-// the records. Blobs are written before the manifest, the manifest before
-// the tags, so a kill at any point leaves the previous state intact. A base whose config
-// says it cannot serve the lock's framework (check_base_fits) fails before any layer, and so
-// does one whose Python cannot take the lock's packages (packages_target). Equal lockfiles give
-// equal manifest digests, in any store, at any time.
-// `progress` hears each step.
+// the system packages' layer right above it when the lock pins any (system_layer.h; the
+// Python they bring is then the base's for the packages layer), dlenv's layers (reused from the layer cache when their
+// inputs did not change; when one that reads the lock's wheels or runtime must be written, fetch_artifacts brings what
+// the store lacks first, so a store that has them needs no network), config and manifest; then `latest` moves to it and
+// the previous latest becomes `rollback`, in one commit of the records. Blobs are written before the manifest, the
+// manifest before the tags, so a kill at any point leaves the previous state intact. A base whose config says it cannot
+// serve the lock's framework (check_base_fits) fails before any layer, and so does one whose Python cannot take the
+// lock's packages (packages_target). Equal lockfiles give equal manifest digests, in any store, at any time. `progress`
+// hears each step.
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
     std::int64_t now, const std::function<void(const std::string&)>& progress);
 

@@ -142,6 +142,9 @@ std::vector<PinnedArtifact> pinned_artifacts(const lock::Lockfile& lock)
     if (const auto& packages = lock.packages())
         for (const auto& package : *packages)
             out.push_back({ package.filename, package.url, package.sha256, package.size });
+    if (const auto& system = lock.system_packages())
+        for (const auto& deb : system->packages)
+            out.push_back({ deb.filename, deb.url, deb.sha256, deb.size });
     return out;
 }
 

@@ -13,7 +13,8 @@
 
 namespace dlenv::image {
 
-// A file the lock pins for the build: a wheel of its Python closure, or its Python runtime.
+// A file the lock pins for the build: a wheel of its Python closure, its Python runtime,
+// or a .deb of its system packages.
 struct PinnedArtifact {
     std::string name; // the wheel's file name, or the runtime archive's
     std::string url; // http(s)://, or file:// and an absolute path as `dlenv lock` writes it
@@ -22,7 +23,7 @@ struct PinnedArtifact {
 };
 
 // The lock's Python runtime, when it has one, then its packages in the lock's order
-// (none when they are null: not locked).
+// (none when they are null: not locked), then its system packages' .debs.
 std::vector<PinnedArtifact> pinned_artifacts(const lock::Lockfile& lock);
 
 struct FetchedArtifact {

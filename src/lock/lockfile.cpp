@@ -42,6 +42,8 @@ nlohmann::json sections_json(const LockSections& sections)
     };
     if (sections.host)
         json["host"] = to_json(*sections.host);
+    if (sections.system_packages)
+        json["system_packages"] = to_json(*sections.system_packages);
     return json;
 }
 
@@ -54,7 +56,7 @@ std::string content_digest(nlohmann::json json)
 LockSections read_sections(const JsonReader& doc)
 {
     doc.allow_only({ "format", "digest", "profile", "matrices", "stack", "base_image", "image", "requirements",
-        "packages", "package_sources", "python", "validation", "warnings", "host" });
+        "packages", "package_sources", "python", "validation", "warnings", "host", "system_packages" });
     LockedStack stack = read_locked_stack(doc.at("stack"));
     auto image = doc.find("image");
     if (!image)
@@ -71,10 +73,14 @@ LockSections read_sections(const JsonReader& doc)
     std::optional<LockedHost> host;
     if (auto field = doc.find("host"))
         host = read_locked_host(*field);
+    std::optional<SystemPackagesSection> system_packages;
+    if (auto field = doc.find("system_packages"))
+        system_packages = read_system_packages(*field);
     return { read_locked_profile(doc.at("profile")), matrices.at("sha256").string(), std::move(stack),
         read_base_image_section(doc.at("base_image")), read_image_section(*image), doc.at("requirements").strings(),
         std::move(packages), read_package_sources(doc.at("package_sources")), read_python_environment(doc.at("python")),
-        read_validation(doc.at("validation")), read_locked_warnings(doc.at("warnings")), std::move(host) };
+        read_validation(doc.at("validation")), read_locked_warnings(doc.at("warnings")), std::move(host),
+        std::move(system_packages) };
 }
 
 // The lock is written from its sections, so a value they would write otherwise (an
@@ -126,6 +132,7 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
         { profile.validation_tiers, { profile.bandwidth_min_fraction, profile.gemm_min_fraction } },
         locked_warnings(report.findings),
         locked_host(host),
+        std::nullopt,
     };
     return Lockfile(std::move(sections), lock_path.string());
 }
@@ -167,6 +174,12 @@ void Lockfile::add_warnings(const std::vector<Finding>& findings)
 void Lockfile::set_packages(const std::vector<LockedPackage>& packages)
 {
     m_sections.packages = packages;
+    m_digest = Digest::of(to_canonical_json(sections_json(m_sections)));
+}
+
+void Lockfile::set_system_packages(const SystemPackagesSection& section)
+{
+    m_sections.system_packages = section;
     m_digest = Digest::of(to_canonical_json(sections_json(m_sections)));
 }
 

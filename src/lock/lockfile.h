@@ -8,6 +8,7 @@
 #include "lock/locked_stack.h"
 #include "lock/packages.h"
 #include "lock/provenance.h"
+#include "lock/system_packages.h"
 #include "lock/validation.h"
 #include "resolve/profile.h"
 #include "resolve/stack.h"
@@ -35,6 +36,7 @@ struct LockSections {
     Validation validation;
     std::vector<LockedWarning> warnings;
     std::optional<LockedHost> host;
+    std::optional<SystemPackagesSection> system_packages; // only when the profile names system packages
 };
 
 // A lockfile: everything a build reads, pinned, as canonical JSON
@@ -74,6 +76,9 @@ public:
     const Validation& validation() const { return m_sections.validation; }
     const std::vector<LockedWarning>& warnings() const { return m_sections.warnings; }
     const std::optional<LockedHost>& host() const { return m_sections.host; }
+    // The distribution packages added to the base; nullopt when the profile names none,
+    // or when they were not locked (--offline).
+    const std::optional<SystemPackagesSection>& system_packages() const { return m_sections.system_packages; }
     const Digest& digest() const { return m_digest; }
     std::string text() const; // the canonical bytes
 
@@ -88,6 +93,8 @@ public:
     void add_warnings(const std::vector<Finding>& findings);
     // Records the locked Python closure. Recomputes the lock's digest.
     void set_packages(const std::vector<LockedPackage>& packages);
+    // Records the locked system packages. Recomputes the lock's digest.
+    void set_system_packages(const SystemPackagesSection& section);
 
 private:
     Lockfile(LockSections sections, std::string file);

@@ -6,6 +6,7 @@
 #include "lock/locked_stack.h"
 #include "lock/packages.h"
 #include "lock/provenance.h"
+#include "lock/system_packages.h"
 #include "lock/validation.h"
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,7 @@ PythonEnvironment read_python_environment(const JsonReader& field);
 Validation read_validation(const JsonReader& validation);
 std::vector<LockedWarning> read_locked_warnings(const JsonReader& warnings);
 LockedHost read_locked_host(const JsonReader& host);
+SystemPackagesSection read_system_packages(const JsonReader& field);
 
 nlohmann::json to_json(const LockedProfile& profile);
 nlohmann::json to_json(const LockedStack& stack);
@@ -41,5 +43,6 @@ nlohmann::json to_json(const Thresholds& thresholds);
 nlohmann::json to_json(const Validation& validation);
 nlohmann::json to_json(const std::vector<LockedWarning>& warnings);
 nlohmann::json to_json(const LockedHost& host);
+nlohmann::json to_json(const SystemPackagesSection& section);
 
 } // namespace dlenv::lock

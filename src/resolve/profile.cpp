@@ -120,6 +120,31 @@ PackageSettings package_settings(const JsonReader& field, const PythonVersion& p
     return settings;
 }
 
+std::vector<std::string> non_empty_words(const JsonReader& field)
+{
+    std::vector<std::string> words = field.strings();
+    if (words.empty())
+        field.fail("expected at least one name");
+    for (std::size_t i = 0; i < words.size(); ++i)
+        if (words[i].empty() || words[i].find_first_of(" \t\n/") != std::string::npos)
+            field.items()[i].fail("expected a name without spaces or '/', got \"" + words[i] + "\"");
+    return words;
+}
+
+SystemArchive parse_system_archive(const JsonReader& field)
+{
+    field.allow_only({ "url", "suites", "components" });
+    SystemArchive archive { field.at("url").string(), non_empty_words(field.at("suites")),
+        non_empty_words(field.at("components")) };
+    while (archive.url.ends_with('/'))
+        archive.url.pop_back();
+    if (!archive.url.starts_with("https://") && !archive.url.starts_with("http://")
+        && !archive.url.starts_with("file://"))
+        field.at("url").fail("expected the https://, http:// or file:// URL of an apt archive",
+            "the URL of a sources.list line, like https://deb.debian.org/debian");
+    return archive;
+}
+
 } // namespace
 
 Profile Profile::parse(const std::string& file, const std::string& text)
@@ -127,7 +152,8 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     nlohmann::json json = JsonReader::parse_document(file, text);
     JsonReader doc(file, json);
     doc.allow_only({ "format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
-        "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation", "packages" });
+        "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation", "packages",
+        "system_packages", "system_archive" });
     if (std::string format = doc.at("format").string(); format != k_format)
         doc.at("format").fail("unknown format '" + format + "'", "this dlenv reads " + std::string(k_format));
 
@@ -174,6 +200,13 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     if (auto list = doc.find("files"))
         for (const auto& item : list->items())
             p.files.push_back(profile_file(item));
+    if (auto list = doc.find("system_packages"))
+        p.system_packages = non_empty_words(*list);
+    if (auto archive = doc.find("system_archive")) {
+        if (p.system_packages.empty())
+            archive->fail("names an archive but the profile has no system_packages");
+        p.system_archive = parse_system_archive(*archive);
+    }
     if (auto epoch = doc.find("source_date_epoch"))
         p.source_date_epoch = epoch->unsigned_integer();
 

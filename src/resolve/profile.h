@@ -44,6 +44,15 @@ struct PackageSettings {
     std::optional<PythonRuntimeSource> python_runtime;
 };
 
+// The apt archive a profile's system packages come from, as a sources.list line names it:
+// "deb URL SUITE... COMPONENT...". A snapshot (https://snapshot.debian.org/archive/debian/
+// 20240101T000000Z) is an archive like any other.
+struct SystemArchive {
+    std::string url; // http(s):// or file://, without a trailing '/'
+    std::vector<std::string> suites; // "bookworm", "bookworm-updates"
+    std::vector<std::string> components; // "main"
+};
+
 // What a team wants, as profiles/NAME.json says it ("format": "dlenv.profile/v1").
 // The fractions of a GPU's spec the gpu tier holds measured figures to when a profile's
 // validation names none: memory bandwidth over the spec's, FP16/BF16 GEMM throughput over
@@ -67,6 +76,10 @@ struct Profile {
     bool forward_compat = false;
     std::string base_image;
     std::vector<ProfileFile> files;
+    // Distribution packages (Debian's or Ubuntu's) added to the base, with their
+    // dependencies; from `system_archive`, else the archive the base's os-release implies.
+    std::vector<std::string> system_packages;
+    std::optional<SystemArchive> system_archive;
     std::uint32_t source_date_epoch = 0; // every mtime and timestamp in the image
     std::vector<std::string> validation_tiers;
     double bandwidth_min_fraction = k_default_bandwidth_min_fraction;

@@ -3,15 +3,19 @@
 #include "core/error.h"
 #include "core/image_reference.h"
 #include "core/json_reader.h"
+#include "image/base_image.h"
+#include "image/base_system.h"
 #include "lock/framework_needs.h"
 #include "lock/package_lock.h"
 #include "lock/package_plan.h"
+#include "lock/system_package_lock.h"
 #include "oci/descriptor.h"
 #include "registry/blob_transfer.h"
 #include "registry/manifests.h"
 #include "registry/platform.h"
 #include "resolve/base_contents.h"
 #include "resolve/framework_on_base.h"
+#include "store/store.h"
 
 namespace dlenv::workflow {
 namespace {
@@ -77,6 +81,24 @@ std::vector<lock::LockedPackage> lock_closure(const resolve::Profile& profile, c
     }
 }
 
+// The base's os-release and dpkg status, from its layers once it is in the store (a
+// registry base by the manifest the lock just pinned). The store is held only meanwhile.
+lock::BaseSystem read_base_system(const lock::Lockfile& lockfile, const LockRequest& request)
+{
+    const std::string& reference = lockfile.base_image().reference;
+    try {
+        store::Store store = store::Store::open_for_writing(request.store_dir);
+        image::BaseSource source = image::locate_base(reference, lockfile.base_image().manifest, request.store_dir);
+        std::optional<oci::Descriptor> manifest = image::import_base(source, store, request.insecure);
+        if (!manifest)
+            return {};
+        oci::Manifest parsed = oci::Manifest::parse(store.layout().read_blob(*manifest), reference);
+        return image::read_base_filesystem(store.layout(), parsed.layers).system;
+    } catch (const Error& e) {
+        throw e.with_context("read base image " + reference);
+    }
+}
+
 } // namespace
 
 LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request)
@@ -96,6 +118,9 @@ LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request
         base = pin_base_image(lockfile, matrix, request.insecure);
     if (!request.offline || request.sources.wheelhouse)
         lockfile.set_packages(lock_closure(profile, stack, sources, request.progress));
+    if (!request.offline && !profile.system_packages.empty())
+        lockfile.set_system_packages(
+            lock::lock_system_packages(profile, read_base_system(lockfile, request), request.progress.reading));
     if (base) {
         // after the closure: which CUDA libraries the framework loads from wheels decides
         std::vector<Finding> findings

@@ -30,6 +30,9 @@ struct LockRequest {
     std::optional<std::filesystem::path> files_root; // where the profile's files may be; default its directory
     bool offline = false; // ask no registry or index: the base stays unpinned, the packages too unless a wheelhouse
     bool insecure = false; // the base's registry as `dlenv pull --insecure`
+    // The store the base is brought into when the profile names system packages: they are
+    // resolved against what the base's own files say it holds.
+    std::filesystem::path store_dir;
     PackageProgress progress;
 };
 
@@ -47,7 +50,9 @@ struct LockResult {
 // its lock to `path`: the profile's files pinned, then (unless offline) the base image's
 // tag pinned to its digest and the lock's platform's manifest, with what that manifest's
 // config says the base carries, then (unless offline without a wheelhouse) the Python
-// closure pinned by sha256. A pinned base is then held to the framework the lock pins
+// closure pinned by sha256, then (unless offline) the system packages resolved against
+// the base, brought into the store at `store_dir`, and the archive (lock::lock_system_packages).
+// A pinned base is then held to the framework the lock pins
 // (resolve::check_framework_on_base): its warnings go into the lock's, a failure leaves
 // the lock unwritten. Errors are those of the steps; one pinning the base has the context
 // "pin base image REF" and a hint naming --offline.
