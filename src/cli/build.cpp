@@ -49,8 +49,7 @@ nlohmann::json result_json(const image::BuildResult& result)
     return { { "name", result.name }, { "digest", result.manifest.digest.text() },
         { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base },
         { "python", python_notes(result) }, { "system_packages", result.system_packages },
-        { "fetched", artifacts_json(result.fetched) },
-        { "moved", moves_json(result.history) } };
+        { "fetched", artifacts_json(result.fetched) }, { "moved", moves_json(result.history) } };
 }
 
 void print_result(const image::BuildResult& result, std::ostream& out)

@@ -52,9 +52,8 @@ std::optional<std::string> resolve(const std::map<std::string, oci::TarEntry>& f
 // posix_prefix scheme points, with its bin/python3.X in the shebangs.
 PackagesTarget runtime_target(const lock::PythonEnvironment& python, const PythonVersion& version)
 {
-    PackagesTarget target {
-        pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version), python.prefix, false, {}
-    };
+    PackagesTarget target { pypi::InstallScheme::for_prefix(rootfs::relative_path(python.prefix), version),
+        python.prefix, false, {} };
     const lock::PythonRuntime& runtime = *python.runtime;
     std::string which = runtime.version.empty()
         ? "the lock's Python runtime"
