@@ -1,20 +1,10 @@
 #include "deb/relation.h"
 
 #include "core/error.h"
-
-#include <cctype>
+#include "core/text.h"
 
 namespace dlenv::deb {
 namespace {
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    return text;
-}
 
 std::vector<std::string_view> split(std::string_view text, char separator)
 {
@@ -56,7 +46,7 @@ Relation parse_relation(std::string_view text, const std::string& where)
         throw fail("architecture and build-profile restrictions are for source packages");
     Relation relation;
     std::size_t paren = text.find('(');
-    std::string_view name = trim(text.substr(0, paren));
+    std::string_view name = trim_whitespace(text.substr(0, paren));
     if (std::size_t colon = name.find(':'); colon != std::string_view::npos) {
         relation.arch = std::string(name.substr(colon + 1));
         name = name.substr(0, colon);
@@ -71,12 +61,12 @@ Relation parse_relation(std::string_view text, const std::string& where)
         return relation;
     if (text.back() != ')' || text.find(')') != text.size() - 1)
         throw fail("expected a version relation in parentheses at its end");
-    std::string_view inside = trim(text.substr(paren + 1, text.size() - paren - 2));
+    std::string_view inside = trim_whitespace(text.substr(paren + 1, text.size() - paren - 2));
     for (const auto& [spelled, op] : k_ops) {
         if (!inside.starts_with(spelled))
             continue;
         relation.op = op;
-        relation.version = DebVersion::parse(trim(inside.substr(spelled.size())), where);
+        relation.version = DebVersion::parse(trim_whitespace(inside.substr(spelled.size())), where);
         return relation;
     }
     throw fail("expected one of << <= = >= >> before the version");
@@ -135,16 +125,16 @@ std::string qualified(const Relation& relation)
 std::vector<Alternatives> parse_relations(std::string_view field, const std::string& where)
 {
     std::vector<Alternatives> groups;
-    std::string_view text = trim(field);
+    std::string_view text = trim_whitespace(field);
     if (text.empty())
         return groups;
     for (std::string_view group : split(text, ',')) {
         Alternatives alternatives;
         for (std::string_view one : split(group, '|')) {
-            one = trim(one);
+            one = trim_whitespace(one);
             if (one.empty())
-                throw Error(
-                    ErrorCode::invalid_input, where + ": an empty relation in '" + std::string(trim(group)) + "'");
+                throw Error(ErrorCode::invalid_input,
+                    where + ": an empty relation in '" + std::string(trim_whitespace(group)) + "'");
             alternatives.push_back(parse_relation(one, where));
         }
         groups.push_back(std::move(alternatives));

@@ -1,6 +1,5 @@
 #include "lock/packages.h"
 
-#include "core/sha256.h"
 #include "core/version.h"
 #include "lock/section_json.h"
 
@@ -8,14 +7,6 @@ namespace dlenv::lock {
 namespace {
 
 const char* const k_hint = "run `dlenv lock` again";
-
-std::string checked_sha256(const JsonReader& field)
-{
-    std::string text = field.string();
-    if (!is_sha256_hex(text))
-        field.fail("expected 64 lowercase hexadecimal digits", k_hint);
-    return text;
-}
 
 } // namespace
 
@@ -52,7 +43,7 @@ LockedPackage read_locked_package(const JsonReader& field)
 {
     field.allow_only({ "name", "version", "index", "filename", "url", "sha256", "size", "required_by" });
     LockedPackage package { field.at("name").string(), field.at("version").string(), field.at("index").string(),
-        field.at("filename").string(), field.at("url").string(), checked_sha256(field.at("sha256")), std::nullopt,
+        field.at("filename").string(), field.at("url").string(), read_sha256_hex(field.at("sha256")), std::nullopt,
         field.at("required_by").strings() };
     if (auto size = field.find("size"))
         package.size = size->non_negative_integer();
@@ -83,7 +74,7 @@ PythonEnvironment read_python_environment(const JsonReader& field)
         field.at("prefix").fail("expected an absolute path in the image", k_hint);
     if (auto runtime = field.find("runtime")) {
         runtime->allow_only({ "url", "sha256", "version", "release" });
-        environment.runtime = PythonRuntime { runtime->at("url").string(), checked_sha256(runtime->at("sha256")),
+        environment.runtime = PythonRuntime { runtime->at("url").string(), read_sha256_hex(runtime->at("sha256")),
             runtime->optional_string("version").value_or(""), runtime->optional_string("release").value_or("") };
         if (auto version = runtime->find("version")) {
             PythonVersion full = version->as<PythonVersion>();

@@ -31,6 +31,8 @@ Validation read_validation(const JsonReader& validation);
 std::vector<LockedWarning> read_locked_warnings(const JsonReader& warnings);
 LockedHost read_locked_host(const JsonReader& host);
 SystemPackagesSection read_system_packages(const JsonReader& field);
+// A sha256 the lock pins, as 64 lowercase hexadecimal digits.
+std::string read_sha256_hex(const JsonReader& field);
 
 nlohmann::json to_json(const LockedProfile& profile);
 nlohmann::json to_json(const LockedStack& stack);

@@ -1,20 +1,11 @@
 #include "lock/system_packages.h"
 
-#include "core/sha256.h"
 #include "lock/section_json.h"
 
 namespace dlenv::lock {
 namespace {
 
 const char* const k_hint = "run `dlenv lock` again";
-
-std::string checked_sha256(const JsonReader& field)
-{
-    std::string text = field.string();
-    if (!is_sha256_hex(text))
-        field.fail("expected 64 lowercase hexadecimal digits", k_hint);
-    return text;
-}
 
 nlohmann::json to_json(const LockedArchive& archive)
 {
@@ -35,7 +26,7 @@ LockedArchive read_archive(const JsonReader& field)
     LockedArchive archive { field.at("url").string(), field.at("suites").strings(), field.at("components").strings(),
         field.at("origin").string(), field.at("release_sha256").string_map() };
     for (const auto& [suite, sha256] : archive.release_sha256)
-        checked_sha256(field.at("release_sha256").at(suite));
+        read_sha256_hex(field.at("release_sha256").at(suite));
     return archive;
 }
 
@@ -45,7 +36,7 @@ LockedDeb read_deb(const JsonReader& field)
         { "name", "version", "architecture", "filename", "url", "size", "sha256", "origin", "required_by" });
     LockedDeb deb { field.at("name").string(), field.at("version").string(), field.at("architecture").string(),
         field.at("filename").string(), field.at("url").string(), field.at("size").non_negative_integer(),
-        checked_sha256(field.at("sha256")), field.at("origin").string(), field.at("required_by").strings() };
+        read_sha256_hex(field.at("sha256")), field.at("origin").string(), field.at("required_by").strings() };
     if (!deb.filename.ends_with(".deb") || deb.filename.find('/') != std::string::npos || deb.filename.starts_with('.'))
         field.at("filename").fail("expected a .deb's file name", k_hint);
     return deb;
@@ -67,7 +58,7 @@ SystemPackagesSection read_system_packages(const JsonReader& field)
 {
     field.allow_only({ "requested", "architecture", "archive", "base_status_sha256", "already_installed", "packages" });
     SystemPackagesSection section { field.at("requested").strings(), field.at("architecture").string(),
-        read_archive(field.at("archive")), checked_sha256(field.at("base_status_sha256")),
+        read_archive(field.at("archive")), read_sha256_hex(field.at("base_status_sha256")),
         field.at("already_installed").strings(), {} };
     for (const auto& item : field.at("packages").items())
         section.packages.push_back(read_deb(item));

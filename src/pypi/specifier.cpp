@@ -1,21 +1,12 @@
 #include "pypi/specifier.h"
 
 #include "core/error.h"
+#include "core/text.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::pypi {
 namespace {
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    return text;
-}
 
 Error bad_clause(std::string_view text, const std::string& why)
 {
@@ -64,13 +55,13 @@ Specifier Specifier::parse(std::string_view text)
         { "<", Op::less },
         { ">", Op::greater },
     };
-    std::string_view clause = trim(text);
+    std::string_view clause = trim_whitespace(text);
     Specifier s;
     auto op = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return clause.starts_with(o.first); });
     if (op == std::end(ops))
         throw bad_clause(text, "it starts with no operator");
     s.m_op = op->second;
-    std::string_view version = trim(clause.substr(op->first.size()));
+    std::string_view version = trim_whitespace(clause.substr(op->first.size()));
     if (version.empty())
         throw bad_clause(text, "it names no version");
     s.m_text = std::string(version);
@@ -151,7 +142,7 @@ bool Specifier::names_prerelease() const
 SpecifierSet SpecifierSet::parse(std::string_view text)
 {
     SpecifierSet set;
-    std::string_view rest = trim(text);
+    std::string_view rest = trim_whitespace(text);
     if (rest.empty())
         return set;
     while (true) {
