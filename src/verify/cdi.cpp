@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/json_reader.h"
+#include "verify/cdi_yaml.h"
 
 #include <algorithm>
 
@@ -10,6 +11,19 @@ namespace dlenv::verify {
 namespace {
 
 constexpr std::string_view k_kind = "nvidia.com/gpu";
+
+enum class SpecFormat { none, json, yaml };
+
+// The CDI specification names both: a spec file ends in .json or .yaml.
+SpecFormat spec_format(const std::filesystem::path& file)
+{
+    std::string extension = file.extension().string();
+    if (extension == ".json")
+        return SpecFormat::json;
+    if (extension == ".yaml")
+        return SpecFormat::yaml;
+    return SpecFormat::none;
+}
 
 std::vector<std::string> strings_at(const nlohmann::json& object, const char* key)
 {
@@ -27,7 +41,7 @@ DeviceNode device_node(const nlohmann::json& node, const DeviceProbe& probe)
         auto probed = probe(out.host_path);
         if (!probed)
             throw Error(ErrorCode::environment, "the CDI spec names " + out.host_path + ", which is no device here",
-                "regenerate the spec: `nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json`");
+                k_regenerate_cdi_spec);
         probed->path = out.path;
         probed->host_path = out.host_path;
         return *probed;
@@ -35,7 +49,7 @@ DeviceNode device_node(const nlohmann::json& node, const DeviceProbe& probe)
     std::string type = node.value("type", std::string("c"));
     if (type != "c" && type != "b" && type != "u" && type != "p")
         throw Error(ErrorCode::invalid_input, "device node " + out.path + ": type \"" + type + "\" is not c, b, u or p",
-            "regenerate the spec: `nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json`");
+            k_regenerate_cdi_spec);
     out.type = type.front();
     out.major = node.at("major").get<std::uint32_t>();
     out.minor = node.value("minor", 0u);
@@ -75,8 +89,7 @@ GpuInjection plan_from_cdi_spec(const nlohmann::json& spec, const std::string& w
             if (all == devices.end() || device.at("name") == "all")
                 apply_edits(device.at("containerEdits"), probe, out);
     } catch (const nlohmann::json::exception& e) {
-        throw Error(ErrorCode::invalid_input, where + ": not a CDI spec: " + e.what(),
-            "regenerate it: `nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json`");
+        throw Error(ErrorCode::invalid_input, where + ": not a CDI spec: " + e.what(), k_regenerate_cdi_spec);
     } catch (const Error& e) {
         throw e.with_context(where);
     }
@@ -89,11 +102,13 @@ std::optional<GpuInjection> plan_from_cdi_dirs(const std::vector<std::filesystem
         std::error_code ec;
         std::vector<std::filesystem::path> files;
         for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-            if (entry.path().extension() == ".json")
+            if (spec_format(entry.path()) != SpecFormat::none)
                 files.push_back(entry.path());
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
-            nlohmann::json spec = JsonReader::parse_document_or_null(read_file(file));
+            nlohmann::json spec = spec_format(file) == SpecFormat::yaml
+                ? cdi_yaml_document(read_file(file), file.string())
+                : JsonReader::parse_document_or_null(read_file(file));
             if (spec.is_object() && spec.value("kind", std::string()) == k_kind)
                 return plan_from_cdi_spec(spec, file.string(), probe);
         }

@@ -12,8 +12,9 @@ namespace dlenv::verify {
 // Error(invalid_input) naming `where` for a spec that does not follow the schema.
 GpuInjection plan_from_cdi_spec(const nlohmann::json& spec, const std::string& where, const DeviceProbe& probe);
 
-// The first JSON spec of kind nvidia.com/gpu in `dirs` (each read in file-name order).
-// YAML specs are not read: `nvidia-ctk cdi generate --format=json` writes one this reads.
+// The first spec of kind nvidia.com/gpu in `dirs` (each read in file-name order), JSON
+// (*.json) or YAML (*.yaml, what `nvidia-ctk cdi generate` and the toolkit's refresh
+// service write to /var/run/cdi/nvidia.yaml).
 std::optional<GpuInjection> plan_from_cdi_dirs(
     const std::vector<std::filesystem::path>& dirs, const DeviceProbe& probe);
 

@@ -40,8 +40,8 @@ GpuInjection plan_gpu_injection(const GpuHost& host)
     out.devices = driver_device_nodes(host.dev_dir, host.probe);
     if (out.devices.empty() || out.devices.front().path != "/dev/nvidiactl")
         throw Error(ErrorCode::environment, "no NVIDIA device nodes in " + host.dev_dir.string() + " and no CDI spec",
-            "install the NVIDIA driver, or generate a CDI spec: `nvidia-ctk cdi generate --format=json "
-            "--output=/etc/cdi/nvidia.json`");
+            "install the NVIDIA driver, or generate a CDI spec: `nvidia-ctk cdi generate "
+            "--output=/etc/cdi/nvidia.yaml`");
     out.binds = driver_library_binds(parse_ldconfig(host.ldconfig ? host.ldconfig() : std::string()));
     if (host.nvidia_smi)
         out.binds.push_back({ *host.nvidia_smi, "/usr/bin/nvidia-smi", true });

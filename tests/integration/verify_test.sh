@@ -72,7 +72,7 @@ if [ ! -e /dev/nvidiactl ] && ! ls /etc/cdi/*.json /var/run/cdi/*.json >/dev/nul
   set -e
   expect_eq "--tier gpu with a driver but no device nodes exits 3" "$rc" 3
   expect_eq "--tier gpu says the GPUs cannot be injected" "$message" \
-    "dlenv: the gpu tier was not run: GPU injection cannot be planned: no NVIDIA device nodes in /dev and no CDI spec (install the NVIDIA driver, or generate a CDI spec: \`nvidia-ctk cdi generate --format=json --output=/etc/cdi/nvidia.json\`)"
+    "dlenv: the gpu tier was not run: GPU injection cannot be planned: no NVIDIA device nodes in /dev and no CDI spec (install the NVIDIA driver, or generate a CDI spec: \`nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml\`)"
 fi
 
 # Promotion needs every tier the lock requires: quickstart's lock requires all three.

@@ -28,6 +28,7 @@ const std::map<std::string, std::set<std::string>> k_seams = {
     { "libdeflate", { "oci/gzip_stream.cpp", "oci/layer_stream.cpp" } },
     { "isa-l/", { "oci/gzip_members.cpp" } },
     { "zstd", { "oci/zstd_stream.cpp" } },
+    { "yaml-cpp/", { "verify/cdi_yaml.cpp" } },
 };
 
 const fs::path k_src = fs::path(DLENV_SOURCE_DIR) / "src";

@@ -59,7 +59,7 @@ TEST_CASE("a host whose GPUs cannot be injected says why and what to install", "
     CHECK(result.unavailable
         == "GPU injection cannot be planned: no NVIDIA device nodes in " + (scratch / "dev").string()
             + " and no CDI spec (install the NVIDIA driver, or generate a CDI spec: `nvidia-ctk cdi generate "
-              "--format=json --output=/etc/cdi/nvidia.json`)");
+              "--output=/etc/cdi/nvidia.yaml`)");
 }
 
 TEST_CASE("an image built before the kit existed fails its GPU tier after the driver checks pass", "[verify]")
