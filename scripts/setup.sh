@@ -17,13 +17,15 @@ build="$root/build"
 packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd-dev libisal-dev libssl-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libyaml-cpp-dev catch2 python3)
 # The tests check dlenv's images with tools no one here wrote, against the reference registry
-# (over TLS with openssl's certificates, behind htpasswd or a token service). clang and its
+# (over TLS with openssl's certificates, behind htpasswd or a token service, or with the
+# login in a password store that docker-credential-pass reads). clang and its
 # runtime (ASan, UBSan, libFuzzer) build the sanitized tests and the fuzz targets;
 # clang-format checks the sources' layout. patchelf gives the test's python-build-standalone
 # stand-in the $ORIGIN/../lib rpath python-build-standalone gives its interpreter.
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
-             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format patchelf)
+             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format patchelf
+             golang-docker-credential-helpers pass)
 fi
 
 missing=()

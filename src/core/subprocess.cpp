@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 namespace dlenv {
+namespace {
 
-std::optional<ProcessResult> run_process(const std::vector<std::string>& argv)
+// Runs argv with `stdin_fd` (when not -1) as its standard input and collects its output.
+std::optional<ProcessResult> spawn(const std::vector<std::string>& argv, int stdin_fd)
 {
     if (argv.empty())
         return std::nullopt;
@@ -28,6 +30,8 @@ std::optional<ProcessResult> run_process(const std::vector<std::string>& argv)
     pid_t pid = ::fork();
     if (pid == 0) {
         ::dup2(out_pipe[1], STDOUT_FILENO);
+        if (stdin_fd != -1)
+            ::dup2(stdin_fd, STDIN_FILENO);
         ::execvp(args[0], args.data());
         int err = errno;
         (void)!::write(exec_pipe[1], &err, sizeof err);
@@ -60,6 +64,28 @@ std::optional<ProcessResult> run_process(const std::vector<std::string>& argv)
     if (exec_failed)
         return std::nullopt;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return result;
+}
+
+} // namespace
+
+std::optional<ProcessResult> run_process(const std::vector<std::string>& argv)
+{
+    return spawn(argv, -1);
+}
+
+std::optional<ProcessResult> run_process(const std::vector<std::string>& argv, std::string_view input)
+{
+    if (input.size() > k_max_process_input)
+        return std::nullopt;
+    int in_pipe[2];
+    if (::pipe2(in_pipe, O_CLOEXEC) != 0)
+        return std::nullopt;
+    // An empty pipe holds far more than k_max_process_input, so this write never blocks.
+    bool written = ::write(in_pipe[1], input.data(), input.size()) == static_cast<ssize_t>(input.size());
+    ::close(in_pipe[1]);
+    std::optional<ProcessResult> result = written ? spawn(argv, in_pipe[0]) : std::nullopt;
+    ::close(in_pipe[0]);
     return result;
 }
 

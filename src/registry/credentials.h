@@ -17,9 +17,10 @@ struct Credentials {
 
 // The credentials for `registry` ("docker.io", "host:5000"), looked up in order:
 //   DLENV_REGISTRY_AUTH=USER:PASSWORD   for the registry the command talks to
-//   $DOCKER_CONFIG/config.json, else ~/.docker/config.json: "auths" entries keyed by the
-//   host, with or without a scheme ("https://index.docker.io/v1/" for docker.io), holding
-//   "auth" (base64 of USER:PASSWORD) or "username" and "password".
+//   $DOCKER_CONFIG/config.json, else ~/.docker/config.json: its "credHelpers" helper for
+//   the host, else its "credsStore" helper (`docker-credential-NAME get`), else "auths"
+//   entries keyed by the host, with or without a scheme ("https://index.docker.io/v1/"
+//   for docker.io), holding "auth" (base64 of USER:PASSWORD) or "username" and "password".
 // nullopt when neither has any: the registry is then used anonymously. Error(invalid_input)
 // for a malformed variable or config file, naming it (and the field, or the line and
 // column) without its secret.

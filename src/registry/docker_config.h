@@ -9,9 +9,11 @@
 
 namespace dlenv::registry {
 
-// The credentials that the "auths" of a Docker config.json holds under the first of
-// `keys` it has: "auth" (base64 of USER:PASSWORD), else "username" and "password".
-// nullopt when the file does not exist or holds none. The file holds secrets, so a
+// The credentials a Docker config.json gives for the first of `keys` it has, as Docker
+// reads it: from the helper "credHelpers" names for the registry, else from the
+// "credsStore" helper (ask_credential_helper), else from "auths": "auth" (base64 of
+// USER:PASSWORD), else "username" and "password". nullopt when the file does not exist
+// or none of them holds any. The file holds secrets, so a
 // malformed one is refused (Error(invalid_input)) naming the file and the line and
 // column, or the field (`auths."registry.example".auth`), and what is wrong, but
 // never quoting its text; `registry` names where to log in again.
