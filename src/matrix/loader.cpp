@@ -42,6 +42,8 @@ public:
             [&](const JsonReader& row) { return read_tensorflow(row); });
         read_rows(files, "jax.json", "releases", m.m_jax, [&](const JsonReader& row) { return read_jax(row); });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
+        read_rows(files, "driver_releases.json", "branches", m.m_driver_releases,
+            [&](const JsonReader& row) { return read_driver_releases(row, m); });
         read_rows(files, "nvidia_require_cuda.json", "releases", m.m_nvidia_images,
             [&](const JsonReader& row) { return read_nvidia_image_release(row); });
         read_rows(files, "cuda_components.json", "releases", m.m_cuda_components,
@@ -62,7 +64,7 @@ private:
         auto it = files.find(name);
         if (it == files.end())
             throw Error(ErrorCode::not_found, file + ": missing",
-                "a matrix directory holds cuda.json, cudnn.json, "
+                "a matrix directory holds cuda.json, driver_releases.json, cudnn.json, "
                 "torch.json, tensorflow.json, jax.json, gpus.json, nvidia_require_cuda.json, "
                 "cuda_components.json and python_runtimes.json");
         nlohmann::json json = JsonReader::parse_document(file, it->second);
@@ -168,6 +170,36 @@ private:
                 max_branch ? std::optional(max_branch->unsigned_integer()) : std::nullopt,
                 read_segments(row.find("segments")), provenance(row) });
         }
+    }
+
+    // The listed releases, oldest first and each once, with the drivers cuda.json's toolkits of
+    // the branch bundle merged in: a runfile's driver is a Linux release even where no other
+    // list names it.
+    DriverReleases read_driver_releases(const JsonReader& row, const Matrix& m) const
+    {
+        row.allow_only({ "branch", "releases", "complete_through", "note", "source", "confidence" });
+        DriverReleases out { row.at("branch").unsigned_integer(), {},
+            row.optional_as<DriverVersion>("complete_through"), provenance(row) };
+        for (const auto& item : row.at("releases").items()) {
+            DriverVersion release = item.as<DriverVersion>();
+            if (release.major() != out.branch)
+                item.fail("release " + release.text() + " is not of branch " + std::to_string(out.branch),
+                    "move it to the row of branch " + std::to_string(release.major()));
+            if (!out.releases.empty() && release <= out.releases.back())
+                item.fail(
+                    "release " + release.text() + " is out of order", "list the releases oldest first, each once");
+            out.releases.push_back(release);
+        }
+        if (out.complete_through && !out.lists(*out.complete_through))
+            row.at("complete_through")
+                .fail("complete_through " + out.complete_through->text() + " is not one of the branch's releases",
+                    "name the newest release the list is complete to");
+        for (const auto& toolkit : m.m_toolkits)
+            if (toolkit.driver_linux && toolkit.driver_linux->major() == out.branch
+                && !out.lists(*toolkit.driver_linux))
+                out.releases.insert(std::upper_bound(out.releases.begin(), out.releases.end(), *toolkit.driver_linux),
+                    *toolkit.driver_linux);
+        return out;
     }
 
     CudnnLibraries read_cudnn_libraries(const JsonReader& row) const

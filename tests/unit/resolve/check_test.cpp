@@ -663,3 +663,45 @@ TEST_CASE(
     CHECK(update.verdict() == Verdict::ok);
     CHECK(has_code(update, "cuda-targets-gpu"));
 }
+
+// --- Driver releases, update releases and cuDNN support notes --------------------------
+
+TEST_CASE("a driver number no Linux release carries warns, naming the nearest releases", "[resolve]")
+{
+    // NVIDIA's vGPU documentation lists 535.154.02 as a host driver; the Linux driver of that
+    // release is 535.154.05.
+    Report r = check({ .cuda = "12.2", .driver = "535.154.02", .gpus = { "A100" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "driver-not-released" });
+    const Finding* unreleased = finding(r, "driver-not-released");
+    REQUIRE(unreleased);
+    CHECK(unreleased->message == "driver 535.154.02 is not a released Linux driver; nearest: 535.154.05");
+    CHECK(unreleased->why == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags");
+    CHECK(suggests(r,
+        "name the driver nvidia-smi reports where the container runs (in the VM on a vGPU host): vGPU host and "
+        "Windows drivers carry numbers of their own"));
+    CHECK(has_code(r, "driver-backward-compatible")); // the floors still judge the number
+
+    Report released = check({ .cuda = "12.2", .driver = "535.154.05", .gpus = { "A100" } });
+    CHECK(released.verdict() == Verdict::ok);
+    CHECK_FALSE(has_code(released, "driver-not-released"));
+    CHECK_FALSE(has_code(released, "driver-release-unknown"));
+}
+
+TEST_CASE("a driver the release lists cannot place is said to be unknown, not unreleased", "[resolve]")
+{
+    auto [driver, why] = GENERATE(table<std::string, std::string>({
+        { "595.60.01", "it is newer than the Linux releases of branch 595 the matrix lists (through 595.45.04)" },
+        { "450.57", "the matrix lists only some Linux releases of branch 450" },
+        { "620.10.01", "the matrix lists no Linux releases of branch 620" },
+    }));
+    CAPTURE(driver);
+    Report r = check({ .driver = driver });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(problems(r).empty());
+    const Finding* unknown = finding(r, "driver-release-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->message == "whether driver " + driver + " is a released Linux driver is not known: " + why);
+}
