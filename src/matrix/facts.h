@@ -153,9 +153,19 @@ struct CudnnLibraries {
     Provenance provenance;
 };
 
+// The CUDA NVIDIA's support matrix recommends a cuDNN release with on GPUs of some
+// architectures ("Pascal/Maxwell with CUDA 11.8").
+struct CudnnRecommendation {
+    std::vector<std::string> architectures; // cuda.json architecture names: "Pascal"
+    CudaRange cuda;
+};
+
 struct CudnnRelease {
     CudnnVersion version;
     std::vector<CudnnBuild> builds; // empty: not known
+    // Architectures the release supports only as deprecated (its support matrix footnotes them).
+    std::vector<std::string> deprecated_architectures;
+    std::vector<CudnnRecommendation> recommended;
     Provenance provenance;
 };
 

@@ -35,7 +35,7 @@ public:
             for (const auto& row : doc.at("libraries").items())
                 m.m_cudnn_libraries.push_back(read_cudnn_libraries(row));
             for (const auto& row : doc.at("releases").items())
-                m.m_cudnn.push_back(read_cudnn(row));
+                m.m_cudnn.push_back(read_cudnn(row, m));
         });
         read_rows(files, "torch.json", "releases", m.m_torch, [&](const JsonReader& row) { return read_torch(row); });
         read_rows(files, "tensorflow.json", "releases", m.m_tensorflow,
@@ -248,10 +248,33 @@ private:
         return release;
     }
 
-    CudnnRelease read_cudnn(const JsonReader& row) const
+    // An architecture name another row names: one of cuda.json's architectures.
+    std::string architecture_name(const JsonReader& item, const Matrix& m) const
     {
-        row.allow_only({ "version", "builds", "note", "source", "confidence" });
-        CudnnRelease release { row.at("version").as<CudnnVersion>(), {}, provenance(row) };
+        std::string name = item.string();
+        bool known = std::any_of(m.m_architectures.begin(), m.m_architectures.end(),
+            [&](const Architecture& arch) { return arch.name == name; });
+        if (!known)
+            item.fail("unknown architecture '" + name + "'", "name one of cuda.json's architectures (\"Pascal\")");
+        return name;
+    }
+
+    CudnnRelease read_cudnn(const JsonReader& row, const Matrix& m) const
+    {
+        row.allow_only(
+            { "version", "builds", "deprecated_architectures", "recommended", "note", "source", "confidence" });
+        CudnnRelease release { row.at("version").as<CudnnVersion>(), {}, {}, {}, provenance(row) };
+        if (auto deprecated = row.find("deprecated_architectures"))
+            for (const auto& item : deprecated->items())
+                release.deprecated_architectures.push_back(architecture_name(item, m));
+        if (auto recommended = row.find("recommended"))
+            for (const auto& item : recommended->items()) {
+                item.allow_only({ "architectures", "cuda" });
+                CudnnRecommendation recommendation { {}, range<CudaVersion>(item.at("cuda")) };
+                for (const auto& name : item.at("architectures").items())
+                    recommendation.architectures.push_back(architecture_name(name, m));
+                release.recommended.push_back(std::move(recommendation));
+            }
         auto builds = row.find("builds"); // null: the builds are not known
         for (const auto& build : builds ? builds->items() : std::vector<JsonReader> {}) {
             build.allow_only({ "cuda", "driver_linux", "compute_capabilities" });

@@ -569,3 +569,35 @@ TEST_CASE("a malformed driver release list is refused, naming the field and the 
     CHECK(e.message() == message);
     CHECK(e.hint() == hint);
 }
+
+// --- Update releases, NCCL pins and cuDNN support notes ------------------------------
+
+TEST_CASE("a cuDNN release's support notes are data: deprecated architectures and recommended CUDA", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    auto release = [&](const std::string& version) {
+        for (const auto* r : m.cudnn_releases_matching(CudnnVersion::parse(version)))
+            if (r->version.text() == version)
+                return r;
+        FAIL("no cuDNN " + version);
+        return static_cast<const CudnnRelease*>(nullptr);
+    };
+    CHECK(release("9.10.2")->deprecated_architectures == std::vector<std::string> { "Maxwell", "Pascal", "Volta" });
+    const auto& recommended = release("9.5.1")->recommended;
+    REQUIRE(recommended.size() == 2);
+    CHECK(recommended[0].architectures == std::vector<std::string> { "Maxwell", "Pascal" });
+    CHECK(recommended[0].cuda.describe() == "11.8");
+    CHECK(recommended[1].cuda.describe() == "12.6");
+    CHECK(release("9.17.0")->recommended.empty());
+}
+
+TEST_CASE("a cuDNN note naming an architecture cuda.json does not know is refused", "[matrix]")
+{
+    Error e = load_error(with_edit("cudnn.json", [](nlohmann::json& d) {
+        for (auto& r : d["releases"])
+            if (r["version"] == "9.10.2")
+                r["deprecated_architectures"][0] = "Fermi";
+    }));
+    CHECK_THAT(e.message(), Catch::Matchers::EndsWith(".deprecated_architectures[0]: unknown architecture 'Fermi'"));
+    CHECK(e.hint() == "name one of cuda.json's architectures (\"Pascal\")");
+}

@@ -264,7 +264,8 @@ TEST_CASE("case 21: torch 2.8 cu128 has no kernel for a GTX 1080 Ti (sm_61), cu1
     Report r = check({ .frameworks = { "torch==2.8" }, .cuda = "12.8", .gpus = { "GTX 1080 Ti" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "gpu-no-kernel" });
+    // cuDNN 9.10.2 (the cu128 wheel's) also supports Pascal only as deprecated.
+    CHECK(problems(r) == Codes { "gpu-no-kernel", "cudnn-gpu-deprecated" });
     CHECK(suggests_containing(r, "use cu126"));
     CHECK(suggests(r,
         "use cu126 (torch 2.8+cu126): driver >= 560.28.03, or >= 525.60.13 under minor-version "
@@ -704,4 +705,32 @@ TEST_CASE("a driver the release lists cannot place is said to be unknown, not un
     const Finding* unknown = finding(r, "driver-release-unknown");
     REQUIRE(unknown);
     CHECK(unknown->message == "whether driver " + driver + " is a released Linux driver is not known: " + why);
+}
+
+TEST_CASE("cuDNN 9.10.2 supports Pascal only as deprecated: torch 2.8 cu126 on a GTX 1080 Ti warns", "[resolve]")
+{
+    Report r = check({ .frameworks = { "torch==2.8+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "cudnn-gpu-deprecated", "gpu-cubin-compatible" }); // sm_60 cubins run on 6.1
+    CHECK(finding(r, "cudnn-gpu-deprecated")->message
+        == "cuDNN 9.10.2 (CUDA 12.0-12.9 build) supports Pascal GPUs (NVIDIA GeForce GTX 1080 Ti) only as deprecated: "
+           "its support matrix marks them for removal in a later release");
+    Report turing = check({ .frameworks = { "torch==2.8+cu126" }, .driver = "570.124.06", .gpus = { "RTX 2080 Ti" } });
+    CHECK_FALSE(has_code(turing, "cudnn-gpu-deprecated"));
+}
+
+TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 on newer GPUs", "[resolve]")
+{
+    Report pascal = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
+    SHOW(pascal);
+    CHECK(problems(pascal) == Codes { "cudnn-cuda-not-recommended", "gpu-cubin-compatible" });
+    CHECK(finding(pascal, "cudnn-cuda-not-recommended")->message
+        == "NVIDIA recommends cuDNN 9.5.1 with CUDA 11.8 on Pascal GPUs (NVIDIA GeForce GTX 1080 Ti), not CUDA 12.6");
+    Report ada = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "RTX 4090" } });
+    CHECK_FALSE(has_code(ada, "cudnn-cuda-not-recommended"));
+    Report older = check({ .cuda = "12.4", .cudnn = "9.5", .driver = "570.124.06", .gpus = { "RTX 3090" } });
+    SHOW(older);
+    CHECK(finding(older, "cudnn-cuda-not-recommended")->message
+        == "NVIDIA recommends cuDNN 9.5.1 with CUDA 12.6 on Ampere GPUs (NVIDIA GeForce RTX 3090), not CUDA 12.4");
 }
