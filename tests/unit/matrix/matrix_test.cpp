@@ -572,6 +572,29 @@ TEST_CASE("a malformed driver release list is refused, naming the field and the 
 
 // --- Update releases, NCCL pins and cuDNN support notes ------------------------------
 
+TEST_CASE("CUDA 12.3 Update 2 is a release of the 12.3 line, whose floor stays 12.3 GA's driver", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    auto releases = m.toolkit_releases(CudaVersion::parse("12.3.2"));
+    REQUIRE(releases.size() == 1);
+    CHECK(releases.front()->name == "12.3 Update 2");
+    CHECK_FALSE(releases.front()->driver_linux);
+    CHECK(version_text(m.first_toolkit(CudaVersion::parse("12.3.2"))) == "545.23.06");
+}
+
+TEST_CASE("torch 2.4 cu121 and 2.9 cu128 carry the NCCL their PyPI wheels pin", "[matrix]")
+{
+    auto nccl_of = [](const std::string& line, const std::string& tag) -> std::string {
+        for (const auto& release : Matrix::embedded().torch_releases())
+            for (const auto& variant : release.variants)
+                if (release.line == line && variant.tag == tag)
+                    return variant.nccl ? variant.nccl->text() : "(none)";
+        return "(no variant)";
+    };
+    CHECK(nccl_of("2.4", "cu121") == "2.20.5");
+    CHECK(nccl_of("2.9", "cu128") == "2.27.5");
+}
+
 TEST_CASE("a cuDNN release's support notes are data: deprecated architectures and recommended CUDA", "[matrix]")
 {
     const Matrix& m = Matrix::embedded();

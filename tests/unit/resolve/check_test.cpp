@@ -707,6 +707,17 @@ TEST_CASE("a driver the release lists cannot place is said to be unknown, not un
     CHECK(unknown->message == "whether driver " + driver + " is a released Linux driver is not known: " + why);
 }
 
+TEST_CASE("a CUDA update release is checked against its line's floor", "[resolve]")
+{
+    Report r = check({ .cuda = "12.3.2", .driver = "545.23.08", .gpus = { "H100" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(problems(r).empty());
+    CHECK(finding(r, "driver-backward-compatible")->message
+        == "driver 545.23.08 runs CUDA 12.3 applications (the CUDA 12.3 toolkit driver is 545.23.06; newer drivers "
+           "run older CUDA)");
+}
+
 TEST_CASE("cuDNN 9.10.2 supports Pascal only as deprecated: torch 2.8 cu126 on a GTX 1080 Ti warns", "[resolve]")
 {
     Report r = check({ .frameworks = { "torch==2.8+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
