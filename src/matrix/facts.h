@@ -60,6 +60,24 @@ struct DriverBranch {
     Provenance provenance;
 };
 
+// The Linux driver releases of one driver branch (driver_releases.json), with the drivers the
+// CUDA runfiles of that branch bundle (cuda.json) merged in, oldest first.
+struct DriverReleases {
+    std::uint32_t branch; // 535
+    std::vector<DriverVersion> releases;
+    // Every Linux release of the branch up to this one is listed; none: the list is partial.
+    std::optional<DriverVersion> complete_through;
+    Provenance provenance;
+
+    // True when `driver` is listed.
+    bool lists(const DriverVersion& driver) const;
+    // True when the list says whether `driver` was released: it is complete up to or past it.
+    bool knows(const DriverVersion& driver) const;
+    // The releases nearest `driver`: those that share its first two parts, else the ones on
+    // either side of it.
+    std::vector<DriverVersion> nearest(const DriverVersion& driver) const;
+};
+
 // One NVIDIA_REQUIRE_CUDA value that NVIDIA's own nvidia/cuda images of a release carry,
 // and where: the base Dockerfile sets it per architecture stage.
 struct NvidiaRequireCuda {
@@ -135,9 +153,19 @@ struct CudnnLibraries {
     Provenance provenance;
 };
 
+// The CUDA NVIDIA's support matrix recommends a cuDNN release with on GPUs of some
+// architectures ("Pascal/Maxwell with CUDA 11.8").
+struct CudnnRecommendation {
+    std::vector<std::string> architectures; // cuda.json architecture names: "Pascal"
+    CudaRange cuda;
+};
+
 struct CudnnRelease {
     CudnnVersion version;
     std::vector<CudnnBuild> builds; // empty: not known
+    // Architectures the release supports only as deprecated (its support matrix footnotes them).
+    std::vector<std::string> deprecated_architectures;
+    std::vector<CudnnRecommendation> recommended;
     Provenance provenance;
 };
 

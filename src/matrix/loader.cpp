@@ -35,13 +35,15 @@ public:
             for (const auto& row : doc.at("libraries").items())
                 m.m_cudnn_libraries.push_back(read_cudnn_libraries(row));
             for (const auto& row : doc.at("releases").items())
-                m.m_cudnn.push_back(read_cudnn(row));
+                m.m_cudnn.push_back(read_cudnn(row, m));
         });
         read_rows(files, "torch.json", "releases", m.m_torch, [&](const JsonReader& row) { return read_torch(row); });
         read_rows(files, "tensorflow.json", "releases", m.m_tensorflow,
             [&](const JsonReader& row) { return read_tensorflow(row); });
         read_rows(files, "jax.json", "releases", m.m_jax, [&](const JsonReader& row) { return read_jax(row); });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
+        read_rows(files, "driver_releases.json", "branches", m.m_driver_releases,
+            [&](const JsonReader& row) { return read_driver_releases(row, m); });
         read_rows(files, "nvidia_require_cuda.json", "releases", m.m_nvidia_images,
             [&](const JsonReader& row) { return read_nvidia_image_release(row); });
         read_rows(files, "cuda_components.json", "releases", m.m_cuda_components,
@@ -62,7 +64,7 @@ private:
         auto it = files.find(name);
         if (it == files.end())
             throw Error(ErrorCode::not_found, file + ": missing",
-                "a matrix directory holds cuda.json, cudnn.json, "
+                "a matrix directory holds cuda.json, driver_releases.json, cudnn.json, "
                 "torch.json, tensorflow.json, jax.json, gpus.json, nvidia_require_cuda.json, "
                 "cuda_components.json and python_runtimes.json");
         nlohmann::json json = JsonReader::parse_document(file, it->second);
@@ -170,6 +172,36 @@ private:
         }
     }
 
+    // The listed releases, oldest first and each once, with the drivers cuda.json's toolkits of
+    // the branch bundle merged in: a runfile's driver is a Linux release even where no other
+    // list names it.
+    DriverReleases read_driver_releases(const JsonReader& row, const Matrix& m) const
+    {
+        row.allow_only({ "branch", "releases", "complete_through", "note", "source", "confidence" });
+        DriverReleases out { row.at("branch").unsigned_integer(), {},
+            row.optional_as<DriverVersion>("complete_through"), provenance(row) };
+        for (const auto& item : row.at("releases").items()) {
+            DriverVersion release = item.as<DriverVersion>();
+            if (release.major() != out.branch)
+                item.fail("release " + release.text() + " is not of branch " + std::to_string(out.branch),
+                    "move it to the row of branch " + std::to_string(release.major()));
+            if (!out.releases.empty() && release <= out.releases.back())
+                item.fail(
+                    "release " + release.text() + " is out of order", "list the releases oldest first, each once");
+            out.releases.push_back(release);
+        }
+        if (out.complete_through && !out.lists(*out.complete_through))
+            row.at("complete_through")
+                .fail("complete_through " + out.complete_through->text() + " is not one of the branch's releases",
+                    "name the newest release the list is complete to");
+        for (const auto& toolkit : m.m_toolkits)
+            if (toolkit.driver_linux && toolkit.driver_linux->major() == out.branch
+                && !out.lists(*toolkit.driver_linux))
+                out.releases.insert(std::upper_bound(out.releases.begin(), out.releases.end(), *toolkit.driver_linux),
+                    *toolkit.driver_linux);
+        return out;
+    }
+
     CudnnLibraries read_cudnn_libraries(const JsonReader& row) const
     {
         row.allow_only({ "major", "shim", "loaded", "note", "source", "confidence" });
@@ -216,10 +248,33 @@ private:
         return release;
     }
 
-    CudnnRelease read_cudnn(const JsonReader& row) const
+    // An architecture name another row names: one of cuda.json's architectures.
+    std::string architecture_name(const JsonReader& item, const Matrix& m) const
     {
-        row.allow_only({ "version", "builds", "note", "source", "confidence" });
-        CudnnRelease release { row.at("version").as<CudnnVersion>(), {}, provenance(row) };
+        std::string name = item.string();
+        bool known = std::any_of(m.m_architectures.begin(), m.m_architectures.end(),
+            [&](const Architecture& arch) { return arch.name == name; });
+        if (!known)
+            item.fail("unknown architecture '" + name + "'", "name one of cuda.json's architectures (\"Pascal\")");
+        return name;
+    }
+
+    CudnnRelease read_cudnn(const JsonReader& row, const Matrix& m) const
+    {
+        row.allow_only(
+            { "version", "builds", "deprecated_architectures", "recommended", "note", "source", "confidence" });
+        CudnnRelease release { row.at("version").as<CudnnVersion>(), {}, {}, {}, provenance(row) };
+        if (auto deprecated = row.find("deprecated_architectures"))
+            for (const auto& item : deprecated->items())
+                release.deprecated_architectures.push_back(architecture_name(item, m));
+        if (auto recommended = row.find("recommended"))
+            for (const auto& item : recommended->items()) {
+                item.allow_only({ "architectures", "cuda" });
+                CudnnRecommendation recommendation { {}, range<CudaVersion>(item.at("cuda")) };
+                for (const auto& name : item.at("architectures").items())
+                    recommendation.architectures.push_back(architecture_name(name, m));
+                release.recommended.push_back(std::move(recommendation));
+            }
         auto builds = row.find("builds"); // null: the builds are not known
         for (const auto& build : builds ? builds->items() : std::vector<JsonReader> {}) {
             build.allow_only({ "cuda", "driver_linux", "compute_capabilities" });

@@ -91,6 +91,40 @@ const NvidiaImageRelease* Matrix::nvidia_image_release(const CudaVersion& versio
     return newest;
 }
 
+const DriverReleases* Matrix::driver_releases(std::uint32_t branch) const
+{
+    for (const auto& releases : m_driver_releases)
+        if (releases.branch == branch)
+            return &releases;
+    return nullptr;
+}
+
+bool DriverReleases::lists(const DriverVersion& driver) const
+{
+    return std::find(releases.begin(), releases.end(), driver) != releases.end();
+}
+
+bool DriverReleases::knows(const DriverVersion& driver) const
+{
+    return lists(driver) || (complete_through && driver <= *complete_through);
+}
+
+std::vector<DriverVersion> DriverReleases::nearest(const DriverVersion& driver) const
+{
+    std::vector<DriverVersion> out;
+    for (const auto& release : releases)
+        if (release.truncated(2) == driver.truncated(2))
+            out.push_back(release);
+    if (!out.empty())
+        return out;
+    auto above = std::lower_bound(releases.begin(), releases.end(), driver);
+    if (above != releases.begin())
+        out.push_back(*std::prev(above));
+    if (above != releases.end())
+        out.push_back(*above);
+    return out;
+}
+
 const CudnnLibraries* Matrix::cudnn_libraries(std::uint32_t major) const
 {
     for (const auto& libraries : m_cudnn_libraries)

@@ -29,6 +29,9 @@ public:
     const std::vector<MinorVersionFloor>& minor_version_floors() const { return m_minor_floors; }
     const ForwardCompatibility& forward_compatibility() const { return m_forward; }
     const std::vector<DriverBranch>& driver_branches() const { return m_branches; }
+    const std::vector<DriverReleases>& driver_releases() const { return m_driver_releases; }
+    // The Linux releases of driver branch `branch` (535); null when the matrix lists none.
+    const DriverReleases* driver_releases(std::uint32_t branch) const;
     const std::vector<Architecture>& architectures() const { return m_architectures; }
     const std::vector<CudnnRelease>& cudnn_releases() const { return m_cudnn; }
     const std::vector<CudnnLibraries>& cudnn_libraries() const { return m_cudnn_libraries; }
@@ -77,6 +80,7 @@ private:
     std::vector<MinorVersionFloor> m_minor_floors;
     ForwardCompatibility m_forward;
     std::vector<DriverBranch> m_branches;
+    std::vector<DriverReleases> m_driver_releases;
     std::vector<Architecture> m_architectures;
     std::vector<CudnnRelease> m_cudnn;
     std::vector<CudnnLibraries> m_cudnn_libraries;

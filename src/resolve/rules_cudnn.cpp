@@ -1,5 +1,7 @@
 #include "resolve/rules.h"
 
+#include <algorithm>
+
 namespace dlenv::resolve {
 namespace {
 
@@ -40,6 +42,33 @@ void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report&
         report.add(Verdict::warn, "cudnn-untested",
             build.name() + " was tested with cuDNN " + ships.text() + ", not " + wanted.text(),
             build.provenance.cite());
+}
+
+bool names(const std::vector<std::string>& architectures, const std::string& name)
+{
+    return std::find(architectures.begin(), architectures.end(), name) != architectures.end();
+}
+
+// What the release's support matrix says of a GPU it supports: deprecated, or better with
+// another CUDA.
+void check_support_notes(const Context& ctx, const matrix::CudnnRelease& release, const std::string& label,
+    const GpuTarget& gpu, Report& report)
+{
+    const matrix::Architecture* arch = ctx.matrix.architecture(gpu.compute_capability);
+    if (!arch)
+        return;
+    std::string source = release.provenance.cite();
+    if (names(release.deprecated_architectures, arch->name))
+        report.add(Verdict::warn, "cudnn-gpu-deprecated",
+            label + " supports " + arch->name + " GPUs (" + gpu.label
+                + ") only as deprecated: its support matrix marks them for removal in a later release",
+            source, gpu.label);
+    for (const auto& recommendation : release.recommended)
+        if (names(recommendation.architectures, arch->name) && !recommendation.cuda.contains(*ctx.cuda))
+            report.add(Verdict::warn, "cudnn-cuda-not-recommended",
+                "NVIDIA recommends cuDNN " + release.version.text() + " with CUDA " + recommendation.cuda.describe()
+                    + " on " + arch->name + " GPUs (" + gpu.label + "), not CUDA " + ctx.cuda->text(),
+                source, gpu.label);
 }
 
 } // namespace
@@ -99,8 +128,10 @@ void check_cudnn(const Context& ctx, Report& report)
                 source, gpu.label);
             continue;
         }
-        if (supports(match->compute_capabilities, gpu.compute_capability))
+        if (supports(match->compute_capabilities, gpu.compute_capability)) {
+            check_support_notes(ctx, *release, label, gpu, report);
             continue;
+        }
         report.add(Verdict::fail, "cudnn-gpu-unsupported",
             label + " supports compute capabilities " + cc_list(match->compute_capabilities) + "; " + gpu.label + " is "
                 + gpu.compute_capability.text(),

@@ -134,6 +134,42 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
     return false;
 }
 
+// "535.154.05" or "535.129.03 and 535.146.02"
+std::string versions_text(const std::vector<DriverVersion>& versions)
+{
+    std::vector<std::string> texts;
+    for (const auto& version : versions)
+        texts.push_back(version.text());
+    return join_alternatives(texts, " and ");
+}
+
+// A driver number no Linux release carries (a vGPU host driver's, a typo) is likely not what
+// the host runs; the floors still judge the number, so this warns rather than fails.
+void check_driver_release(const Context& ctx, Report& report)
+{
+    const DriverVersion& driver = *ctx.query.driver;
+    const std::uint32_t branch = driver.major();
+    const matrix::DriverReleases* known = ctx.matrix.driver_releases(branch);
+    if (known && known->lists(driver))
+        return;
+    if (known && known->knows(driver)) {
+        report.add(Verdict::warn, "driver-not-released",
+            "driver " + driver.text()
+                + " is not a released Linux driver; nearest: " + versions_text(known->nearest(driver)),
+            known->provenance.cite());
+        report.suggest("name the driver nvidia-smi reports where the container runs (in the VM on a vGPU host): "
+                       "vGPU host and Windows drivers carry numbers of their own");
+        return;
+    }
+    std::string why = !known       ? "the matrix lists no Linux releases of branch " + std::to_string(branch)
+        : !known->complete_through ? "the matrix lists only some Linux releases of branch " + std::to_string(branch)
+                                   : "it is newer than the Linux releases of branch " + std::to_string(branch)
+            + " the matrix lists (through " + known->complete_through->text() + ")";
+    report.add(Verdict::ok, "driver-release-unknown",
+        "whether driver " + driver.text() + " is a released Linux driver is not known: " + why,
+        known ? known->provenance.cite() : "");
+}
+
 } // namespace
 
 std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda)
@@ -148,7 +184,10 @@ std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& 
 
 void check_driver(const Context& ctx, Report& report)
 {
-    if (!ctx.query.driver || !ctx.cuda)
+    if (!ctx.query.driver)
+        return;
+    check_driver_release(ctx, report);
+    if (!ctx.cuda)
         return;
     const auto* toolkit = ctx.matrix.first_toolkit(*ctx.cuda);
     if (!toolkit)

@@ -502,3 +502,125 @@ TEST_CASE("the components of a CUDA release carry their own versions, sonames an
     CHECK(m.cudnn_libraries(8)->loaded.front() == "libcudnn_ops_infer.so.8");
     CHECK_FALSE(m.cudnn_libraries(7));
 }
+
+// --- Driver releases -------------------------------------------------------------
+
+TEST_CASE("a driver branch lists NVIDIA's Linux releases, with the drivers CUDA runfiles bundle", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    const DriverReleases* r535 = m.driver_releases(535);
+    REQUIRE(r535);
+    CHECK(r535->lists(DriverVersion::parse("535.154.05")));
+    CHECK_FALSE(r535->lists(DriverVersion::parse("535.154.02"))); // a vGPU host driver's number
+    CHECK(r535->knows(DriverVersion::parse("535.154.02")));
+    CHECK(r535->complete_through->text() == "535.288.01");
+    // CUDA 12.2 Update 1's runfile driver has no tag of its own; cuda.json adds it.
+    CHECK(r535->lists(DriverVersion::parse("535.86.09")));
+    CHECK(m.driver_releases(560)->lists(DriverVersion::parse("560.35.05")));
+    CHECK(std::is_sorted(r535->releases.begin(), r535->releases.end()));
+    CHECK(r535->provenance.cite() == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags");
+}
+
+TEST_CASE("the releases nearest a driver share its first two parts, else lie on either side of it", "[matrix]")
+{
+    const DriverReleases& r535 = *Matrix::embedded().driver_releases(535);
+    auto texts = [](const std::vector<DriverVersion>& versions) {
+        std::vector<std::string> out;
+        for (const auto& v : versions)
+            out.push_back(v.text());
+        return out;
+    };
+    CHECK(texts(r535.nearest(DriverVersion::parse("535.154.02"))) == std::vector<std::string> { "535.154.05" });
+    CHECK(texts(r535.nearest(DriverVersion::parse("535.104.99")))
+        == std::vector<std::string> { "535.104.05", "535.104.12" });
+    CHECK(texts(r535.nearest(DriverVersion::parse("535.150.01")))
+        == std::vector<std::string> { "535.146.02", "535.154.05" });
+}
+
+TEST_CASE("past its last listed release, or in a partial list, a driver's release is not known", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    const DriverReleases& r595 = *m.driver_releases(595);
+    CHECK(r595.complete_through->text() == "595.45.04");
+    CHECK(r595.lists(DriverVersion::parse("595.71.05"))); // CUDA 13.2 Update 2's runfile driver
+    CHECK_FALSE(r595.knows(DriverVersion::parse("595.60.01")));
+    const DriverReleases& r450 = *m.driver_releases(450);
+    CHECK_FALSE(r450.complete_through);
+    CHECK(r450.lists(DriverVersion::parse("450.80.02")));
+    CHECK_FALSE(r450.knows(DriverVersion::parse("450.57")));
+    CHECK(m.driver_releases(620) == nullptr);
+}
+
+TEST_CASE("a malformed driver release list is refused, naming the field and the fix", "[matrix]")
+{
+    auto [edit, message, hint] = GENERATE(table<std::function<void(nlohmann::json&)>, std::string, std::string>({
+        { [](nlohmann::json& d) { d["branches"][0]["releases"][0] = "590.44.01"; },
+            "m/driver_releases.json: branches[0].releases[0]: release 590.44.01 is not of branch 595",
+            "move it to the row of branch 590" },
+        { [](nlohmann::json& d) { std::swap(d["branches"][0]["releases"][0], d["branches"][0]["releases"][1]); },
+            "m/driver_releases.json: branches[0].releases[1]: release 595.44.02 is out of order",
+            "list the releases oldest first, each once" },
+        { [](nlohmann::json& d) { d["branches"][0]["complete_through"] = "595.45.99"; },
+            "m/driver_releases.json: branches[0].complete_through: complete_through 595.45.99 is not one of the "
+            "branch's releases",
+            "name the newest release the list is complete to" },
+    }));
+    Error e = load_error(with_edit("driver_releases.json", edit));
+    CHECK(e.message() == message);
+    CHECK(e.hint() == hint);
+}
+
+// --- Update releases, NCCL pins and cuDNN support notes ------------------------------
+
+TEST_CASE("CUDA 12.3 Update 2 is a release of the 12.3 line, whose floor stays 12.3 GA's driver", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    auto releases = m.toolkit_releases(CudaVersion::parse("12.3.2"));
+    REQUIRE(releases.size() == 1);
+    CHECK(releases.front()->name == "12.3 Update 2");
+    CHECK_FALSE(releases.front()->driver_linux);
+    CHECK(version_text(m.first_toolkit(CudaVersion::parse("12.3.2"))) == "545.23.06");
+}
+
+TEST_CASE("torch 2.4 cu121 and 2.9 cu128 carry the NCCL their PyPI wheels pin", "[matrix]")
+{
+    auto nccl_of = [](const std::string& line, const std::string& tag) -> std::string {
+        for (const auto& release : Matrix::embedded().torch_releases())
+            for (const auto& variant : release.variants)
+                if (release.line == line && variant.tag == tag)
+                    return variant.nccl ? variant.nccl->text() : "(none)";
+        return "(no variant)";
+    };
+    CHECK(nccl_of("2.4", "cu121") == "2.20.5");
+    CHECK(nccl_of("2.9", "cu128") == "2.27.5");
+}
+
+TEST_CASE("a cuDNN release's support notes are data: deprecated architectures and recommended CUDA", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    auto release = [&](const std::string& version) {
+        for (const auto* r : m.cudnn_releases_matching(CudnnVersion::parse(version)))
+            if (r->version.text() == version)
+                return r;
+        FAIL("no cuDNN " + version);
+        return static_cast<const CudnnRelease*>(nullptr);
+    };
+    CHECK(release("9.10.2")->deprecated_architectures == std::vector<std::string> { "Maxwell", "Pascal", "Volta" });
+    const auto& recommended = release("9.5.1")->recommended;
+    REQUIRE(recommended.size() == 2);
+    CHECK(recommended[0].architectures == std::vector<std::string> { "Maxwell", "Pascal" });
+    CHECK(recommended[0].cuda.describe() == "11.8");
+    CHECK(recommended[1].cuda.describe() == "12.6");
+    CHECK(release("9.17.0")->recommended.empty());
+}
+
+TEST_CASE("a cuDNN note naming an architecture cuda.json does not know is refused", "[matrix]")
+{
+    Error e = load_error(with_edit("cudnn.json", [](nlohmann::json& d) {
+        for (auto& r : d["releases"])
+            if (r["version"] == "9.10.2")
+                r["deprecated_architectures"][0] = "Fermi";
+    }));
+    CHECK_THAT(e.message(), Catch::Matchers::EndsWith(".deprecated_architectures[0]: unknown architecture 'Fermi'"));
+    CHECK(e.hint() == "name one of cuda.json's architectures (\"Pascal\")");
+}

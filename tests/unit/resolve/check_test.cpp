@@ -264,7 +264,8 @@ TEST_CASE("case 21: torch 2.8 cu128 has no kernel for a GTX 1080 Ti (sm_61), cu1
     Report r = check({ .frameworks = { "torch==2.8" }, .cuda = "12.8", .gpus = { "GTX 1080 Ti" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "gpu-no-kernel" });
+    // cuDNN 9.10.2 (the cu128 wheel's) also supports Pascal only as deprecated.
+    CHECK(problems(r) == Codes { "gpu-no-kernel", "cudnn-gpu-deprecated" });
     CHECK(suggests_containing(r, "use cu126"));
     CHECK(suggests(r,
         "use cu126 (torch 2.8+cu126): driver >= 560.28.03, or >= 525.60.13 under minor-version "
@@ -662,4 +663,85 @@ TEST_CASE(
     SHOW(update);
     CHECK(update.verdict() == Verdict::ok);
     CHECK(has_code(update, "cuda-targets-gpu"));
+}
+
+// --- Driver releases, update releases and cuDNN support notes --------------------------
+
+TEST_CASE("a driver number no Linux release carries warns, naming the nearest releases", "[resolve]")
+{
+    // NVIDIA's vGPU documentation lists 535.154.02 as a host driver; the Linux driver of that
+    // release is 535.154.05.
+    Report r = check({ .cuda = "12.2", .driver = "535.154.02", .gpus = { "A100" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "driver-not-released" });
+    const Finding* unreleased = finding(r, "driver-not-released");
+    REQUIRE(unreleased);
+    CHECK(unreleased->message == "driver 535.154.02 is not a released Linux driver; nearest: 535.154.05");
+    CHECK(unreleased->why == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags");
+    CHECK(suggests(r,
+        "name the driver nvidia-smi reports where the container runs (in the VM on a vGPU host): vGPU host and "
+        "Windows drivers carry numbers of their own"));
+    CHECK(has_code(r, "driver-backward-compatible")); // the floors still judge the number
+
+    Report released = check({ .cuda = "12.2", .driver = "535.154.05", .gpus = { "A100" } });
+    CHECK(released.verdict() == Verdict::ok);
+    CHECK_FALSE(has_code(released, "driver-not-released"));
+    CHECK_FALSE(has_code(released, "driver-release-unknown"));
+}
+
+TEST_CASE("a driver the release lists cannot place is said to be unknown, not unreleased", "[resolve]")
+{
+    auto [driver, why] = GENERATE(table<std::string, std::string>({
+        { "595.60.01", "it is newer than the Linux releases of branch 595 the matrix lists (through 595.45.04)" },
+        { "450.57", "the matrix lists only some Linux releases of branch 450" },
+        { "620.10.01", "the matrix lists no Linux releases of branch 620" },
+    }));
+    CAPTURE(driver);
+    Report r = check({ .driver = driver });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(problems(r).empty());
+    const Finding* unknown = finding(r, "driver-release-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->message == "whether driver " + driver + " is a released Linux driver is not known: " + why);
+}
+
+TEST_CASE("a CUDA update release is checked against its line's floor", "[resolve]")
+{
+    Report r = check({ .cuda = "12.3.2", .driver = "545.23.08", .gpus = { "H100" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(problems(r).empty());
+    CHECK(finding(r, "driver-backward-compatible")->message
+        == "driver 545.23.08 runs CUDA 12.3 applications (the CUDA 12.3 toolkit driver is 545.23.06; newer drivers "
+           "run older CUDA)");
+}
+
+TEST_CASE("cuDNN 9.10.2 supports Pascal only as deprecated: torch 2.8 cu126 on a GTX 1080 Ti warns", "[resolve]")
+{
+    Report r = check({ .frameworks = { "torch==2.8+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "cudnn-gpu-deprecated", "gpu-cubin-compatible" }); // sm_60 cubins run on 6.1
+    CHECK(finding(r, "cudnn-gpu-deprecated")->message
+        == "cuDNN 9.10.2 (CUDA 12.0-12.9 build) supports Pascal GPUs (NVIDIA GeForce GTX 1080 Ti) only as deprecated: "
+           "its support matrix marks them for removal in a later release");
+    Report turing = check({ .frameworks = { "torch==2.8+cu126" }, .driver = "570.124.06", .gpus = { "RTX 2080 Ti" } });
+    CHECK_FALSE(has_code(turing, "cudnn-gpu-deprecated"));
+}
+
+TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 on newer GPUs", "[resolve]")
+{
+    Report pascal = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
+    SHOW(pascal);
+    CHECK(problems(pascal) == Codes { "cudnn-cuda-not-recommended", "gpu-cubin-compatible" });
+    CHECK(finding(pascal, "cudnn-cuda-not-recommended")->message
+        == "NVIDIA recommends cuDNN 9.5.1 with CUDA 11.8 on Pascal GPUs (NVIDIA GeForce GTX 1080 Ti), not CUDA 12.6");
+    Report ada = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "RTX 4090" } });
+    CHECK_FALSE(has_code(ada, "cudnn-cuda-not-recommended"));
+    Report older = check({ .cuda = "12.4", .cudnn = "9.5", .driver = "570.124.06", .gpus = { "RTX 3090" } });
+    SHOW(older);
+    CHECK(finding(older, "cudnn-cuda-not-recommended")->message
+        == "NVIDIA recommends cuDNN 9.5.1 with CUDA 12.6 on Ampere GPUs (NVIDIA GeForce RTX 3090), not CUDA 12.4");
 }
