@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 
@@ -69,6 +70,9 @@ std::string value_text(double value)
     if (std::isinf(value))
         return value > 0 ? "+Inf" : "-Inf";
     char text[32];
+    // Whole numbers, timestamps and byte counts among them, as integers: 1700000000, not 1.7e+09.
+    if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
+        return std::to_string(static_cast<std::int64_t>(value));
     auto result = std::to_chars(text, text + sizeof text, value);
     return std::string(text, result.ptr);
 }

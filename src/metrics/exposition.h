@@ -32,7 +32,8 @@ struct Family {
 // "# HELP name help\n# TYPE name gauge\n" then one line per sample, `name{l="v",...} value`,
 // for each family in order; a family without samples is left out. Label values escape
 // backslash, double quote and line feed; help text backslash and line feed. Values are
-// the shortest text that reads back as the same double ("0.866", "3", "NaN", "+Inf").
+// whole numbers below 2^53 as integers ("1700000000"), others the shortest text that reads
+// back as the same double ("0.866", "2.5e-07", "NaN", "+Inf").
 // A name or label name outside the format's grammar, or two families of one name, is a
 // programming error (std::logic_error).
 std::string render(const std::vector<Family>& families);

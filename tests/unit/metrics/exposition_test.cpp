@@ -30,13 +30,15 @@ TEST_CASE("label values escape backslash, double quote and line feed; help text 
         == "# HELP m a\\\\b\\nc \"q\"\n# TYPE m gauge\nm{l=\"\\\"\"} 1\n");
 }
 
-TEST_CASE("values are the shortest text that reads back as the same double", "[metrics]")
+TEST_CASE("values are whole numbers as integers, others the shortest text that reads back the same", "[metrics]")
 {
     CHECK(value_text(0) == "0");
     CHECK(value_text(3) == "3");
     CHECK(value_text(0.1 + 0.2) == "0.30000000000000004");
     CHECK(value_text(2.5e-7) == "2.5e-07");
     CHECK(value_text(1073741824.0 * 503) == "540092137472");
+    CHECK(value_text(-1700000000) == "-1700000000");
+    CHECK(value_text(1e300) == "1e+300");
     CHECK(value_text(std::numeric_limits<double>::quiet_NaN()) == "NaN");
     CHECK(value_text(std::numeric_limits<double>::infinity()) == "+Inf");
     CHECK(value_text(-std::numeric_limits<double>::infinity()) == "-Inf");

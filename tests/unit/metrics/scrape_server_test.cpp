@@ -27,7 +27,7 @@ TEST_CASE("GET /metrics answers the exposition with its content type, and closes
 TEST_CASE("other paths, methods and malformed or oversized heads get their status", "[metrics]")
 {
     CHECK(respond("GET / HTTP/1.1\r\n\r\n", body)
-        == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 26\r\nConnection: "
+        == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 27\r\nConnection: "
            "close\r\n\r\ndlenv serves /metrics only\n");
     CHECK(respond("GET /metrics/../etc HTTP/1.1\r\n\r\n", body).starts_with("HTTP/1.1 404 Not Found\r\n"));
     CHECK(respond("POST /metrics HTTP/1.1\r\n\r\n", body)
@@ -36,7 +36,7 @@ TEST_CASE("other paths, methods and malformed or oversized heads get their statu
     CHECK(respond("GET /metrics\r\n\r\n", body).starts_with("HTTP/1.1 400 Bad Request\r\n"));
     CHECK(respond("GET /metrics SPDY/3\r\n\r\n", body).starts_with("HTTP/1.1 400 Bad Request\r\n"));
     CHECK(respond("GET /metrics HTTP/1.1\r\nHost: x", body)
-        == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 28\r\nConnection: "
+        == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 29\r\nConnection: "
            "close\r\n\r\nthe request head did not end\n");
     std::string huge = "GET /metrics HTTP/1.1\r\nX: " + std::string(metrics::k_max_request_bytes, 'a');
     CHECK(respond(huge, body).starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
@@ -48,7 +48,7 @@ TEST_CASE("an error while collecting answers 500 with its text", "[metrics]")
     auto failing = []() -> std::string { throw Error(ErrorCode::io, "read refs.json: Permission denied"); };
     CHECK(respond("GET /metrics HTTP/1.1\r\n\r\n", failing)
         == "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
-           "35\r\nConnection: close\r\n\r\nread refs.json: Permission denied\n");
+           "34\r\nConnection: close\r\n\r\nread refs.json: Permission denied\n");
 }
 
 TEST_CASE("--listen takes a port on 127.0.0.1 or an IPv4 address and a port", "[metrics]")
