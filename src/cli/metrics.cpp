@@ -87,6 +87,8 @@ int run_metrics(const MetricsArgs& args, const Options& options)
     if (!args.listen.empty()) {
         metrics::ListenAddress address = metrics::ListenAddress::parse(args.listen);
         metrics::ScrapeServer server(address);
+        // A missing store or a bad --lock is told now, not to the first scrape.
+        exposition(args, options, doctor);
         std::cout << "serving http://" << address.address << ":" << server.port() << "/metrics" << std::endl;
         server.serve([&] { return exposition(args, options, doctor); });
     }
