@@ -23,7 +23,7 @@ TEST_CASE("families render as HELP and TYPE lines then one line per sample", "[m
            "dlenv_b_seconds 1700000000\n");
 }
 
-TEST_CASE("label values escape backslash, double quote and line feed; help text backslash and line feed", "[metrics]")
+TEST_CASE("label values escape backslash, double quote and line feed, help text backslash and line feed", "[metrics]")
 {
     CHECK(escape_label_value("C:\\dir \"x\"\nnext") == "C:\\\\dir \\\"x\\\"\\nnext");
     CHECK(render({ { "m", "a\\b\nc \"q\"", { { { { "l", "\"" } }, 1 } } } })

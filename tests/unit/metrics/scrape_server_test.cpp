@@ -51,7 +51,7 @@ TEST_CASE("an error while collecting answers 500 with its text", "[metrics]")
            "34\r\nConnection: close\r\n\r\nread refs.json: Permission denied\n");
 }
 
-TEST_CASE("--listen takes a port on 127.0.0.1 or an IPv4 address and a port", "[metrics]")
+TEST_CASE("the listen address is a port on 127.0.0.1 or an IPv4 address and a port", "[metrics]")
 {
     auto parsed = [](const std::string& text) {
         auto address = metrics::ListenAddress::parse(text);
