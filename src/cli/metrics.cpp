@@ -77,8 +77,9 @@ std::filesystem::path textfile(const std::string& output)
         throw Error(ErrorCode::invalid_input, "-o " + output + ": not a regular file",
             "name a file for the textfile collector, e.g. -o /var/lib/prometheus/node-exporter/dlenv.prom");
     // Replace the file a link names, not the link.
-    return std::filesystem::is_symlink(std::filesystem::symlink_status(path, error)) ? std::filesystem::canonical(path)
-                                                                                     : path;
+    return std::filesystem::is_symlink(std::filesystem::symlink_status(path, error))
+        ? std::filesystem::weakly_canonical(path)
+        : path;
 }
 
 int run_metrics(const MetricsArgs& args, const Options& options)
