@@ -40,11 +40,8 @@ void print_findings(const std::vector<Finding>& findings)
 
 int run_doctor(const DoctorArgs& args, const Options& options)
 {
-    std::optional<host::DriverFloor> floor;
-    if (!args.lock.empty())
-        floor = workflow::driver_floor(args.lock);
-    host::HostState state = host::probe_host({ "/", args.data_dir, args.read_mib << 20 });
-    auto findings = host::diagnose(state, floor, workflow::gpu_lookup(load_matrix(options)));
+    auto findings
+        = workflow::diagnose_this_host({ args.lock, args.data_dir, args.read_mib << 20 }, load_matrix(options));
     if (options.json)
         print_json(host::to_json(findings));
     else

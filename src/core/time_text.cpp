@@ -15,6 +15,20 @@ std::string rfc3339_utc(std::int64_t seconds)
     return text;
 }
 
+std::optional<std::int64_t> parse_rfc3339_utc(std::string_view text)
+{
+    std::tm parts {};
+    std::string copy(text);
+    const char* end = ::strptime(copy.c_str(), "%Y-%m-%dT%H:%M:%SZ", &parts);
+    if (!end || *end != '\0' || copy.size() != 20)
+        return std::nullopt;
+    std::int64_t seconds = ::timegm(&parts);
+    // strptime takes 2026-02-30; a time that does not print back as it was read is no time.
+    if (rfc3339_utc(seconds) != copy)
+        return std::nullopt;
+    return seconds;
+}
+
 std::int64_t now_seconds()
 {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())

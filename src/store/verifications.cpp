@@ -5,6 +5,8 @@
 #include "core/file.h"
 #include "core/json_reader.h"
 
+#include <algorithm>
+
 namespace dlenv::store {
 namespace {
 
@@ -39,6 +41,32 @@ Verification read_verification(const Store& store, const Digest& image)
         throw Error(ErrorCode::invalid_input, file.string() + ": " + e.what(),
             "the verification record is damaged; run `dlenv verify` again");
     }
+    return out;
+}
+
+std::vector<Verification> read_verifications(const Store& store)
+{
+    std::filesystem::path dir = store.records_dir() / "verifications";
+    std::vector<Digest> images;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+        std::string name = entry.path().filename().string();
+        constexpr std::string_view prefix = "sha256-", suffix = ".json";
+        if (name.size() != prefix.size() + 64 + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)
+            || !entry.is_regular_file())
+            continue;
+        try {
+            images.push_back(Digest::from_hex(name.substr(prefix.size(), 64)));
+        } catch (const Error&) {
+            continue; // not a digest's name: no record of dlenv's
+        }
+    }
+    if (error && error != std::errc::no_such_file_or_directory)
+        throw Error(ErrorCode::io, "list " + dir.string() + ": " + error.message());
+    std::sort(images.begin(), images.end());
+    std::vector<Verification> out;
+    for (const auto& image : images)
+        out.push_back(read_verification(store, image));
     return out;
 }
 

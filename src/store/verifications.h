@@ -29,6 +29,11 @@ struct Verification {
 // damaged record or another schema.
 Verification read_verification(const Store& store, const Digest& image);
 
+// Every record in the store, by image digest: the files sha256-<hex>.json of
+// DIR/dlenv/verifications/ (other names there, such as an atomic write's temporary, are no
+// records). Empty when nothing was verified; the errors of read_verification.
+std::vector<Verification> read_verifications(const Store& store);
+
 // Replaces the entries of `tiers` in the record of `image` (other tiers stay), writing
 // the file atomically. The store must be open for writing, so that two verifications
 // of one image never lose each other's tiers.

@@ -22,4 +22,13 @@ host::GpuLookup gpu_lookup(const matrix::Matrix& matrix)
     };
 }
 
+std::vector<Finding> diagnose_this_host(const DoctorRequest& request, const matrix::Matrix& matrix)
+{
+    std::optional<host::DriverFloor> floor;
+    if (!request.lock.empty())
+        floor = driver_floor(request.lock);
+    host::HostState state = host::probe_host({ "/", request.data_dir, request.read_bytes });
+    return host::diagnose(state, floor, gpu_lookup(matrix));
+}
+
 } // namespace dlenv::workflow
