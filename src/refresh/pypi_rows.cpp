@@ -1,8 +1,8 @@
 #include "refresh/row_edits.h"
 #include "refresh/torch_index.h"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 
 namespace dlenv::refresh {
 namespace {
