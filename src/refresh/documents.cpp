@@ -30,7 +30,10 @@ std::map<std::string, std::string> Documents::changed() const
     std::map<std::string, std::string> out;
     for (const auto& name : m_changed) {
         std::string text = m_docs.at(name).dump(2, ' ', true);
-        out[name] = m_original.at(name).ends_with('\n') ? text + "\n" : text;
+        if (m_original.at(name).ends_with('\n'))
+            text += "\n";
+        if (text != m_original.at(name))
+            out[name] = std::move(text);
     }
     return out;
 }

@@ -27,8 +27,8 @@ public:
     nlohmann::ordered_json& edit(const std::string& name);
     // Adds a source to the document's `sources` table unless it holds `key`; returns `key`.
     std::string cite(const std::string& name, const std::string& key, const std::string& title, const std::string& url);
-    // The changed files, written as the originals are (2-space indent, ASCII, the same
-    // trailing newline).
+    // The files whose text changed, written as the originals are (2-space indent, ASCII,
+    // the same trailing newline).
     std::map<std::string, std::string> changed() const;
 
 private:

@@ -121,6 +121,11 @@ void add_cuda(const matrix::Matrix& matrix, const Query& query, const CudaVersio
     if (const auto* floor = matrix.minor_version_floor(cuda.major()))
         rows.add("cuda.json", "minor_version_compatibility[major=" + std::to_string(floor->major) + "]",
             { { "driver_linux", floor->driver_linux.text() } }, floor->provenance);
+    // The image gate: the NVIDIA_REQUIRE_CUDA an amd64 image of the line carries.
+    if (const auto* images = matrix.nvidia_image_release(cuda))
+        if (const auto* gate = images->require_cuda_for("amd64"))
+            rows.add("nvidia_require_cuda.json", "releases[cuda=" + images->cuda.text() + "]",
+                { { "require_cuda (amd64)", gate->value } }, images->provenance);
     if (query.forward_compat)
         rows.add("cuda.json", "forward_compatibility",
             { { "segments", segments_text(matrix.forward_compatibility().segments) } },

@@ -21,8 +21,9 @@ struct RowUsed {
 };
 
 // The rows `check(matrix, query)` reads: the framework build (its line and variant), the
-// toolkit release whose driver is the CUDA line's floor, the minor-version floor and the
-// forward-compatibility row where a driver is asked about, each GPU's model and
+// toolkit release whose driver is the CUDA line's floor, the minor-version floor, the image
+// gate (NVIDIA_REQUIRE_CUDA of the line's amd64 images) and the forward-compatibility row
+// where a driver is asked about, each GPU's model and
 // architecture, and the cuDNN releases the query names. Throws as `check` does on unknown
 // names (a GPU, a framework line).
 std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& query);

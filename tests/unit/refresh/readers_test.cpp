@@ -92,9 +92,9 @@ TEST_CASE("a redistrib manifest that is not the release asked for is refused nam
     CHECK(error_of([&] { parse(R"({"release_label": "12.4.2"})"); })
         == url + ": release_label: expected 12.4.1, got '12.4.2'");
     CHECK(error_of([&] { parse(R"({"release_label": 12})"); })
-        == url + ": release_label: expected a string, got 12 (a number)");
+        == url + ": release_label: expected a string, got 12 (number)");
     CHECK(error_of([&] { parse(R"({"release_label": "12.4.1", "nvidia_driver": {"version": "r550"}})"); })
-        == url + ": nvidia_driver.version: invalid driver version 'r550' (expected e.g. 535.104.05)");
+        == url + ": nvidia_driver.version: 'r550' is not a driver version");
     CHECK_THAT(error_of([&] { parse(std::string(100, '[') + std::string(100, ']')); }), Catch::StartsWith(url + ": "));
 }
 
@@ -118,5 +118,5 @@ TEST_CASE("a PyPI document that is not PyPI's is refused naming the URL and fiel
     CHECK(error_of([&] { parse_pypi_releases(R"({"releases": {"latest": []}})", url); })
         == url + ": releases.latest: 'latest' is not a PEP 440 version");
     CHECK(error_of([&] { parse_pypi_releases(R"({"releases": {"1.0": [{"yanked": "no"}]}})", url); })
-        == url + ": releases.1.0[0].yanked: expected a boolean, got \"no\" (a string)");
+        == url + ": releases.1.0[0].yanked: expected true or false, got \"no\" (string)");
 }

@@ -46,8 +46,9 @@ TEST_CASE("explain names every row a torch check rests on: line, variant, toolki
     CHECK(keys(rows)
         == std::vector<std::string> { "torch.json releases[line=2.1]",
             "torch.json releases[line=2.1].variants[tag=cu118]", "cuda.json toolkits[version=11.8.0]",
-            "cuda.json minor_version_compatibility[major=11]", "gpus.json gpus[name=NVIDIA GeForce RTX 4090]",
-            "cuda.json architectures[compute_capability=8.9]", "cudnn.json releases[version=8.7.0]" });
+            "cuda.json minor_version_compatibility[major=11]", "nvidia_require_cuda.json releases[cuda=11.8.0]",
+            "gpus.json gpus[name=NVIDIA GeForce RTX 4090]", "cuda.json architectures[compute_capability=8.9]",
+            "cudnn.json releases[version=8.7.0]" });
 }
 
 TEST_CASE("explain gives the facts a row contributes, and says which are not known", "[resolve]")
@@ -75,16 +76,19 @@ TEST_CASE("explain's JSON holds each row's file, key, facts, sources and confide
     CHECK(toolkit["sources"][0]["key"] == "CUDA_RN_131");
 }
 
-TEST_CASE("explain without a framework rests on the toolkit and, with forward compatibility, its row", "[resolve]")
+TEST_CASE(
+    "explain without a framework rests on the toolkit releases named, the driver branch and forward compatibility",
+    "[resolve]")
 {
     Query query;
     query.cuda = CudaVersion::parse("12.2.2");
-    query.driver = DriverVersion::parse("470.82.01");
+    query.driver = DriverVersion::parse("535.104.05");
     query.gpus = { "sm_80" };
     query.forward_compat = true;
     auto rows = rows_used(matrix::Matrix::embedded(), query);
     CHECK(keys(rows)
         == std::vector<std::string> { "cuda.json toolkits[version=12.2.0]", "cuda.json toolkits[version=12.2.2]",
-            "cuda.json minor_version_compatibility[major=12]", "cuda.json forward_compatibility",
-            "cuda.json driver_branches[branch=470]", "cuda.json architectures[compute_capability=8.0]" });
+            "cuda.json minor_version_compatibility[major=12]", "nvidia_require_cuda.json releases[cuda=12.2.2]",
+            "cuda.json forward_compatibility", "cuda.json driver_branches[branch=535]",
+            "cuda.json architectures[compute_capability=8.0]" });
 }
