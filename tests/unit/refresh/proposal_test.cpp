@@ -141,7 +141,7 @@ TEST_CASE("a CUDA update release the matrix lacks is proposed without a driver, 
     CHECK(refreshed.first_toolkit(CudaVersion::parse("12.4"))->version.text() == "12.4.0");
 }
 
-TEST_CASE("PyPI releases extend a known TensorFlow line; newer lines, jax and cuDNN need hand rows", "[refresh]")
+TEST_CASE("PyPI releases extend a known TensorFlow line, and newer lines, jax and cuDNN need hand rows", "[refresh]")
 {
     const auto& embedded = matrix::Matrix::embedded();
     const auto& tensorflow = embedded.tensorflow_releases().front(); // the newest line
