@@ -27,14 +27,16 @@ void write_matrix_dir(const fs::path& dir, const std::map<std::string, std::stri
         throw Error(ErrorCode::invalid_input, "--out " + dir.string() + ": not a directory",
             "name a new or existing directory for the refreshed matrices");
     fs::create_directories(dir);
+    // Every path is checked before any is written, so a refusal leaves the directory as it was.
     for (const auto& [name, text] : files) {
         fs::path path = dir / name;
         auto status = fs::symlink_status(path);
         if (fs::exists(status) && !fs::is_regular_file(status))
             throw Error(ErrorCode::invalid_input, path.string() + ": exists and is no regular file",
                 "remove it, or name another --out directory");
-        write_file_atomic(path, text);
     }
+    for (const auto& [name, text] : files)
+        write_file_atomic(dir / name, text);
 }
 
 void print_proposal(const refresh::Proposal& proposal, const std::string& out)

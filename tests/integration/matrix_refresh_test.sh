@@ -4,7 +4,8 @@
 # nothing and exits 0; with a copy that lacks torch 2.6's cu124 build and CUDA 12.4.1 it
 # proposes both back as sourced rows (cuDNN and NCCL from the wheel's METADATA, the
 # driver left for a hand row), exits 1, and `--matrix` reads the refreshed copy; a
-# hostile manifest exits 2 naming the URL and field; no server exits 3.
+# hostile manifest exits 2 naming the URL and field, as does an --out that is no directory
+# or holds a link; no server exits 3.
 source "$(dirname "$0")/lib.sh"
 
 replica=$scratch/replica
@@ -81,6 +82,23 @@ echo "ok: the added rows carry their facts and sources"
 
 out=$("$dlenv" --matrix "$scratch/new" check --framework torch==2.6.0+cu124 --driver 550.54.15)
 expect_eq "refreshed matrices work with --matrix" "$(head -1 <<<"$out")" "ok: torch==2.6.0+cu124 + driver 550.54.15 works"
+
+# --out names a file, or a directory holding a link where a matrix file goes: refused.
+touch "$scratch/file"
+set +e
+err=$("$dlenv" matrix refresh --source-url "$base" --out "$scratch/file" 2>&1)
+code=$?
+set -e
+expect_eq "--out a file: exit" "$code" 2
+expect_eq "--out a file: error" "$(head -1 <<<"$err")" "dlenv: --out $scratch/file: not a directory"
+mkdir "$scratch/linked"
+ln -s /etc/passwd "$scratch/linked/cuda.json"
+set +e
+err=$("$dlenv" matrix refresh --source-url "$base" --out "$scratch/linked" 2>&1)
+code=$?
+set -e
+expect_eq "--out with a link: exit" "$code" 2
+expect_eq "--out with a link: error" "$(head -1 <<<"$err")" "dlenv: $scratch/linked/cuda.json: exists and is no regular file"
 
 # A manifest that is not NVIDIA's: the label of another release.
 sed -i 's/"release_label": "12.4.1"/"release_label": "12.4.9"/' "$replica/compute/cuda/redist/redistrib_12.4.1.json"
