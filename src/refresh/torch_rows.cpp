@@ -183,6 +183,27 @@ Json::iterator position_for(Json& releases, const Pep440Version& line)
         [&](const Json& r) { return Pep440Version::parse(r["line"].get<std::string>()) < line; });
 }
 
+// A CPython the index has wheels for beyond the row's range and its experimental versions:
+// whether it is supported or experimental is the release notes' to say.
+void report_pythons(const matrix::TorchRelease& release, const PublishedTorchLine& line, Proposal& proposal)
+{
+    std::vector<std::string> beyond;
+    for (const auto& python : line.pythons) {
+        bool experimental = std::find(release.python_experimental.begin(), release.python_experimental.end(), python)
+            != release.python_experimental.end();
+        if (!release.python.contains(python) && !experimental)
+            beyond.push_back(python.text());
+    }
+    if (beyond.empty())
+        return;
+    std::string list;
+    for (const auto& python : beyond)
+        list += (list.empty() ? "" : ", ") + python;
+    proposal.hand_rows.push_back("torch " + line.line + " has CPython " + list
+        + " wheels on the index, outside its row's Python range " + release.python.describe()
+        + "; needs its python.max or python.experimental from the release notes");
+}
+
 } // namespace
 
 void add_torch(Documents& docs, const matrix::Matrix& matrix, const Published& published, Proposal& proposal)
@@ -205,6 +226,9 @@ void add_torch(Documents& docs, const matrix::Matrix& matrix, const Published& p
             release = &*at;
         } else {
             rows.versions(*release, line);
+            for (const auto& known : matrix.torch_releases())
+                if (known.line == line.line)
+                    report_pythons(known, line, proposal);
         }
         for (const auto& [tag, variant] : line.variants)
             if (!has_variant(*release, tag))

@@ -116,6 +116,23 @@ TEST_CASE("a torch line newer than the matrix's is proposed with its Python rang
     CHECK(doc["releases"][0]["line"] == "9.1"); // newest first
 }
 
+TEST_CASE("CPython wheels beyond a known line's Python range need a hand row, experimental ones do not", "[refresh]")
+{
+    const auto& embedded = matrix::Matrix::embedded();
+    const auto& release = embedded.torch_releases().back(); // the oldest line
+    PublishedTorchLine line { release.line, release.versions, {}, { PythonVersion::parse("3.99") } };
+    for (const auto& v : release.python_experimental)
+        line.pythons.push_back(v);
+    Published published = nothing_new();
+    published.torch = { line };
+    Proposal proposal = propose_on(matrix::matrix_files({}), published);
+    CHECK(proposal.changes.empty());
+    CHECK(proposal.hand_rows
+        == std::vector<std::string> { "torch " + release.line
+            + " has CPython 3.99 wheels on the index, outside its row's Python range " + release.python.describe()
+            + "; needs its python.max or python.experimental from the release notes" });
+}
+
 TEST_CASE("a CUDA update release the matrix lacks is proposed without a driver, which needs a hand row", "[refresh]")
 {
     Files files = with_edit("cuda.json", [](auto& doc) {
