@@ -2,6 +2,7 @@
 
 #include "cli/matrix_option.h"
 #include "cli/output.h"
+#include "cli/rows_output.h"
 #include "resolve/check.h"
 
 namespace dlenv::cli {
@@ -12,6 +13,7 @@ struct CheckArgs {
     std::string cuda, cudnn, driver, python;
     std::vector<std::string> gpus;
     bool forward_compat = false;
+    bool explain = false;
 };
 
 resolve::Query to_query(const CheckArgs& args)
@@ -71,14 +73,26 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("--python", args->python, "Python version")->type_name("X.Y");
     cmd->add_flag("--forward-compat", args->forward_compat,
         "Allow forward compatibility (the cuda-compat package; data-center GPUs only)");
+    cmd->add_flag("--explain", args->explain,
+        "Also print the matrix rows the answer rests on: file, row, the facts used, their sources and confidence");
     cmd->add_flag("--json", options.json, "Print the verdict, findings and suggestions as JSON");
     cmd->callback([args, &options, &exit_code] {
         const auto& matrix = load_matrix(options);
-        resolve::Report report = resolve::check(matrix, to_query(*args));
-        if (options.json)
-            print_json(report.to_json());
-        else
+        resolve::Query query = to_query(*args);
+        resolve::Report report = resolve::check(matrix, query);
+        std::vector<resolve::RowUsed> rows;
+        if (args->explain)
+            rows = resolve::rows_used(matrix, query);
+        if (options.json) {
+            nlohmann::json body = report.to_json();
+            if (args->explain)
+                body["rows"] = resolve::rows_json(rows);
+            print_json(body);
+        } else {
             print_report(report, describe(*args));
+            if (args->explain)
+                print_rows(rows);
+        }
         exit_code = report.verdict() == Verdict::fail ? 1 : 0;
     });
 }

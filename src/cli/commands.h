@@ -35,6 +35,7 @@ void register_verify(CLI::App& app, Options& options, int& exit_code); // verify
 void register_promote(CLI::App& app, Options& options, int& exit_code); // promote.cpp
 void register_export(CLI::App& app, Options& options, int& exit_code); // export.cpp
 void register_metrics(CLI::App& app, Options& options, int& exit_code); // metrics.cpp
+void register_matrix(CLI::App& app, Options& options, int& exit_code); // matrix.cpp
 
 // Parses argv, runs the chosen command, prints errors; returns the process exit code.
 int run(int argc, char** argv);

@@ -6,11 +6,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlenv::matrix {
 
 enum class Confidence { confirmed, secondary, unconfirmed };
+std::string_view to_string(Confidence confidence); // "confirmed", "secondary", "unconfirmed"
 
 struct Source {
     std::string key;

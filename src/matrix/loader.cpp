@@ -493,26 +493,31 @@ Matrix Matrix::load(const std::map<std::string, std::string>& files, const std::
     return Loader(origin).load(files);
 }
 
-Matrix Matrix::load_directory(const std::filesystem::path& dir)
+std::map<std::string, std::string> matrix_files(const std::filesystem::path& dir)
 {
+    std::map<std::string, std::string> files;
+    if (dir.empty()) {
+        for (const auto& file : embedded_matrix_files())
+            files[std::string(file.name)] = std::string(file.contents);
+        return files;
+    }
     if (!std::filesystem::is_directory(dir))
         throw Error(ErrorCode::not_found, "matrix directory " + dir.string() + " does not exist",
             "pass a directory holding the files of profiles/compat/");
-    std::map<std::string, std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir))
         if (entry.path().extension() == ".json")
             files[entry.path().filename().string()] = read_file(entry.path());
-    return load(files, dir.string());
+    return files;
+}
+
+Matrix Matrix::load_directory(const std::filesystem::path& dir)
+{
+    return load(matrix_files(dir), dir.string());
 }
 
 const Matrix& Matrix::embedded()
 {
-    static const Matrix matrix = [] {
-        std::map<std::string, std::string> files;
-        for (const auto& file : embedded_matrix_files())
-            files[std::string(file.name)] = std::string(file.contents);
-        return load(files, "profiles/compat");
-    }();
+    static const Matrix matrix = load(matrix_files({}), "profiles/compat");
     return matrix;
 }
 

@@ -30,6 +30,19 @@ std::string_view to_string(GpuSegment segment)
     return "unknown";
 }
 
+std::string_view to_string(Confidence confidence)
+{
+    switch (confidence) {
+    case Confidence::confirmed:
+        return "confirmed";
+    case Confidence::secondary:
+        return "secondary";
+    case Confidence::unconfirmed:
+        return "unconfirmed";
+    }
+    return "unconfirmed";
+}
+
 std::string Provenance::cite() const
 {
     std::vector<std::string> seen;

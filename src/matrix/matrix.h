@@ -98,4 +98,8 @@ private:
 // The compiled-in matrix files (generated from profiles/compat/).
 const std::vector<EmbeddedFile>& embedded_matrix_files();
 
+// The matrix files by name ("cuda.json" -> contents): those of `dir`, or the compiled-in
+// ones when `dir` is empty. Error(not_found) when `dir` is no directory.
+std::map<std::string, std::string> matrix_files(const std::filesystem::path& dir);
+
 } // namespace dlenv::matrix

@@ -1,0 +1,229 @@
+#include "resolve/explain.h"
+
+#include "resolve/framework_build.h"
+#include "resolve/targets.h"
+
+#include <algorithm>
+
+namespace dlenv::resolve {
+namespace {
+
+template <typename Version> std::string optional_text(const std::optional<Version>& v)
+{
+    return v ? v->text() : "not known";
+}
+
+std::string list_text(const std::optional<std::vector<ComputeCapability>>& list)
+{
+    if (!list)
+        return "not known";
+    if (list->empty())
+        return "none";
+    std::string out;
+    for (const auto& cc : *list)
+        out += (out.empty() ? "" : " ") + cc.text();
+    return out;
+}
+
+template <typename Item, typename Text> std::string joined(const std::vector<Item>& items, Text text)
+{
+    std::string out;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : ", ") + text(item);
+    return out.empty() ? "none" : out;
+}
+
+std::string versions_text(const std::vector<Pep440Version>& versions)
+{
+    return joined(versions, [](const Pep440Version& v) { return v.str(); });
+}
+
+std::string segments_text(const std::vector<matrix::GpuSegment>& segments)
+{
+    return joined(segments, [](matrix::GpuSegment s) { return std::string(matrix::to_string(s)); });
+}
+
+class Rows {
+public:
+    void add(std::string file, std::string key, std::vector<std::pair<std::string, std::string>> facts,
+        const matrix::Provenance& provenance)
+    {
+        auto same = [&](const RowUsed& row) { return row.file == file && row.key == key; };
+        if (std::none_of(m_rows.begin(), m_rows.end(), same))
+            m_rows.push_back({ std::move(file), std::move(key), std::move(facts), provenance });
+    }
+
+    std::vector<RowUsed> take() { return std::move(m_rows); }
+
+private:
+    std::vector<RowUsed> m_rows;
+};
+
+void add_build(const FrameworkBuild& build, Rows& rows)
+{
+    if (build.torch) {
+        const auto& release = *build.torch;
+        rows.add("torch.json", "releases[line=" + release.line + "]",
+            { { "versions", versions_text(release.versions) }, { "python", release.python.describe() },
+                { "python_experimental",
+                    joined(release.python_experimental, [](const PythonVersion& v) { return v.text(); }) } },
+            release.provenance);
+    }
+    if (build.torch && build.torch_variant) {
+        const auto& variant = *build.torch_variant;
+        rows.add("torch.json", "releases[line=" + build.torch->line + "].variants[tag=" + variant.tag + "]",
+            { { "cuda", variant.cuda.text() }, { "cuda_full", optional_text(variant.cuda_full) },
+                { "experimental", variant.experimental ? "true" : "false" },
+                { "pypi_default", variant.pypi_default ? "true" : "false" }, { "cudnn", optional_text(variant.cudnn) },
+                { "nccl", optional_text(variant.nccl) }, { "arch_list", list_text(variant.arch_list) },
+                { "ptx", list_text(variant.ptx) } },
+            variant.provenance);
+    }
+    if (build.tensorflow) {
+        const auto& release = *build.tensorflow;
+        rows.add("tensorflow.json", "releases[line=" + release.line + "]",
+            { { "versions", versions_text(release.versions) }, { "python", release.python.describe() },
+                { "cuda", release.cuda.text() }, { "cudnn", release.cudnn.text() } },
+            release.provenance);
+    }
+    if (build.jax) {
+        const auto& release = *build.jax;
+        std::string key = "releases[line=" + release.line + "]";
+        std::vector<std::pair<std::string, std::string>> facts { { "versions", versions_text(release.versions) },
+            { "python", release.python.describe() },
+            { "min_compute_capability", optional_text(release.min_compute_capability) } };
+        if (build.jax_build) {
+            key += ".builds[extra=" + build.jax_build->extra + "]";
+            facts.insert(facts.end(),
+                { { "cuda", build.jax_build->cuda.describe() }, { "cudnn", build.jax_build->cudnn.describe() },
+                    { "nccl", build.jax_build->nccl.describe() },
+                    { "driver_linux", optional_text(build.jax_build->driver_linux) } });
+        }
+        rows.add("jax.json", key, std::move(facts), release.provenance);
+    }
+}
+
+void add_toolkit(const matrix::CudaToolkit& toolkit, Rows& rows)
+{
+    rows.add("cuda.json", "toolkits[version=" + toolkit.version.text() + "]",
+        { { "name", toolkit.name }, { "driver_linux", optional_text(toolkit.driver_linux) } }, toolkit.provenance);
+}
+
+void add_cuda(const matrix::Matrix& matrix, const Query& query, const CudaVersion& cuda, Rows& rows)
+{
+    if (const auto* first = matrix.first_toolkit(cuda))
+        add_toolkit(*first, rows);
+    if (query.cuda && query.cuda->parts().size() == 3)
+        for (const auto* toolkit : matrix.toolkit_releases(*query.cuda))
+            add_toolkit(*toolkit, rows);
+    if (!query.driver)
+        return;
+    if (const auto* floor = matrix.minor_version_floor(cuda.major()))
+        rows.add("cuda.json", "minor_version_compatibility[major=" + std::to_string(floor->major) + "]",
+            { { "driver_linux", floor->driver_linux.text() } }, floor->provenance);
+    // The image gate: the NVIDIA_REQUIRE_CUDA an amd64 image of the line carries.
+    if (const auto* images = matrix.nvidia_image_release(cuda))
+        if (const auto* gate = images->require_cuda_for("amd64"))
+            rows.add("nvidia_require_cuda.json", "releases[cuda=" + images->cuda.text() + "]",
+                { { "require_cuda (amd64)", gate->value } }, images->provenance);
+    if (query.forward_compat)
+        rows.add("cuda.json", "forward_compatibility",
+            { { "segments", segments_text(matrix.forward_compatibility().segments) } },
+            matrix.forward_compatibility().provenance);
+}
+
+void add_driver_branch(const matrix::Matrix& matrix, const DriverVersion& driver, Rows& rows)
+{
+    for (const auto& branch : matrix.driver_branches())
+        if (branch.branch == driver.major())
+            rows.add("cuda.json", "driver_branches[branch=" + std::to_string(branch.branch) + "]",
+                { { "designation", branch.designation }, { "end_of_life", branch.end_of_life },
+                    { "max_cuda_major", branch.max_cuda_major ? std::to_string(*branch.max_cuda_major) : "none" } },
+                branch.provenance);
+}
+
+void add_gpu(const matrix::Matrix& matrix, const GpuTarget& gpu, Rows& rows)
+{
+    std::vector<const matrix::Gpu*> models = gpu.variants;
+    if (gpu.model)
+        models.insert(models.begin(), gpu.model);
+    for (const auto* model : models)
+        rows.add("gpus.json", "gpus[name=" + model->name + "]",
+            { { "compute_capability", model->compute_capability.text() },
+                { "segment", std::string(matrix::to_string(model->segment)) } },
+            model->provenance);
+    if (const auto* arch = matrix.architecture(gpu.compute_capability)) {
+        auto max_branch = arch->max_driver_branch;
+        rows.add("cuda.json", "architectures[compute_capability=" + arch->compute_capability.text() + "]",
+            { { "name", arch->name }, { "min_cuda", arch->min_cuda.text() },
+                { "max_cuda", optional_text(arch->max_cuda) },
+                { "min_driver_linux", optional_text(arch->min_driver_linux) },
+                { "max_driver_branch", max_branch ? std::to_string(*max_branch) : "none" },
+                { "segments", arch->segments ? segments_text(*arch->segments) : "not known" } },
+            arch->provenance);
+    }
+}
+
+std::string cudnn_build_text(const matrix::CudnnBuild& build)
+{
+    std::string out = "CUDA " + build.cuda.describe() + ", driver " + optional_text(build.driver_linux);
+    return out + ", compute capabilities "
+        + (build.compute_capabilities.empty() ? "not known" : list_text(build.compute_capabilities));
+}
+
+void add_cudnn(const matrix::Matrix& matrix, const CudnnVersion& version, Rows& rows)
+{
+    for (const auto* release : matrix.cudnn_releases_matching(version))
+        rows.add("cudnn.json", "releases[version=" + release->version.text() + "]",
+            { { "builds", joined(release->builds, cudnn_build_text) } }, release->provenance);
+}
+
+} // namespace
+
+std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& query)
+{
+    Rows rows;
+    std::optional<CudaVersion> cuda = query.cuda;
+    std::optional<CudnnVersion> cudnn = query.cudnn;
+    for (const auto& request : query.frameworks) {
+        if (is_companion(request.framework))
+            continue;
+        auto build = select_framework_build(matrix, request, request.local.empty() ? query.cuda : std::nullopt);
+        if (!build)
+            continue;
+        add_build(*build, rows);
+        cuda = build->cuda;
+        if (!cudnn)
+            cudnn = build->cudnn;
+    }
+    if (cuda)
+        add_cuda(matrix, query, *cuda, rows);
+    if (query.driver)
+        add_driver_branch(matrix, *query.driver, rows);
+    for (const auto& text : query.gpus)
+        add_gpu(matrix, resolve_gpu(matrix, text), rows);
+    if (cudnn)
+        add_cudnn(matrix, *cudnn, rows);
+    return rows.take();
+}
+
+nlohmann::json rows_json(const std::vector<RowUsed>& rows)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& row : rows) {
+        nlohmann::json facts = nlohmann::json::object();
+        for (const auto& [name, value] : row.facts)
+            facts[name] = value;
+        nlohmann::json sources = nlohmann::json::array();
+        for (const auto& source : row.provenance.sources)
+            sources.push_back({ { "key", source.key }, { "title", source.title }, { "url", source.url } });
+        nlohmann::json item = { { "file", row.file }, { "key", row.key }, { "facts", facts }, { "sources", sources },
+            { "confidence", matrix::to_string(row.provenance.confidence) } };
+        if (!row.provenance.note.empty())
+            item["note"] = row.provenance.note;
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+} // namespace dlenv::resolve

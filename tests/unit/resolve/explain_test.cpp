@@ -1,0 +1,94 @@
+// The rows `dlenv check --explain` prints, against the embedded matrix.
+
+#include "matrix/matrix.h"
+#include "resolve/explain.h"
+#include "resolve/query.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dlenv;
+using namespace dlenv::resolve;
+
+namespace {
+
+std::vector<std::string> keys(const std::vector<RowUsed>& rows)
+{
+    std::vector<std::string> out;
+    for (const auto& row : rows)
+        out.push_back(row.file + " " + row.key);
+    return out;
+}
+
+const RowUsed& row(const std::vector<RowUsed>& rows, const std::string& key)
+{
+    for (const auto& r : rows)
+        if (r.key == key)
+            return r;
+    FAIL("no row " + key);
+    throw;
+}
+
+Query torch_cu118_on_4090()
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("torch==2.1.2+cu118") };
+    query.driver = DriverVersion::parse("520.61.05");
+    query.gpus = { "RTX 4090" };
+    return query;
+}
+
+} // namespace
+
+TEST_CASE("explain names every row a torch check rests on: line, variant, toolkit, floor, GPU, architecture, cuDNN",
+    "[resolve]")
+{
+    auto rows = rows_used(matrix::Matrix::embedded(), torch_cu118_on_4090());
+    CHECK(keys(rows)
+        == std::vector<std::string> { "torch.json releases[line=2.1]",
+            "torch.json releases[line=2.1].variants[tag=cu118]", "cuda.json toolkits[version=11.8.0]",
+            "cuda.json minor_version_compatibility[major=11]", "nvidia_require_cuda.json releases[cuda=11.8.0]",
+            "gpus.json gpus[name=NVIDIA GeForce RTX 4090]", "cuda.json architectures[compute_capability=8.9]",
+            "cudnn.json releases[version=8.7.0]" });
+}
+
+TEST_CASE("explain gives the facts a row contributes, and says which are not known", "[resolve]")
+{
+    auto rows = rows_used(matrix::Matrix::embedded(), torch_cu118_on_4090());
+    const auto& toolkit = row(rows, "toolkits[version=11.8.0]");
+    CHECK(toolkit.facts
+        == std::vector<std::pair<std::string, std::string>> { { "name", "11.8 GA" }, { "driver_linux", "520.61.05" } });
+    const auto& gpu = row(rows, "gpus[name=NVIDIA GeForce RTX 4090]");
+    CHECK(gpu.facts
+        == std::vector<std::pair<std::string, std::string>> {
+            { "compute_capability", "8.9" }, { "segment", "geforce" } });
+}
+
+TEST_CASE("explain's JSON holds each row's file, key, facts, sources and confidence", "[resolve]")
+{
+    auto rows = rows_used(matrix::Matrix::embedded(), torch_cu118_on_4090());
+    auto json = rows_json(rows);
+    REQUIRE(json.size() == rows.size());
+    const auto& toolkit = json[2];
+    CHECK(toolkit["file"] == "cuda.json");
+    CHECK(toolkit["key"] == "toolkits[version=11.8.0]");
+    CHECK(toolkit["facts"] == nlohmann::json { { "name", "11.8 GA" }, { "driver_linux", "520.61.05" } });
+    CHECK(toolkit["confidence"] == "confirmed");
+    CHECK(toolkit["sources"][0]["key"] == "CUDA_RN_131");
+}
+
+TEST_CASE(
+    "explain without a framework rests on the toolkit releases named, the driver branch and forward compatibility",
+    "[resolve]")
+{
+    Query query;
+    query.cuda = CudaVersion::parse("12.2.2");
+    query.driver = DriverVersion::parse("535.104.05");
+    query.gpus = { "sm_80" };
+    query.forward_compat = true;
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    CHECK(keys(rows)
+        == std::vector<std::string> { "cuda.json toolkits[version=12.2.0]", "cuda.json toolkits[version=12.2.2]",
+            "cuda.json minor_version_compatibility[major=12]", "nvidia_require_cuda.json releases[cuda=12.2.2]",
+            "cuda.json forward_compatibility", "cuda.json driver_branches[branch=535]",
+            "cuda.json architectures[compute_capability=8.0]" });
+}
