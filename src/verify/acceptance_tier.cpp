@@ -37,7 +37,7 @@ BindMount data_bind(const ContainerContext& context, const AcceptanceOptions& op
                 "name a directory in torchvision's ImageFolder layout (DIR/<class>/<image>.JPEG), or an empty one "
                 "for a synthetic set");
     } else {
-        source = context.work_dir / "acceptance-data";
+        source = std::filesystem::absolute(context.work_dir / "acceptance-data"); // runc reads binds from the bundle
         std::filesystem::create_directories(source);
     }
     bool empty = std::filesystem::directory_iterator(source) == std::filesystem::directory_iterator();
