@@ -44,9 +44,12 @@ class Stack(object):
             raise ValueError("stack.cuda is %r, not a version" % stack["cuda"])
 
 
-def parse_arguments(tier):
+def parse_arguments(tier, add_arguments=None):
+    """--lock, and the tier's own arguments that `add_arguments(parser)` adds."""
     parser = argparse.ArgumentParser(description="dlenv validation kit: the %s tier" % tier)
     parser.add_argument("--lock", default=DEFAULT_LOCK, help="the lock to check against (default %(default)s)")
+    if add_arguments:
+        add_arguments(parser)
     return parser.parse_args()
 
 

@@ -105,12 +105,13 @@ def finish(output, report):
     os._exit(0)
 
 
-def run_tier(tier, body, codes_without_lock):
+def run_tier(tier, body, codes_without_lock, add_arguments=None):
     """A tier's whole run: reads --lock, calls `body(stack, report)`, prints the report
     and exits 0. Without a lock, finding kit-lock fails and `codes_without_lock` are
     skipped; an error outside the checks is a kit-error finding, not a traceback on
-    stdout (the traceback goes to stderr)."""
-    arguments = locks.parse_arguments(tier)
+    stdout (the traceback goes to stderr). A tier with arguments of its own adds them
+    with `add_arguments(parser)` and gets them as `body(stack, report, arguments)`."""
+    arguments = locks.parse_arguments(tier, add_arguments)
     output = Output()
     report = Report(tier)
     try:
@@ -120,7 +121,10 @@ def run_tier(tier, body, codes_without_lock):
         report.skip_all(codes_without_lock, "not run: no lock to check against")
         finish(output, report)
     try:
-        body(stack, report)
+        if add_arguments:
+            body(stack, report, arguments)
+        else:
+            body(stack, report)
     except Exception as e:  # whatever it is, the host gets a report
         traceback.print_exc()
         report.add("kit-error", "fail", "the kit raised %s: %s outside its checks; this is a kit bug, report it with "

@@ -2,6 +2,9 @@
 
 #include "cli/output.h"
 #include "cli/store_output.h"
+#include "core/file.h"
+#include "core/json_reader.h"
+#include "resolve/acceptance.h"
 #include "store/records.h"
 #include "verify/verifier.h"
 
@@ -18,6 +21,9 @@ struct VerifyArgs {
     std::vector<std::string> tiers;
     std::string runtime;
     int timeout_seconds = 60;
+    std::string data_dir;
+    std::string acceptance_file; // the acceptance tier's settings, JSON
+    std::uint32_t batch_size = 0; // 0: the file's, else 128
 };
 
 // --tier all, --tier static,gpu and repeated --tier, as one list.
@@ -52,6 +58,15 @@ std::string figure_text(const verify::Figure& figure)
     return out;
 }
 
+// Whether `tier` has a report: the acceptance tier's CPU run has one and is still unavailable.
+bool ran(const verify::Report& report, const std::string& tier)
+{
+    for (const auto& each : report.tiers)
+        if (each.tier == tier)
+            return true;
+    return false;
+}
+
 void print_human(const verify::Report& report, const std::string& subject)
 {
     std::cout << "verify " << subject << " " << report.digest << " with " << report.runtime << "\n"
@@ -73,7 +88,7 @@ void print_human(const verify::Report& report, const std::string& subject)
             std::cout << "  figure  " << figure_text(figure) << "\n";
     }
     for (const auto& [tier, why] : report.unavailable)
-        std::cout << tier << ": not run: " << why << "\n";
+        std::cout << tier << (ran(report, tier) ? ": incomplete: " : ": not run: ") << why << "\n";
 }
 
 int run_verify(const VerifyArgs& args, const Options& options)
@@ -86,6 +101,14 @@ int run_verify(const VerifyArgs& args, const Options& options)
     request.tiers = expand_tiers(args.tiers);
     request.runtime = args.runtime;
     request.timeout_seconds = args.timeout_seconds;
+    if (!args.data_dir.empty())
+        request.acceptance.data_dir = args.data_dir;
+    if (!args.acceptance_file.empty()) {
+        nlohmann::json json = JsonReader::parse_document(args.acceptance_file, read_file(args.acceptance_file));
+        request.acceptance.settings = resolve::read_acceptance(JsonReader(args.acceptance_file, json));
+    }
+    if (args.batch_size)
+        request.acceptance.settings.batch_size = args.batch_size;
     verify::Report report = verify::verify_image(request);
     if (options.json)
         print_json(report.to_json());
@@ -95,8 +118,9 @@ int run_verify(const VerifyArgs& args, const Options& options)
         return 1;
     if (!report.unavailable.empty()) {
         if (!options.json)
-            std::cerr << "dlenv: the " << report.unavailable.front().first
-                      << " tier was not run: " << report.unavailable.front().second << "\n";
+            std::cerr << "dlenv: the " << report.unavailable.front().first << " tier "
+                      << (ran(report, report.unavailable.front().first) ? "is incomplete" : "was not run") << ": "
+                      << report.unavailable.front().second << "\n";
         return 3;
     }
     return 0;
@@ -107,13 +131,14 @@ int run_verify(const VerifyArgs& args, const Options& options)
 void register_verify(CLI::App& app, Options& options, int& exit_code)
 {
     auto args = std::make_shared<VerifyArgs>();
-    auto* cmd = app.add_subcommand(
-        "verify", "Check an image in a container: static (no GPU), gpu, framework; record the result for promote");
+    auto* cmd = app.add_subcommand("verify",
+        "Check an image in a container: static (no GPU), gpu, framework, acceptance (a training job); record the "
+        "result for promote");
     cmd->add_option("image", args->image, "The image, NAME or NAME:TAG (default tag: latest)")
         ->required()
         ->type_name("NAME[:TAG]");
     cmd->add_option("--tier", args->tiers,
-           "static, gpu, framework or all; repeat or separate with commas "
+           "static, gpu, framework or all (these three), or acceptance; repeat or separate with commas "
            "(default: the tiers the image's lock asks for)")
         ->type_name("TIER");
     cmd->add_option("--runtime", args->runtime,
@@ -123,6 +148,18 @@ void register_verify(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("--timeout", args->timeout_seconds, "Seconds each run in the container may take")
         ->type_name("SECONDS")
         ->check(CLI::Range(1, 86400));
+    cmd->add_option("--data-dir", args->data_dir,
+           "acceptance: the JPEG files to train on, in torchvision's ImageFolder layout (DIR/<class>/<image>.JPEG); "
+           "an empty DIR gets a synthetic ImageNet-shaped set (default: a synthetic set in a temporary directory)")
+        ->type_name("DIR");
+    cmd->add_option("--acceptance", args->acceptance_file,
+           "acceptance: a JSON object of the job's settings (model, batch_size, image_size, num_workers, "
+           "prefetch_factor, steps, warmup, synthetic_images, synthetic_size) and limits (gpu_utilization_min, "
+           "data_wait_max_fraction); default: ResNet-50, batch 128, 224x224, 8 workers, prefetch 2, 0.85 and 0.2")
+        ->type_name("FILE");
+    cmd->add_option("--batch-size", args->batch_size, "acceptance: the batch size (default: --acceptance's, else 128)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 65536));
     add_store_options(cmd, options);
     cmd->callback([args, &options, &exit_code] { exit_code = run_verify(*args, options); });
 }

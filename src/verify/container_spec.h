@@ -47,6 +47,7 @@ struct ContainerSpec {
     std::uint32_t host_uid = 0;
     std::uint32_t host_gid = 0;
     std::vector<BindMount> binds;
+    std::uint32_t shm_kib = 65536; // the size of /dev/shm (runc and crun; bwrap's /dev has no limit of its own)
     std::vector<DeviceNode> devices;
     std::vector<Hook> hooks;
 };

@@ -33,43 +33,60 @@ std::string no_gpu_reason()
            "(`--tier static` works without one)";
 }
 
+GpuAdmission admit_gpus(const ContainerContext& context, const HostFacts& host, const GpuHost& gpu_host)
+{
+    GpuAdmission out;
+    if (!host.driver) {
+        out.unavailable = no_gpu_reason();
+        return out;
+    }
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    if (auto requirement = env_value(context.process.env, "NVIDIA_REQUIRE_CUDA")) {
+        if (auto refusal = resolve::refuse_require_cuda(*requirement, driver_host(host, matrix), matrix)) {
+            out.unavailable = "the image cannot start on this host: NVIDIA_REQUIRE_CUDA=\"" + *requirement
+                + "\" refuses driver " + host.driver->text() + ": " + *refusal;
+            return out;
+        }
+        out.findings.push_back({ "require-cuda", Verdict::ok,
+            "NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" accepts driver " + host.driver->text() });
+    }
+    try {
+        out.plan = plan_gpu_injection(gpu_host);
+    } catch (const Error& e) {
+        out.unavailable = "GPU injection cannot be planned: " + with_hint(e);
+        return out;
+    }
+    out.findings.push_back({ "gpu-injection", Verdict::ok,
+        "GPUs injected from " + out.plan.source + ": " + std::to_string(out.plan.devices.size()) + " device nodes, "
+            + std::to_string(out.plan.binds.size()) + " binds, " + std::to_string(out.plan.hooks.size()) + " hooks" });
+    return out;
+}
+
+std::string injection_refused(const Error& e)
+{
+    return "the GPUs cannot be given to the container: " + with_hint(e);
+}
+
 GpuTierResult run_gpu_tier(std::string_view tier, const ContainerContext& context, const HostFacts& host,
     const lock::Thresholds& thresholds, const GpuHost& gpu_host)
 {
-    if (!host.driver)
-        return { std::nullopt, no_gpu_reason() };
     auto start = std::chrono::steady_clock::now();
-    TierReport report { std::string(tier), {}, {}, 0 };
-    const matrix::Matrix& matrix = matrix::Matrix::embedded();
-    if (auto requirement = env_value(context.process.env, "NVIDIA_REQUIRE_CUDA")) {
-        if (auto refusal = resolve::refuse_require_cuda(*requirement, driver_host(host, matrix), matrix))
-            return { std::nullopt,
-                "the image cannot start on this host: NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" refuses driver "
-                    + host.driver->text() + ": " + *refusal };
-        report.findings.push_back({ "require-cuda", Verdict::ok,
-            "NVIDIA_REQUIRE_CUDA=\"" + *requirement + "\" accepts driver " + host.driver->text() });
-    }
-    GpuInjection plan;
-    try {
-        plan = plan_gpu_injection(gpu_host);
-    } catch (const Error& e) {
-        return { std::nullopt, "GPU injection cannot be planned: " + with_hint(e) };
-    }
-    report.findings.push_back({ "gpu-injection", Verdict::ok,
-        "GPUs injected from " + plan.source + ": " + std::to_string(plan.devices.size()) + " device nodes, "
-            + std::to_string(plan.binds.size()) + " binds, " + std::to_string(plan.hooks.size()) + " hooks" });
+    GpuAdmission admitted = admit_gpus(context, host, gpu_host);
+    if (!admitted.unavailable.empty())
+        return { std::nullopt, admitted.unavailable };
+    TierReport report { std::string(tier), std::move(admitted.findings), {}, 0 };
     KitRun run;
     try {
-        run = run_kit(context, tier, plan);
+        run = run_kit(context, tier, admitted.plan);
     } catch (const Error& e) {
         if (e.code() != ErrorCode::environment)
             throw;
-        return { std::nullopt, "the GPUs cannot be given to the container: " + with_hint(e) };
+        return { std::nullopt, injection_refused(e) };
     }
     if (run.seconds)
         report.figures.push_back({ "kit_seconds", *run.seconds, "s", static_cast<double>(context.timeout_seconds) });
     if (run.output)
-        evaluate_kit_output(*run.output, matrix, thresholds, report);
+        evaluate_kit_output(*run.output, matrix::Matrix::embedded(), thresholds, report);
     else
         report.findings.push_back(*run.failure);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

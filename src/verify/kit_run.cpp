@@ -113,7 +113,8 @@ std::string error_tail(const std::string& errors)
     return out.size() > k_tail_chars ? "..." + out.substr(out.size() - k_tail_chars) : out;
 }
 
-KitRun run_kit(const ContainerContext& context, std::string_view tier, const GpuInjection& gpus)
+KitRun run_kit(
+    const ContainerContext& context, std::string_view tier, const GpuInjection& gpus, const KitExtras& extras)
 {
     std::string script = rootfs::kit_script(tier);
     if (!rootfs::lookup(context.rootfs, script))
@@ -128,7 +129,11 @@ KitRun run_kit(const ContainerContext& context, std::string_view tier, const Gpu
             kit_failure("the image has no python3 on its PATH, and the validation kit runs with python3 (3.6 or "
                         "newer); install python3 in the image or put it on the PATH of its config"),
             std::nullopt };
-    ContainerSpec spec = spec_for(context, { *python, script });
+    std::vector<std::string> args = { *python, script };
+    args.insert(args.end(), extras.arguments.begin(), extras.arguments.end());
+    ContainerSpec spec = spec_for(context, std::move(args));
+    spec.binds.insert(spec.binds.end(), extras.binds.begin(), extras.binds.end());
+    spec.shm_kib = extras.shm_kib;
     inject_gpus(spec, gpus);
     ContainerRun run = run_container(
         context.runtime, spec, context.rootfs, context.work_dir / std::string(tier), context.timeout_seconds, true);

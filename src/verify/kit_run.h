@@ -59,13 +59,23 @@ struct KitRun {
     std::optional<double> seconds; // how long the container ran; none: it was not started
 };
 
+// What a tier's kit gets beyond the GPUs: its arguments after the script, binds (a
+// data directory), and the size of /dev/shm (a DataLoader's workers hand batches over
+// through it).
+struct KitExtras {
+    std::vector<std::string> arguments;
+    std::vector<BindMount> binds;
+    std::uint32_t shm_kib = ContainerSpec {}.shm_kib;
+};
+
 // Runs `python3 <rootfs::kit_script(tier)>` in the image as the image runs its own process
-// (environment, user, working directory) with the GPUs of `gpus` injected, at most
-// `context.timeout_seconds`. A kit missing from the image (built before the kit
+// (environment, user, working directory) with the GPUs of `gpus` injected and `extras`,
+// at most `context.timeout_seconds`. A kit missing from the image (built before the kit
 // existed), an image without python3, a run that timed out, exited nonzero or printed
 // no kit JSON each give a failure, never an exception; Error(environment) when the
 // runtime cannot run the container at all (see run_container).
-KitRun run_kit(const ContainerContext& context, std::string_view tier, const GpuInjection& gpus);
+KitRun run_kit(
+    const ContainerContext& context, std::string_view tier, const GpuInjection& gpus, const KitExtras& extras = {});
 
 // What a finished run of `tier`'s kit gave (run with its standard error apart, limited
 // to `timeout_seconds`): the second half of run_kit.

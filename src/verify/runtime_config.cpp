@@ -36,7 +36,8 @@ nlohmann::json mounts(const ContainerSpec& spec)
         mount("/proc", "proc", "proc", { "nosuid", "noexec", "nodev" }),
         mount("/dev", "tmpfs", "tmpfs", { "nosuid", "strictatime", "mode=755", "size=65536k" }),
         mount("/dev/pts", "devpts", "devpts", { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" }),
-        mount("/dev/shm", "tmpfs", "shm", { "nosuid", "noexec", "nodev", "mode=1777", "size=65536k" }),
+        mount("/dev/shm", "tmpfs", "shm",
+            { "nosuid", "noexec", "nodev", "mode=1777", "size=" + std::to_string(spec.shm_kib) + "k" }),
         mount("/dev/mqueue", "mqueue", "mqueue", { "nosuid", "noexec", "nodev" }),
         // A user namespace may not mount sysfs; a read-only bind shows the same files.
         spec.user_namespace ? mount("/sys", "none", "/sys", { "rbind", "nosuid", "noexec", "nodev", "ro" })

@@ -36,9 +36,9 @@ HostFacts host_facts()
 void check_tiers(const std::vector<std::string>& tiers)
 {
     for (const auto& tier : tiers)
-        if (tier != k_tier_static && tier != k_tier_gpu && tier != k_tier_framework)
+        if (tier != k_tier_static && tier != k_tier_gpu && tier != k_tier_framework && tier != k_tier_acceptance)
             throw Error(ErrorCode::invalid_input, "unknown tier \"" + tier + "\"",
-                "tiers are static, gpu and framework (or all)");
+                "tiers are static, gpu, framework (all: these three) and acceptance");
 }
 
 std::vector<std::string> lock_tiers(const std::optional<lock::Lockfile>& lock)
@@ -82,7 +82,7 @@ Report verify_image(const VerifyRequest& request)
     report.name = request.name;
     report.host = host_facts();
     bool gpu_only = !request.tiers.empty() && !asks_for(request.tiers, k_tier_static);
-    if (gpu_only && !report.host.driver)
+    if (gpu_only && !asks_for(request.tiers, k_tier_acceptance) && !report.host.driver)
         throw Error(ErrorCode::environment, "the " + request.tiers.front() + " tier cannot run: " + no_gpu_reason());
     Runtime runtime = select_runtime(request.runtime);
     report.runtime = runtime.name;
@@ -135,11 +135,12 @@ Report verify_image(const VerifyRequest& request)
     for (const auto& wanted : request.tiers.empty() ? lock_tiers(lock) : request.tiers) {
         if (wanted == k_tier_static)
             continue;
-        GpuTierResult result
-            = run_gpu_tier(wanted, context, report.host, report.thresholds.value_or(lock::Thresholds {}), this_host());
+        GpuTierResult result = wanted == k_tier_acceptance
+            ? run_acceptance_tier(context, report.host, request.acceptance, this_host())
+            : run_gpu_tier(wanted, context, report.host, report.thresholds.value_or(lock::Thresholds {}), this_host());
         if (result.report)
             report.tiers.push_back(std::move(*result.report));
-        else
+        if (!result.unavailable.empty())
             report.unavailable.emplace_back(wanted, result.unavailable);
     }
     report.time = rfc3339_utc(now_seconds());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "verify/acceptance_tier.h"
 #include "verify/report.h"
 
 #include <filesystem>
@@ -11,6 +12,7 @@ namespace dlenv::verify {
 constexpr std::string_view k_tier_static = "static";
 constexpr std::string_view k_tier_gpu = "gpu";
 constexpr std::string_view k_tier_framework = "framework";
+constexpr std::string_view k_tier_acceptance = "acceptance";
 
 struct VerifyRequest {
     std::filesystem::path store_dir;
@@ -19,6 +21,7 @@ struct VerifyRequest {
     std::vector<std::string> tiers; // empty: the tiers the image's lock asks for
     std::string runtime; // "": the first of runc, crun, bwrap on PATH
     int timeout_seconds = 60; // for each run in the container
+    AcceptanceOptions acceptance; // the acceptance tier's data directory and settings
 };
 
 // Verifies NAME:TAG of the store: unpacks it into a private temporary directory
@@ -26,10 +29,13 @@ struct VerifyRequest {
 // against the image digest in the store. The gpu and framework tiers run the image's
 // validation kit with the host's GPUs injected (see gpu_tier.h); where they cannot run
 // (no driver or GPU, a driver the image refuses, GPUs that cannot be injected) they are
-// listed in `Report::unavailable` with the reason, never reported as passed.
+// listed in `Report::unavailable` with the reason, never reported as passed. The
+// acceptance tier (acceptance_tier.h) runs its training job on the CPU where the GPUs
+// cannot be had: its report holds the data wait, and `unavailable` says that the GPU
+// utilisation was not measured.
 // Error(not_found) for an unknown name or tag, Error(invalid_input) for an unknown tier,
-// Error(environment) when only GPU tiers were asked for on a machine without an NVIDIA
-// driver, or no runtime is installed.
+// Error(environment) when only the gpu and framework tiers were asked for on a machine
+// without an NVIDIA driver, or no runtime is installed.
 Report verify_image(const VerifyRequest& request);
 
 } // namespace dlenv::verify

@@ -10,7 +10,7 @@ import support
 
 files = support.kit_files()
 support.expect_eq("the kit has its entry points", [os.path.basename(f) for f in files if "dlenv_kit" not in f],
-                  ["framework_tier.py", "gpu_tier.py"])
+                  ["acceptance_tier.py", "framework_tier.py", "gpu_tier.py"])
 if sys.version_info >= (3, 8):
     for path in files:
         with open(path) as f:

@@ -66,6 +66,8 @@ TEST_CASE("the kit layer carries the lock and every script of kit/, files 0644 a
     REQUIRE(std::count(sources.begin(), sources.end(), "framework_tier.py") == 1);
     for (const auto& name : sources)
         expected.emplace_back("opt/dlenv/kit/" + name, Type::file, 0644);
+    // In path order, as the layer writes them: acceptance_tier.py comes before dlenv_kit/.
+    std::sort(expected.begin(), expected.end());
     std::vector<Entry> actual;
     for (const auto& entry : entries)
         actual.emplace_back(entry.path, entry.type, entry.mode);
