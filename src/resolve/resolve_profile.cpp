@@ -92,7 +92,7 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         return resolution;
 
     const FrameworkRequest& request = query.frameworks.front();
-    FrameworkBuild build = *select_framework_build(matrix, request, std::nullopt);
+    FrameworkBuild build = *select_framework_build(matrix, request, query.cuda); // set for JAX and TensorFlow only
     const auto* first = matrix.first_toolkit(build.cuda);
     if (!first)
         throw Error(ErrorCode::conflict, "the matrix has no CUDA " + build.cuda.text() + " toolkit release",

@@ -667,7 +667,7 @@ TEST_CASE(
 
 // --- JAX (jax.json: jax-ml/jax CHANGELOG.md, setup.py and the CUDA plugin's requirements per tag)
 
-TEST_CASE("jax 0.4.31 takes cuDNN 9.1 or a later 9.x, as its changelog says; 0.4.30 took 9.0", "[resolve][jax]")
+TEST_CASE("jax 0.4.31 takes cuDNN 9.1 or a later 9.x, as its changelog says, where 0.4.30 took 9.0", "[resolve][jax]")
 {
     Report r = check({ .frameworks = { "jax==0.4.31" }, .cudnn = "9.0" });
     SHOW(r);
@@ -697,7 +697,7 @@ TEST_CASE(
     CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.7.1" }, .python = "3.14" }), "python-unsupported"));
 }
 
-TEST_CASE("jax 0.8 defaults to its cuda13 build, which needs a Turing or newer GPU; cuda12 still runs a V100",
+TEST_CASE("jax 0.8 defaults to its cuda13 build, which needs a Turing or newer GPU, while cuda12 still runs a V100",
     "[resolve][jax]")
 {
     Report r = check({ .frameworks = { "jax==0.8.0" }, .gpus = { "V100 SXM2 16GB" } });
