@@ -47,8 +47,9 @@ LockedGpu read_gpu(const JsonReader& gpu)
 LockedStack locked_stack_of(const resolve::Stack& stack)
 {
     LockedStack out { stack.framework.name, stack.framework.version.str(), stack.framework.version.public_str(),
-        stack.variant, {}, stack.cuda, std::nullopt, std::nullopt, stack.python, stack.toolkit_driver,
-        stack.minor_version_driver, stack.forward_compat, stack.arch_list, stack.ptx, {}, stack.unconfirmed };
+        stack.variant, stack.framework_extra, {}, stack.cuda, std::nullopt, std::nullopt, stack.python,
+        stack.toolkit_driver, stack.minor_version_driver, stack.forward_compat, stack.arch_list, stack.ptx, {},
+        stack.unconfirmed };
     if (stack.cudnn)
         out.cudnn = CudnnVersion::parse(*stack.cudnn);
     if (stack.nccl)
@@ -67,12 +68,13 @@ LockedStack read_locked_stack(const JsonReader& stack)
     JsonReader framework = stack.at("framework");
     JsonReader driver = stack.at("driver");
     LockedStack out { framework.at("name").string(), framework.at("local_version").string(),
-        framework.at("version").string(), framework.at("variant").string(), {}, stack.at("cuda").as<CudaVersion>(),
+        framework.at("version").string(), framework.at("variant").string(),
+        framework.optional_string("extra").value_or(""), {}, stack.at("cuda").as<CudaVersion>(),
         stack.optional_as<CudnnVersion>("cudnn"), stack.optional_as<NcclVersion>("nccl"),
         stack.at("python").as<PythonVersion>(), driver.at("toolkit_min").as<DriverVersion>(),
         driver.optional_as<DriverVersion>("minor_version_min"), driver.at("forward_compat").boolean(),
         read_cc_list(stack.at("arch_list")), read_cc_list(stack.at("ptx")), {}, stack.at("unconfirmed").strings() };
-    framework.allow_only({ "name", "version", "local_version", "variant" });
+    framework.allow_only({ "name", "version", "local_version", "variant", "extra" });
     driver.allow_only({ "toolkit_min", "minor_version_min", "forward_compat" });
     for (const auto& item : stack.at("companions").items()) {
         item.allow_only({ "name", "version" });
@@ -92,10 +94,12 @@ nlohmann::json to_json(const LockedStack& stack)
     for (const auto& g : stack.gpus)
         gpus.push_back({ { "name", g.name }, { "compute_capability", g.compute_capability.text() },
             { "verdict", resolve::verdict_name(g.verdict) }, { "findings", g.findings } });
+    nlohmann::json framework = { { "name", stack.framework }, { "version", stack.framework_public_version },
+        { "local_version", stack.framework_version }, { "variant", stack.variant } };
+    if (!stack.extra.empty())
+        framework["extra"] = stack.extra;
     return {
-        { "framework",
-            { { "name", stack.framework }, { "version", stack.framework_public_version },
-                { "local_version", stack.framework_version }, { "variant", stack.variant } } },
+        { "framework", framework },
         { "companions", companions },
         { "python", stack.python.text() },
         { "cuda", stack.cuda.text() },

@@ -32,6 +32,7 @@ struct LockedStack {
     std::string framework_version; // stack.framework.local_version: "2.1.2+cu118"
     std::string framework_public_version; // stack.framework.version: "2.1.2"
     std::string variant; // stack.framework.variant: "cu118"
+    std::string extra; // stack.framework.extra, where it is installed with one: "cuda12", "and-cuda"
     std::vector<LockedCompanion> companions;
     CudaVersion cuda;
     std::optional<CudnnVersion> cudnn;

@@ -78,8 +78,9 @@ pypi::ResolveRequest package_request(const resolve::Profile& profile, const reso
     request.requester = "profile " + profile.name;
     request.target = pypi::Target::linux_cpython(
         stack.python, profile.packages.machine, profile.packages.glibc_major, profile.packages.glibc_minor);
+    std::string extra = stack.framework_extra.empty() ? "" : "[" + stack.framework_extra + "]";
     request.requirements.push_back(
-        pypi::Requirement::parse(stack.framework.name + "==" + stack.framework.version.str()));
+        pypi::Requirement::parse(stack.framework.name + extra + "==" + stack.framework.version.str()));
     for (const auto& companion : stack.companions)
         request.requirements.push_back(pypi::Requirement::parse(companion.name + "==" + companion.version.str()));
     for (auto& requirement : profile_requirements(profile))

@@ -209,23 +209,31 @@ struct TensorflowRelease {
     PythonRange python;
     CudaVersion cuda;
     CudnnVersion cudnn;
+    std::string pip_extra; // "and-cuda": the extra that brings CUDA from pip (2.14 on); "": none
     Provenance provenance;
 };
 
+// One CUDA build of JAX: the `jax[<extra>]` install, whose plugin brings CUDA, cuDNN and
+// NCCL as NVIDIA's pip wheels (`jax[<local_extra>]` uses the system's instead).
 struct JaxBuild {
     std::string extra; // "cuda12"
+    std::string local_extra; // "cuda12_local" (before 0.6.0), "cuda12-local"
+    std::string plugin; // "jax-cuda12-plugin"
+    std::string pjrt; // "jax-cuda12-pjrt"
     CudaRange cuda;
     CudnnRange cudnn;
     NcclRange nccl;
     std::optional<DriverVersion> driver_linux;
+    std::optional<ComputeCapability> min_compute_capability;
 };
 
+// Releases of JAX that share their requirements; a line may have several rows (0.4.30 needs
+// cuDNN 9.0, 0.4.31 9.1), newest first.
 struct JaxRelease {
-    std::string line; // empty: requirements not tied to a known line
+    std::string line; // "0.4"
     std::vector<Pep440Version> versions;
     PythonRange python;
-    std::vector<JaxBuild> builds;
-    std::optional<ComputeCapability> min_compute_capability;
+    std::vector<JaxBuild> builds; // the default build first
     Provenance provenance;
 };
 

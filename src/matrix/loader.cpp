@@ -323,26 +323,26 @@ private:
 
     TensorflowRelease read_tensorflow(const JsonReader& row) const
     {
-        row.allow_only({ "line", "versions", "python", "cuda", "cudnn", "note", "source", "confidence" });
+        row.allow_only({ "line", "versions", "python", "cuda", "cudnn", "pip_extra", "note", "source", "confidence" });
         TensorflowRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
-            row.at("cudnn").as<CudnnVersion>(), provenance(row) };
+            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), provenance(row) };
         std::sort(release.versions.begin(), release.versions.end());
         return release;
     }
 
     JaxRelease read_jax(const JsonReader& row) const
     {
-        row.allow_only(
-            { "line", "versions", "python", "builds", "min_compute_capability", "note", "source", "confidence" });
-        JaxRelease release { row.optional_string("line").value_or(""), list<Pep440Version>(row.at("versions")),
-            range<PythonVersion>(row.at("python")), {}, row.optional_as<ComputeCapability>("min_compute_capability"),
-            provenance(row) };
+        row.allow_only({ "line", "versions", "python", "builds", "note", "source", "confidence" });
+        JaxRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
+            range<PythonVersion>(row.at("python")), {}, provenance(row) };
         for (const auto& b : row.at("builds").items()) {
-            b.allow_only({ "extra", "cuda", "cudnn", "nccl", "driver_linux" });
-            release.builds.push_back(
-                { b.at("extra").string(), range<CudaVersion>(b.at("cuda")), range<CudnnVersion>(b.at("cudnn")),
-                    range<NcclVersion>(b.at("nccl")), b.optional_as<DriverVersion>("driver_linux") });
+            b.allow_only({ "extra", "local_extra", "plugin", "pjrt", "cuda", "cudnn", "nccl", "driver_linux",
+                "min_compute_capability" });
+            release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("plugin").string(),
+                b.at("pjrt").string(), range<CudaVersion>(b.at("cuda")), range<CudnnVersion>(b.at("cudnn")),
+                range<NcclVersion>(b.at("nccl")), b.optional_as<DriverVersion>("driver_linux"),
+                b.optional_as<ComputeCapability>("min_compute_capability") });
         }
         std::sort(release.versions.begin(), release.versions.end());
         return release;

@@ -64,6 +64,50 @@ std::string variant_list(const matrix::TorchRelease& release)
 
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives);
 
+std::vector<FrameworkRequest> primaries(const Query& query)
+{
+    std::vector<FrameworkRequest> out;
+    for (const auto& request : query.frameworks) {
+        if (is_companion(request.framework))
+            continue;
+        for (const auto& other : out)
+            if (other.framework == request.framework)
+                throw Error(ErrorCode::invalid_input,
+                    "one environment holds one " + std::string(to_string(request.framework)) + ": " + other.text()
+                        + " and " + request.text(),
+                    "name each framework once");
+        out.push_back(request);
+    }
+    return out;
+}
+
+// Several frameworks in one environment: each one's own check, its findings and
+// suggestions named after it, then whether their CUDA libraries can share the environment.
+Report run_together(const matrix::Matrix& matrix, const Query& query, const std::vector<FrameworkRequest>& frameworks)
+{
+    Report report;
+    std::vector<FrameworkBuild> builds;
+    for (const auto& framework : frameworks) {
+        Query own = query;
+        own.frameworks = { framework };
+        for (const auto& request : query.frameworks)
+            if (is_companion(request.framework) && framework.framework == Framework::torch)
+                own.frameworks.push_back(request);
+        Report part = run(matrix, own, true);
+        for (auto& finding : part.findings) {
+            finding.message = framework.text() + ": " + finding.message;
+            report.findings.push_back(std::move(finding));
+        }
+        for (const auto& suggestion : part.suggestions)
+            report.suggest(framework.text() + ": " + suggestion);
+        bool pinned = !framework.local.empty();
+        if (auto build = select_framework_build(matrix, framework, pinned ? std::nullopt : query.cuda))
+            builds.push_back(std::move(*build));
+    }
+    check_coexistence(builds, report);
+    return report;
+}
+
 // Every other build of the same torch line that works where this one does not.
 void suggest_variants(const matrix::Matrix& matrix, const Query& query, const FrameworkRequest& primary,
     const matrix::TorchRelease& release, const std::string& current, Report& report)
@@ -93,15 +137,9 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         ctx.gpus.push_back(resolve_gpu(matrix, gpu));
 
     std::optional<FrameworkRequest> primary;
-    for (const auto& request : query.frameworks) {
-        if (is_companion(request.framework))
-            continue;
-        if (primary)
-            throw Error(ErrorCode::invalid_input,
-                "check one framework at a time: " + primary->text() + " and " + request.text(),
-                "torchvision and torchaudio may go along with torch");
-        primary = request;
-    }
+    for (const auto& request : query.frameworks)
+        if (!is_companion(request.framework) && !primary)
+            primary = request;
     if (!primary)
         for (const auto& request : query.frameworks)
             if (auto torch = torch_for_companion(matrix, request); torch && !primary)
@@ -149,7 +187,8 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 Report check(const matrix::Matrix& matrix, const Query& query)
 {
     validate_versions(matrix, query);
-    return run(matrix, query, true);
+    auto frameworks = primaries(query);
+    return frameworks.size() > 1 ? run_together(matrix, query, frameworks) : run(matrix, query, true);
 }
 
 } // namespace dlenv::resolve

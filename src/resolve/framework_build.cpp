@@ -3,6 +3,8 @@
 #include "core/closest.h"
 #include "core/error.h"
 
+#include <algorithm>
+
 namespace dlenv::resolve {
 namespace {
 
@@ -49,19 +51,25 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
     std::string name(to_string(request.framework));
     std::string line = line_of(request.version);
     std::vector<std::string> lines;
+    std::vector<std::string> known; // the releases of `line`, over every row of it
     for (const auto& release : releases) {
-        lines.push_back(release.line);
+        if (std::find(lines.begin(), lines.end(), release.line) == lines.end())
+            lines.push_back(release.line);
         if (release.line != line)
             continue;
         if (line == request.version)
-            return release;
+            return release; // the newest row of the line
         auto wanted = Pep440Version::parse(request.version);
-        for (const auto& v : release.versions)
+        for (const auto& v : release.versions) {
             if (v == wanted)
                 return release;
-        std::vector<std::string> known;
-        for (const auto& v : release.versions)
             known.push_back(v.str());
+        }
+    }
+    if (std::find(lines.begin(), lines.end(), line) != lines.end()) {
+        std::sort(known.begin(), known.end(), [](const std::string& a, const std::string& b) {
+            return Pep440Version::parse(a) < Pep440Version::parse(b);
+        });
         throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release",
             known.empty() ? "use the line " + line
                           : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));

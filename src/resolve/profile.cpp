@@ -169,7 +169,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     p.description = doc.optional_string("description").value_or("");
 
     auto framework = doc.at("framework");
-    framework.allow_only({ "name", "version", "cuda" });
+    framework.allow_only({ "name", "version", "cuda", "extra" });
     std::string request = framework.at("name").string() + "==" + framework.at("version").string();
     try {
         p.framework = FrameworkRequest::parse(request);
@@ -179,6 +179,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     if (is_companion(p.framework.framework))
         framework.at("name").fail("a companion cannot be the framework", "name torch and list it under companions");
     p.cuda = framework.optional_as<CudaVersion>("cuda");
+    p.framework_extra = framework.optional_string("extra").value_or("");
     p.python = doc.at("python").as<PythonVersion>();
 
     if (auto list = doc.find("companions")) {

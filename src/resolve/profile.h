@@ -67,6 +67,9 @@ struct Profile {
     std::string sha256; // of the file's bytes
     FrameworkRequest framework;
     std::optional<CudaVersion> cuda; // the CUDA variant; frameworks with one tested CUDA may omit it
+    // The framework's pip extra that brings CUDA ("and-cuda", "cuda12", "cuda12-local");
+    // empty: the matrix's default (JAX's pip CUDA build, none for TensorFlow).
+    std::string framework_extra;
     PythonVersion python;
     std::vector<Framework> companions;
     std::vector<std::string> requirements; // further packages, PEP 508

@@ -1,5 +1,6 @@
 #include "resolve/stack.h"
 
+#include "core/closest.h"
 #include "core/error.h"
 #include "resolve/check.h"
 #include "resolve/framework_build.h"
@@ -61,6 +62,26 @@ std::vector<GpuVerdict> gpu_verdicts(
     return out;
 }
 
+// The extra the profile asks for, held to those the build has: JAX's CUDA plugin from pip
+// (its default) or on the system's CUDA, TensorFlow's and-cuda.
+std::string framework_extra(const Profile& profile, const FrameworkBuild& build)
+{
+    std::vector<std::string> known;
+    if (build.jax_build)
+        known = { build.jax_build->extra, build.jax_build->local_extra };
+    else if (build.tensorflow && !build.tensorflow->pip_extra.empty())
+        known = { build.tensorflow->pip_extra };
+    const std::string& wanted = profile.framework_extra;
+    if (wanted.empty())
+        return build.jax_build ? build.jax_build->extra : "";
+    if (std::find(known.begin(), known.end(), wanted) != known.end())
+        return wanted;
+    throw Error(ErrorCode::invalid_input,
+        profile.file + ": framework.extra: " + build.name() + " has no extra '" + wanted + "'",
+        known.empty() ? "drop framework.extra: " + build.name() + " has no pip extra that brings CUDA"
+                      : "its extras: " + join_alternatives(known, " and "));
+}
+
 } // namespace
 
 Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host)
@@ -71,13 +92,14 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         return resolution;
 
     const FrameworkRequest& request = query.frameworks.front();
-    FrameworkBuild build = *select_framework_build(matrix, request, std::nullopt);
+    FrameworkBuild build = *select_framework_build(matrix, request, query.cuda); // set for JAX and TensorFlow only
     const auto* first = matrix.first_toolkit(build.cuda);
     if (!first)
         throw Error(ErrorCode::conflict, "the matrix has no CUDA " + build.cuda.text() + " toolkit release",
             "add its row to profiles/compat/cuda.json");
 
     Stack stack { .framework = {},
+        .framework_extra = framework_extra(profile, build),
         .variant = build.variant,
         .companions = {},
         .python = profile.python,

@@ -30,6 +30,9 @@ void check_image_gate(const Context& ctx, bool driver_runs, Report& report); // 
 void check_gpus(const Context& ctx, Report& report); // rules_gpu.cpp
 void check_cudnn(const Context& ctx, Report& report); // rules_cudnn.cpp
 void check_framework(const Context& ctx, Report& report); // rules_framework.cpp
+// Frameworks installed together: whether their cuDNN and NCCL needs can share one wheel
+// each, and whether they run on one CUDA major.
+void check_coexistence(const std::vector<FrameworkBuild>& builds, Report& report); // rules_coexist.cpp
 
 // "driver >= 530.30.02, or >= 525.60.13 under minor-version compatibility"
 std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda);

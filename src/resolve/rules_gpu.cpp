@@ -224,11 +224,11 @@ void check_gpus(const Context& ctx, Report& report)
                     + arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
                 arch->provenance.cite(), gpu.label);
         if (ctx.build && ctx.build->framework == Framework::jax) {
-            const auto& min = ctx.build->jax->min_compute_capability;
+            const auto& min = ctx.build->jax_build->min_compute_capability;
             if (min && gpu.compute_capability < *min)
                 report.add(Verdict::fail, "gpu-below-framework-minimum",
-                    "JAX supports compute capability " + min->text() + " and newer; " + gpu.label + " is "
-                        + gpu.compute_capability.text(),
+                    "JAX's " + ctx.build->jax_build->extra + " build supports compute capability " + min->text()
+                        + " and newer; " + gpu.label + " is " + gpu.compute_capability.text(),
                     ctx.build->provenance.cite(), gpu.label);
         } else if (ctx.build && ctx.build->framework == Framework::torch) {
             check_build_code(ctx, gpu, arch, report);

@@ -29,6 +29,7 @@ struct GpuVerdict {
 // One consistent environment: everything a lock pins about the CUDA stack.
 struct Stack {
     PinnedPackage framework;
+    std::string framework_extra; // the PEP 508 extra it is installed with ("and-cuda", "cuda12"); "": none
     std::string variant; // "cu118"
     std::vector<PinnedPackage> companions;
     PythonVersion python;

@@ -160,3 +160,73 @@ TEST_CASE("a wheelhouse serves every project under one name", "[lock]")
     CHECK(sources.index_of.empty());
     CHECK(sources.default_index == "wheelhouse");
 }
+
+namespace {
+
+std::string framework_profile(const std::string& framework, const std::string& python = "3.11")
+{
+    return R"({"format": "dlenv.profile/v1", "name": "team", "python": ")" + python + R"(", "framework": )" + framework
+        + R"(, "base_image": "nvidia/cuda:12.1.1-base-ubuntu22.04", "requirements": []})";
+}
+
+std::string first_requirement(const Planned& p)
+{
+    return lock::package_request(p.profile, p.stack).requirements.front().str();
+}
+
+} // namespace
+
+TEST_CASE("a jax stack locks jax[cuda12]: jaxlib, the CUDA plugin, its with_cuda extra and NVIDIA's wheels", "[lock]")
+{
+    Scratch scratch;
+    scratch.sh("python3 '" + k_make_wheels + "' pypi jax");
+    Planned p = plan(framework_profile(R"({"name": "jax", "version": "0.4.31", "cuda": "12.1"})"));
+    CHECK(p.stack.framework_extra == "cuda12");
+    pypi::ResolveRequest request = lock::package_request(p.profile, p.stack);
+    CHECK(request.requirements.front().str() == "jax[cuda12]==0.4.31");
+    lock::PackageSources sources = lock::package_sources(p.profile, p.stack);
+    sources.indexes = { { "pypi", "file://" + (scratch / "pypi").string() } };
+    CHECK(summary(lock::lock_packages(request, sources))
+        == std::vector<std::string> {
+            "jax 0.4.31 pypi <- profile team",
+            "jax-cuda12-pjrt 0.4.31 pypi <- jax-cuda12-plugin",
+            "jax-cuda12-plugin 0.4.31 pypi <- jax",
+            "jaxlib 0.4.31 pypi <- jax",
+            "ml-dtypes 0.4.0 pypi <- jax jaxlib",
+            "numpy 1.26.2 pypi <- jax jaxlib ml-dtypes opt-einsum scipy",
+            "nvidia-cublas-cu12 12.1.3.1 pypi <- jax-cuda12-plugin nvidia-cudnn-cu12",
+            "nvidia-cuda-runtime-cu12 12.1.105 pypi <- jax-cuda12-plugin",
+            "nvidia-cudnn-cu12 9.1.0.70 pypi <- jax-cuda12-plugin",
+            "nvidia-nccl-cu12 2.18.1 pypi <- jax-cuda12-plugin",
+            "opt-einsum 3.3.0 pypi <- jax",
+            "scipy 1.11.4 pypi <- jax jaxlib",
+        });
+}
+
+TEST_CASE("a profile names the framework's pip extra, held to those its build has", "[lock]")
+{
+    CHECK(
+        first_requirement(plan(framework_profile(R"({"name": "tensorflow", "version": "2.15", "extra": "and-cuda"})")))
+        == "tensorflow[and-cuda]==2.15.0");
+    CHECK(first_requirement(plan(framework_profile(R"({"name": "tensorflow", "version": "2.15"})")))
+        == "tensorflow==2.15.0");
+    CHECK(first_requirement(plan(framework_profile(R"({"name": "jax", "version": "0.4.31", "extra": "cuda12_local"})")))
+        == "jax[cuda12-local]==0.4.31");
+    CHECK(first_requirement(plan(framework_profile(R"({"name": "jax", "version": "0.6", "extra": "cuda12-local"})")))
+        == "jax[cuda12-local]==0.6.2");
+
+    auto refused = [](const std::string& framework) {
+        return error_of([&] {
+            resolve::Profile profile = resolve::Profile::parse("team.json", framework_profile(framework));
+            resolve::resolve_profile(matrix::Matrix::embedded(), profile, {});
+        });
+    };
+    CHECK(refused(R"({"name": "tensorflow", "version": "2.13", "extra": "and-cuda"})")
+        == "team.json: framework.extra: tensorflow 2.13 has no extra 'and-cuda' | drop framework.extra: tensorflow "
+           "2.13 has no pip extra that brings CUDA");
+    CHECK(refused(R"({"name": "jax", "version": "0.4.31", "extra": "cuda11"})")
+        == "team.json: framework.extra: jax 0.4.31 cuda12 has no extra 'cuda11' | its extras: cuda12 and cuda12_local");
+    CHECK(refused(R"({"name": "torch", "version": "2.1", "cuda": "11.8", "extra": "cuda12"})")
+        == "team.json: framework.extra: torch 2.1 cu118 has no extra 'cuda12' | drop framework.extra: torch 2.1 cu118 "
+           "has no pip extra that brings CUDA");
+}

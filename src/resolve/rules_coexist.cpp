@@ -1,0 +1,108 @@
+#include "resolve/rules.h"
+
+#include <optional>
+
+namespace dlenv::resolve {
+namespace {
+
+// What one framework build needs of a library NVIDIA ships as one pip wheel per CUDA
+// major (nvidia-cudnn-cu12, nvidia-nccl-cu12): one site-packages holds one version of it.
+template <typename Version> struct LibraryNeed {
+    const FrameworkBuild* build;
+    VersionRange<Version> versions; // a pin is a range of one version
+    std::string says; // "carries cuDNN 9.1.0.70", "needs cuDNN 9.8-9.99"
+};
+
+template <typename Version>
+LibraryNeed<Version> pinned(const FrameworkBuild& build, const std::string& library, const Version& version)
+{
+    return { &build, { version, version }, "carries " + library + " " + version.text() };
+}
+
+template <typename Version>
+LibraryNeed<Version> ranged(const FrameworkBuild& build, const std::string& library, const VersionRange<Version>& range)
+{
+    return { &build, range, "needs " + library + " " + range.describe() };
+}
+
+std::optional<LibraryNeed<CudnnVersion>> cudnn_need(const FrameworkBuild& build)
+{
+    if (build.jax_build)
+        return ranged(build, "cuDNN", build.jax_build->cudnn);
+    if (build.torch && build.cudnn)
+        return pinned(build, "cuDNN", *build.cudnn);
+    if (build.tensorflow && build.cudnn) { // tested with X.Y: the soname it loads is the major's
+        std::string major = std::to_string(build.cudnn->major());
+        return LibraryNeed<CudnnVersion> { &build,
+            { CudnnVersion::parse(major + ".0"), CudnnVersion::parse(major + ".99") },
+            "loads cuDNN " + major + " (tested with " + build.cudnn->text() + ")" };
+    }
+    return std::nullopt;
+}
+
+std::optional<LibraryNeed<NcclVersion>> nccl_need(const FrameworkBuild& build)
+{
+    if (build.jax_build)
+        return ranged(build, "NCCL", build.jax_build->nccl);
+    if (build.torch_variant && build.torch_variant->nccl)
+        return pinned(build, "NCCL", *build.torch_variant->nccl);
+    return std::nullopt;
+}
+
+template <typename Version> bool overlap(const VersionRange<Version>& a, const VersionRange<Version>& b)
+{
+    auto beyond = [](const VersionRange<Version>& low, const VersionRange<Version>& high) {
+        return low.max && high.min && high.min->compare_truncated(*low.max) > 0;
+    };
+    return !beyond(a, b) && !beyond(b, a);
+}
+
+template <typename Version>
+void compare_needs(const std::string& library, const std::string& wheel, const std::optional<LibraryNeed<Version>>& a,
+    const std::optional<LibraryNeed<Version>>& b, const FrameworkBuild& first, const FrameworkBuild& second,
+    Report& report)
+{
+    const std::string code = "frameworks-" + wheel;
+    const std::string sources = first.provenance.cite() + " | " + second.provenance.cite();
+    if (!a || !b) {
+        const FrameworkBuild& unknown = !a ? first : second;
+        report.add(Verdict::unknown, code,
+            "the matrix does not say which " + library + " " + unknown.name() + " needs, so whether it shares one with "
+                + (!a ? second : first).name() + " is not known",
+            sources);
+        return;
+    }
+    std::string package = "nvidia-" + wheel + "-cu" + std::to_string(first.cuda.major());
+    std::string both = a->build->name() + " " + a->says + " and " + b->build->name() + " " + b->says;
+    if (overlap(a->versions, b->versions))
+        report.add(Verdict::ok, code, both + ": one " + package + " serves both", sources);
+    else
+        report.add(Verdict::fail, code,
+            both + ": one environment holds one " + package + ", so they cannot be installed together", sources);
+}
+
+void compare_pair(const FrameworkBuild& a, const FrameworkBuild& b, Report& report)
+{
+    if (a.cuda.major() != b.cuda.major()) {
+        // nvidia-*-cu12 and the CUDA 13 wheels have other names, so pip installs both
+        report.add(Verdict::warn, "frameworks-cuda-majors",
+            a.name() + " runs on CUDA " + std::to_string(a.cuda.major()) + " and " + b.name() + " on CUDA "
+                + std::to_string(b.cuda.major())
+                + ": each loads its own CUDA libraries into one process, and the driver must run both",
+            a.provenance.cite() + " | " + b.provenance.cite());
+        return;
+    }
+    compare_needs("cuDNN", "cudnn", cudnn_need(a), cudnn_need(b), a, b, report);
+    compare_needs("NCCL", "nccl", nccl_need(a), nccl_need(b), a, b, report);
+}
+
+} // namespace
+
+void check_coexistence(const std::vector<FrameworkBuild>& builds, Report& report)
+{
+    for (std::size_t i = 0; i < builds.size(); ++i)
+        for (std::size_t j = i + 1; j < builds.size(); ++j)
+            compare_pair(builds[i], builds[j], report);
+}
+
+} // namespace dlenv::resolve
