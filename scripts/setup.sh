@@ -21,9 +21,10 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
 # runtime (ASan, UBSan, libFuzzer) build the sanitized tests and the fuzz targets;
 # clang-format checks the sources' layout. patchelf gives the test's python-build-standalone
 # stand-in the $ORIGIN/../lib rpath python-build-standalone gives its interpreter.
+# dpkg-dev's dpkg-scanpackages indexes the local apt repository of the system packages' tests.
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
-             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format patchelf)
+             python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format patchelf dpkg-dev)
 fi
 
 missing=()
