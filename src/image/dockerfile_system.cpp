@@ -95,7 +95,8 @@ std::string system_steps(const lock::Lockfile& lock)
           "# for this step only and checked against the sha256 the lock pins; nothing is downloaded.\n"
           "# dpkg installs them in "
         + std::to_string(groups.size())
-        + " groups, each after the packages its Depends and Pre-Depends name.\n"
+        + " groups, each after the packages its Depends and Pre-Depends name,\n"
+          "# then the triggers they left pending.\n"
           "# What differs: dpkg runs the packages' maintainer scripts and their triggers, which\n"
           "# `dlenv build` does not (it makes only the links of their update-alternatives), so\n"
           "# this image also holds what those write (Python's byte-code in __pycache__/, ldconfig's\n"
@@ -108,7 +109,9 @@ std::string system_steps(const lock::Lockfile& lock)
         for (const auto& deb : group)
             out += " " + deb.filename; // Debian's characters only, as the lock checked
     }
-    return out;
+    // A trigger a group activated in a package it did not install (debianutils' shells.d)
+    // stays pending until dpkg is asked to run it, as apt asks at its end.
+    return out + " \\\n    && dpkg --triggers-only --pending";
 }
 
 void write_context_debs(const lock::Lockfile& lock, const store::Store* store, const std::filesystem::path& dir)

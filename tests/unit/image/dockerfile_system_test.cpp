@@ -69,7 +69,8 @@ TEST_CASE("dpkg installs each group of system packages after what it depends and
                         "    && DEBIAN_FRONTEND=noninteractive dpkg --install libcycle-a_1.0-1_amd64.deb "
                         "libcycle-b_1.0-1_amd64.deb python3.11-minimal_1.0-1_amd64.deb \\\n"
                         "    && DEBIAN_FRONTEND=noninteractive dpkg --install python3-minimal_1.0-1_amd64.deb \\\n"
-                        "    && DEBIAN_FRONTEND=noninteractive dpkg --install python3_1.0-1_amd64.deb\n\n"
+                        "    && DEBIAN_FRONTEND=noninteractive dpkg --install python3_1.0-1_amd64.deb \\\n"
+                        "    && dpkg --triggers-only --pending\n\n"
                         "# The lock pins no files."));
 }
 
