@@ -3,6 +3,7 @@
 #include "core/file.h"
 #include "core/output_file.h"
 #include "image/dockerfile_python.h"
+#include "image/dockerfile_system.h"
 #include "image/file_source.h"
 #include "image/image_config.h"
 #include "image/image_labels.h"
@@ -103,6 +104,7 @@ std::string render_dockerfile(
     replace_all(text, "@LABELS@", key_values(image_labels(lock)));
     replace_all(text, "@FILES@", files(lock));
     replace_all(text, "@KIT@", kit());
+    replace_all(text, "@SYSTEM_PACKAGES@", system_steps(lock));
     replace_all(text, "@PACKAGES@", python_steps(lock, packages));
     return text;
 }
@@ -119,6 +121,7 @@ void write_docker_context(const lock::Lockfile& lock, const std::filesystem::pat
     for (std::size_t i = 0; i < files.size(); ++i)
         copy_file_atomic(file_source(lock, i, files[i]), context / "files" / files[i].target.substr(1));
     write_file_atomic(context / "dlenv.lock.json", lock.text());
+    write_context_debs(lock, store, context / "debs");
     for (const auto& file : embedded_kit())
         write_file_atomic(context / "kit" / std::string(file.name), file.contents);
     if (const auto& locked = lock.packages(); locked && !locked->empty()) {

@@ -2,6 +2,10 @@
 
 #include "lock/section_json.h"
 
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
 namespace dlenv::lock {
 namespace {
 
@@ -37,7 +41,13 @@ LockedDeb read_deb(const JsonReader& field)
     LockedDeb deb { field.at("name").string(), field.at("version").string(), field.at("architecture").string(),
         field.at("filename").string(), field.at("url").string(), field.at("size").non_negative_integer(),
         read_sha256_hex(field.at("sha256")), field.at("origin").string(), field.at("required_by").strings() };
-    if (!deb.filename.ends_with(".deb") || deb.filename.find('/') != std::string::npos || deb.filename.starts_with('.'))
+    // A Debian file name is NAME_VERSION_ARCH.deb, the epoch's ':' written %3a: nothing a
+    // shell or a Dockerfile line reads as more than a word.
+    bool debian_characters = std::all_of(deb.filename.begin(), deb.filename.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c))
+            || std::string_view("._+~%:-").find(c) != std::string_view::npos;
+    });
+    if (!deb.filename.ends_with(".deb") || !debian_characters || deb.filename.starts_with('.'))
         field.at("filename").fail("expected a .deb's file name", k_hint);
     return deb;
 }

@@ -14,12 +14,7 @@ command -v podman >/dev/null || { echo "no podman"; exit 77; }
 pip_wheel=$(ls /usr/share/python-wheels/pip-*-py3-none-any.whl 2>/dev/null | head -n 1)
 [[ -n $pip_wheel ]] || { echo "no pip wheel in /usr/share/python-wheels (apt-get install python3-pip-whl)"; exit 77; }
 
-# podman with storage of its own (vfs: no overlay mount needed), so the machine's is untouched.
-podman_in_scratch() {
-  podman --root "$scratch/podman/root" --runroot "$scratch/podman/run" --storage-driver vfs \
-    --cgroup-manager cgroupfs --events-backend none "$@"
-}
-trap 'podman_in_scratch rm -af >/dev/null 2>&1 || true; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+trap 'podman_cleanup; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 python3 "$source_dir/tests/fixtures/python_base/make_python_base.py" debian "$scratch/base" --pip "$pip_wheel"
 
@@ -50,7 +45,7 @@ rm -rf "$scratch/wheels"
 # The base goes from its OCI layout into podman's storage; the Dockerfiles name it as the
 # lock does (oci:DIR:REF, which no FROM takes), so they are pointed at it there.
 skopeo copy -q "oci:$scratch/base:python-base" \
-  "containers-storage:[vfs@$scratch/podman/root+$scratch/podman/run]localhost/python-base:fixture"
+  "containers-storage:$(podman_storage)localhost/python-base:fixture"
 # The base enforces PEP 668: its pip refuses to install there without the override.
 mkdir -p "$scratch/refused"
 printf 'FROM localhost/python-base:fixture\nRUN ["/usr/bin/python3.11", "-m", "pip", "install", "--no-index", "demo-pkg"]\n' \
@@ -68,23 +63,6 @@ for which in built exported; do
     "$scratch/$which" >"$scratch/$which.log" 2>&1 || { cat "$scratch/$which.log"; fail "podman build of the $which Dockerfile"; }
 done
 
-# Every entry of a tree: type, mode, path, and the link's target or the file's sha256.
-tree_of() { # tree_of ROOT
-  python3 - "$1" <<'PY'
-import hashlib, os, stat, sys
-root = sys.argv[1]
-for top, dirs, files in os.walk(root):
-    for name in sorted(dirs + files):
-        path = os.path.join(top, name)
-        info = os.lstat(path)
-        kind, what = "d", ""
-        if stat.S_ISLNK(info.st_mode):
-            kind, what = "l", os.readlink(path)
-        elif stat.S_ISREG(info.st_mode):
-            kind, what = "f", hashlib.sha256(open(path, "rb").read()).hexdigest()
-        print(kind, oct(stat.S_IMODE(info.st_mode)), os.path.relpath(path, root), what)
-PY
-}
 # The differences pip makes and dlenv does not: RECORD and INSTALLER with pip's contents
 # (the same paths) and REQUESTED in each dist-info. podman's own: the mount points it
 # leaves (/dev, /proc, /sys, /run, /tmp and the wheels' /tmp/dlenv-wheels, all empty) and

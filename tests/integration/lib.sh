@@ -65,3 +65,35 @@ refs["images"][name]["tags"][tag] = {k: repacked[k] for k in ("mediaType", "dige
 json.dump(refs, open(store + "/dlenv/refs.json", "w"), indent=2, sort_keys=True)
 PY
 }
+
+# Every entry of a tree: type, mode, path, and the link's target or the file's sha256.
+tree_of() { # tree_of ROOT
+  python3 - "$1" <<'PY'
+import hashlib, os, stat, sys
+root = sys.argv[1]
+for top, dirs, files in os.walk(root):
+    for name in sorted(dirs + files):
+        path = os.path.join(top, name)
+        info = os.lstat(path)
+        kind, what = "d", ""
+        if stat.S_ISLNK(info.st_mode):
+            kind, what = "l", os.readlink(path)
+        elif stat.S_ISREG(info.st_mode):
+            kind, what = "f", hashlib.sha256(open(path, "rb").read()).hexdigest()
+        print(kind, oct(stat.S_IMODE(info.st_mode)), os.path.relpath(path, root), what)
+PY
+}
+
+# podman with storage of its own in the scratch directory (vfs: no overlay mount needed), so
+# the machine's is untouched; podman_cleanup removes what it made before the scratch goes.
+podman_in_scratch() {
+  podman --root "$scratch/podman/root" --runroot "$scratch/podman/run" --storage-driver vfs \
+    --cgroup-manager cgroupfs --events-backend none "$@"
+}
+podman_cleanup() {
+  podman_in_scratch rm -af >/dev/null 2>&1 || true
+}
+# The name skopeo gives podman_in_scratch's storage: containers-storage:$(podman_storage)NAME:TAG.
+podman_storage() {
+  echo "[vfs@$scratch/podman/root+$scratch/podman/run]"
+}

@@ -6,11 +6,14 @@
 # against the base's status and the repository, `dlenv fetch` brings the .debs, the server
 # stops, and `dlenv build` installs them as one layer without a package manager. In the
 # image, run by runc, dpkg says python3-numpy is installed, `dpkg --audit` finds nothing,
-# and Debian's python3 imports Debian's numpy. A second store builds the same digest. An
-# unknown package and a dependency the archive cannot satisfy fail with their messages.
+# and Debian's python3 imports Debian's numpy. A second store builds the same digest. The
+# Dockerfile of a lock that adds python3-pip (which the Dockerfile's Python step runs), built
+# by podman with no network from debs/ of its context, holds the files and dpkg entries of
+# `dlenv build`'s image. An unknown package and a dependency the archive cannot satisfy fail
+# with their messages.
 source "$(dirname "$0")/lib.sh"
 
-for tool in apt-get apt-cache dpkg-deb dpkg-scanpackages runc umoci; do
+for tool in apt-get apt-cache dpkg-deb dpkg-scanpackages runc umoci podman skopeo; do
   command -v "$tool" >/dev/null || { echo "skipped: no $tool"; exit 77; }
 done
 if ! grep -q '^VERSION_CODENAME=bookworm$' /etc/os-release || [[ $(dpkg --print-architecture) != amd64 ]]; then
@@ -18,13 +21,16 @@ if ! grep -q '^VERSION_CODENAME=bookworm$' /etc/os-release || [[ $(dpkg --print-
   exit 77
 fi
 
-# The .debs: python3's and python3-numpy's closure as apt sees it (no Recommends), and the
-# base's own packages; kept beside the binary so that later runs need no network.
+# The .debs: python3's, python3-numpy's and python3-pip's closure as apt sees it (no
+# Recommends), and the base's own packages; kept beside the binary so that later runs need
+# no network. The base is dpkg's closure and the Essential shell and tools debian:bookworm
+# holds (dash, coreutils, ...), which dpkg and the maintainer scripts run in a Dockerfile.
 cache=${DLENV_DEB_CACHE:-$(dirname "$(dirname "$(realpath "$dlenv")")")/system-packages-debs}
 mkdir -p "$cache"
-base_packages="base-files dpkg gcc-12-base libacl1 libbz2-1.0 libc6 libgcc-s1 liblzma5 libmd0 libpcre2-8-0 libselinux1 libzstd1 tar zlib1g"
+essential="coreutils dash debianutils diffutils findutils grep libattr1 libc-bin libcrypt1 libgmp10 perl-base sed"
+base_packages="base-files dpkg gcc-12-base libacl1 libbz2-1.0 libc6 libgcc-s1 liblzma5 libmd0 libpcre2-8-0 libselinux1 libzstd1 tar zlib1g $essential"
 closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
-  --no-enhances python3 python3-numpy | grep -v '^ ' | grep -v '^<' | sort -u)
+  --no-enhances python3 python3-numpy python3-pip | grep -v '^ ' | grep -v '^<' | sort -u)
 # shellcheck disable=SC2086
 wanted=$(apt-get download --print-uris $base_packages $closure 2>/dev/null | awk '{print $2}') || true
 [[ -n $wanted ]] || { echo "skipped: apt knows no candidates for the packages"; exit 77; }
@@ -40,7 +46,8 @@ debs=$scratch/debs
 mkdir -p "$debs"
 for file in $wanted; do cp "$cache/$file" "$debs/"; done
 
-python3 "$source_dir/tests/fixtures/debian_base/make_debian_base.py" "$debs" "$scratch/base" >/dev/null
+# shellcheck disable=SC2086
+python3 "$source_dir/tests/fixtures/debian_base/make_debian_base.py" "$debs" "$scratch/base" $essential >/dev/null
 
 # The repository: pool/ and two suites, bookworm with every package and "broken" without
 # libpython3.11-stdlib, each with a Release listing its Packages files' SHA256 sums.
@@ -69,7 +76,7 @@ stop_server() {
   [[ -z $server_pid ]] || { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
   server_pid=
 }
-trap 'stop_server; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+trap 'stop_server; podman_cleanup; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 python3 "$source_dir/tests/fixtures/wheels/serve_index.py" "$repo" "$scratch/port" &
 server_pid=$!
 for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
@@ -111,6 +118,10 @@ echo "ok: every locked .deb is the served file, by sha256 and size"
 # fetch into two stores while the archive is up, then build both without it
 "$dlenv" fetch "$scratch/numpy.lock.json" --store "$store" >/dev/null
 "$dlenv" fetch "$scratch/numpy.lock.json" --store "$scratch/store2" >/dev/null
+# The lock the Dockerfile builds from: numpy and pip, which its Python step runs.
+profile_for "$scratch/pip.json" bookworm python3 python3-numpy python3-pip
+"$dlenv" lock "$scratch/pip.json" -o "$scratch/pip.lock.json" --store "$scratch/docker-store" --wheelhouse "$scratch/wheels" >/dev/null
+"$dlenv" fetch "$scratch/pip.lock.json" --store "$scratch/docker-store" >/dev/null
 stop_server
 built=$("$dlenv" build "$scratch/numpy.lock.json" --store "$store")
 expect_eq "the build says which scripts it did not run" "$(grep -c '^  system packages: postinst scripts not run (dlenv runs no package manager): .*python3-numpy' <<<"$built")" "1"
@@ -142,6 +153,80 @@ expect_eq "dpkg --audit finds nothing" "$audit" ""
 imported=$(run_in_image python3 -c 'import numpy; print(numpy.__version__)') || fail "python3: $imported"
 upstream=$(dpkg-deb -f "$debs"/python3-numpy_*.deb Version | sed 's/^[0-9]*://; s/-[^-]*$//')
 expect_eq "Debian's python3 imports Debian's numpy" "$imported" "$upstream"
+
+# The Dockerfile of the pip lock, built by podman without a network from the base in its
+# storage and the context `dlenv build --dockerfile` wrote (the .debs from the store), holds
+# what `dlenv build` put in its image: every file, link and directory, and the same
+# /var/lib/dpkg/status entries (compared field by field: dpkg writes a stanza's fields in
+# its own order). The paths that differ are named, each with its reason, below.
+docker_started=$(date +%s)
+"$dlenv" build "$scratch/pip.lock.json" --store "$scratch/docker-store" --dockerfile "$scratch/docker/Dockerfile" >/dev/null
+expect_eq "the context carries each pinned .deb" "$(find "$scratch/docker/debs" -name '*.deb' | wc -l)" \
+  "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["system_packages"]["packages"]))' "$scratch/pip.lock.json")"
+skopeo copy -q "oci:$scratch/base:debian-base" "containers-storage:$(podman_storage)localhost/debian-base:fixture"
+sed -i "s|^FROM .*|FROM localhost/debian-base:fixture|" "$scratch/docker/Dockerfile"
+podman_in_scratch build --network none --pull=never -f "$scratch/docker/Dockerfile" -t docker-numpy "$scratch/docker" \
+  >"$scratch/docker.log" 2>&1 || { cat "$scratch/docker.log"; fail "podman build of the system packages' Dockerfile"; }
+umoci unpack --image "$scratch/docker-store:debian-numpy:latest" "$scratch/docker-bundle" >/dev/null
+mounted=$(podman_in_scratch image mount docker-numpy)
+# Each status stanza with its fields sorted, the stanzas sorted by package, without the
+# Conffiles field: dlenv's layer does not yet write it (a .deb's md5sums leaves its
+# conffiles out, and dpkg records the md5 of each as it unpacks it). With "only", the
+# packages that have the field.
+status_entries() { # status_entries ROOT [only]
+  python3 - "$1/var/lib/dpkg/status" "${2:-}" <<'PY'
+import sys
+path, only = sys.argv[1:]
+stanzas = []
+for text in open(path).read().strip("\n").split("\n\n"):
+    fields = []
+    for line in text.split("\n"):
+        if line[:1] in (" ", "\t") and fields:
+            fields[-1] += "\n" + line
+        else:
+            fields.append(line)
+    conffiles = [f for f in fields if f.startswith("Conffiles:")]
+    if only:
+        if conffiles:
+            stanzas.append(fields[0].split(": ", 1)[1])
+        continue
+    stanzas.append("\n".join(sorted(f for f in fields if f not in conffiles)))
+print(("\n" if only else "\n\n").join(sorted(stanzas)))
+PY
+}
+status_entries "$scratch/docker-bundle/rootfs" >"$scratch/dlenv.status"
+status_entries "$mounted" >"$scratch/docker.status"
+status_differs=0
+diff -u "$scratch/dlenv.status" "$scratch/docker.status" || status_differs=1
+expect_eq "the packages whose Conffiles dpkg records and dlenv's layer does not" \
+  "$(comm -13 <(status_entries "$scratch/docker-bundle/rootfs" only) <(status_entries "$mounted" only) | tr '\n' ' ')" \
+  "debconf libpython3.11-minimal libtirpc-common media-types openssl "
+# What dpkg does that dlenv does not: the maintainer scripts and triggers it runs write
+# byte-code (__pycache__/), ldconfig's cache (/etc/ld.so.cache, /var/cache/ldconfig),
+# what the Python packages' postinsts write (/usr/local/lib/python3.11/dist-packages,
+# /etc/python3/debian_config, /var/lib/python/python3.11_installed), readline-common's
+# /etc/inputrc, update-shells' (debianutils' trigger) /etc/shells and /var/lib/shells.state,
+# debconf's database (/var/cache/debconf), ca-certificates' bundle, links and list
+# (/etc/ssl/certs, /etc/ca-certificates.conf); dpkg keeps logs (/var/log), status-old, its lock files and a
+# triggers/ state; the status file itself is compared above. podman's own: the mount points
+# it leaves (/dev, /proc, /sys, /run, /tmp, the .debs' /tmp/dlenv-debs and the wheels'
+# /tmp/dlenv-wheels, all empty) and /etc/hostname; pip's: RECORD, INSTALLER, REQUESTED.
+without_dpkg_differences() {
+  sed -E -e 's#^(f 0o644 [^ ]*\.dist-info/(RECORD|INSTALLER)) .*#\1#' -e '/\.dist-info\/REQUESTED /d' \
+    -e '/ [^ ]*__pycache__[^ ]* /d' -e '/ (dev|proc|sys|run|tmp|tmp\/dlenv-(debs|wheels)|etc|etc\/hostname) /d' \
+    -e '/ var\/lib\/dpkg\/(status|status-old|lock|lock-frontend|triggers\/[^ ]*) /d' -e '/ var\/log(\/[^ ]*)? /d' \
+    -e '/ (etc\/ld\.so\.cache|etc\/ca-certificates\.conf|etc\/ssl\/certs\/[^ ]*|var\/cache\/debconf\/[^ ]*) /d' \
+    -e '/ usr\/local\/lib\/python3\.11(\/dist-packages)? /d' -e '/ var\/cache\/ldconfig(\/aux-cache)? /d' \
+    -e '/ (etc\/python3|etc\/python3\/debian_config|var\/lib\/python|var\/lib\/python\/python3\.11_installed) /d' \
+    -e '/ (etc\/inputrc|etc\/shells|var\/lib\/shells\.state) /d' | sort
+}
+tree_of "$scratch/docker-bundle/rootfs" | without_dpkg_differences >"$scratch/dlenv.tree"
+tree_of "$mounted" | without_dpkg_differences >"$scratch/docker.tree"
+podman_in_scratch image unmount docker-numpy >/dev/null
+diff -u "$scratch/dlenv.tree" "$scratch/docker.tree" || fail "the Dockerfile's image differs from dlenv build's"
+((status_differs == 0)) || fail "dpkg's status in the Dockerfile's image differs"
+echo "ok: dpkg's status holds the same $(grep -c '^Package: ' "$scratch/dlenv.status") entries, but for Conffiles"
+echo "ok: the Dockerfile's image holds dlenv build's $(wc -l <"$scratch/dlenv.tree") entries ($(($(date +%s) - docker_started)) s)"
 
 # An unknown package is the profile's mistake (2); an archive that lacks what a package
 # needs is a conflict (1) with the chain that led there.

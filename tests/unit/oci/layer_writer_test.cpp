@@ -302,6 +302,21 @@ TEST_CASE("a file whose size changed since it was listed is refused", "[oci]")
     }
 }
 
+TEST_CASE("a UTF-8 path goes into the layer as it is", "[oci]")
+{
+    // ca-certificates ships usr/share/ca-certificates/mozilla/NetLock_Arany_=Class_Gold=_Főtanúsítvány.crt.
+    TempDir tmp;
+    auto layout = ImageLayout::open_or_create(tmp.path() / "layout");
+    const std::string name = "NetLock_Arany_=Class_Gold=_F\xc5\x91tan\xc3\xbas\xc3\xadtv\xc3\xa1ny.crt";
+    WrittenLayer layer
+        = write(layout, { file(name, "pem"), link("caf\xc3\xa9", LayerEntry::Type::symlink, name) }, Compression::gzip);
+    // PAX records of the name and the link target, each the bytes given.
+    std::string tar = read_file(unpack(layout, layer, "gzip"));
+    CHECK(tar.find(" path=" + name + "\n") != std::string::npos);
+    CHECK(tar.find(" path=caf\xc3\xa9\n") != std::string::npos);
+    CHECK(tar.find(" linkpath=" + name + "\n") != std::string::npos);
+}
+
 TEST_CASE("a path that is not UTF-8 is refused, since PAX records hold UTF-8", "[oci]")
 {
     TempDir tmp;
