@@ -745,128 +745,123 @@ TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 
     SHOW(older);
     CHECK(finding(older, "cudnn-cuda-not-recommended")->message
         == "NVIDIA recommends cuDNN 9.5.1 with CUDA 12.6 on Ampere GPUs (NVIDIA GeForce RTX 3090), not CUDA 12.4");
+}
 
-    // --- JAX (jax.json: jax-ml/jax CHANGELOG.md, setup.py and the CUDA plugin's requirements per tag)
+// --- JAX (jax.json: jax-ml/jax CHANGELOG.md, setup.py and the CUDA plugin's requirements per tag)
 
-    TEST_CASE(
-        "jax 0.4.31 takes cuDNN 9.1 or a later 9.x, as its changelog says, where 0.4.30 took 9.0", "[resolve][jax]")
-    {
-        Report r = check({ .frameworks = { "jax==0.4.31" }, .cudnn = "9.0" });
-        SHOW(r);
-        CHECK(r.verdict() == Verdict::fail);
-        CHECK(problems(r) == Codes { "cudnn-outside-framework-range" });
-        CHECK(
-            finding(r, "cudnn-outside-framework-range")->message == "JAX's cuda12 build needs cuDNN 9.1-9.99, not 9.0");
-        CHECK(finding(r, "framework-build")->message == "jax==0.4.31 runs as jax 0.4.31 cuda12: CUDA 12.1, cuDNN 9.1");
+TEST_CASE("jax 0.4.31 takes cuDNN 9.1 or a later 9.x, as its changelog says, where 0.4.30 took 9.0", "[resolve][jax]")
+{
+    Report r = check({ .frameworks = { "jax==0.4.31" }, .cudnn = "9.0" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "cudnn-outside-framework-range" });
+    CHECK(finding(r, "cudnn-outside-framework-range")->message == "JAX's cuda12 build needs cuDNN 9.1-9.99, not 9.0");
+    CHECK(finding(r, "framework-build")->message == "jax==0.4.31 runs as jax 0.4.31 cuda12: CUDA 12.1, cuDNN 9.1");
 
-        Report older = check({ .frameworks = { "jax==0.4.30" }, .cudnn = "9.0" });
-        SHOW(older);
-        CHECK_FALSE(has_code(older, "cudnn-outside-framework-range"));
-        CHECK(check({ .frameworks = { "jax==0.4.31" }, .cudnn = "9.1" }).verdict() == Verdict::ok);
-    }
+    Report older = check({ .frameworks = { "jax==0.4.30" }, .cudnn = "9.0" });
+    SHOW(older);
+    CHECK_FALSE(has_code(older, "cudnn-outside-framework-range"));
+    CHECK(check({ .frameworks = { "jax==0.4.31" }, .cudnn = "9.1" }).verdict() == Verdict::ok);
+}
 
-    TEST_CASE(
-        "jax's Python range follows each release: 3.9 ends with 0.4.30, 3.11 is the floor from 0.7.0", "[resolve][jax]")
-    {
-        Report dropped = check({ .frameworks = { "jax==0.4.31" }, .python = "3.9" });
-        SHOW(dropped);
-        CHECK(problems(dropped) == Codes { "python-unsupported" });
-        CHECK(
-            finding(dropped, "python-unsupported")->message == "jax 0.4.31 cuda12 supports Python 3.10-3.12, not 3.9");
-        CHECK(check({ .frameworks = { "jax==0.4.30" }, .python = "3.9" }).verdict() == Verdict::ok);
-        CHECK(check({ .frameworks = { "jax==0.4.34" }, .python = "3.13" }).verdict() == Verdict::ok);
-        // (0.7's cuDNN floor, 9.8, has no cuDNN row of its own yet: cudnn-unconfirmed besides)
-        CHECK(finding(check({ .frameworks = { "jax==0.7.0" }, .python = "3.10" }), "python-unsupported")->message
-            == "jax 0.7.0 cuda12 supports Python 3.11-3.13, not 3.10");
-        CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.7.1" }, .python = "3.14" }), "python-unsupported"));
-    }
+TEST_CASE(
+    "jax's Python range follows each release: 3.9 ends with 0.4.30, 3.11 is the floor from 0.7.0", "[resolve][jax]")
+{
+    Report dropped = check({ .frameworks = { "jax==0.4.31" }, .python = "3.9" });
+    SHOW(dropped);
+    CHECK(problems(dropped) == Codes { "python-unsupported" });
+    CHECK(finding(dropped, "python-unsupported")->message == "jax 0.4.31 cuda12 supports Python 3.10-3.12, not 3.9");
+    CHECK(check({ .frameworks = { "jax==0.4.30" }, .python = "3.9" }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "jax==0.4.34" }, .python = "3.13" }).verdict() == Verdict::ok);
+    // (0.7's cuDNN floor, 9.8, has no cuDNN row of its own yet: cudnn-unconfirmed besides)
+    CHECK(finding(check({ .frameworks = { "jax==0.7.0" }, .python = "3.10" }), "python-unsupported")->message
+        == "jax 0.7.0 cuda12 supports Python 3.11-3.13, not 3.10");
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.7.1" }, .python = "3.14" }), "python-unsupported"));
+}
 
-    TEST_CASE("jax 0.8 defaults to its cuda13 build, which needs a Turing or newer GPU, while cuda12 still runs a V100",
-        "[resolve][jax]")
-    {
-        Report r = check({ .frameworks = { "jax==0.8.0" }, .gpus = { "V100 SXM2 16GB" } });
-        SHOW(r);
-        CHECK(r.verdict() == Verdict::fail);
-        CHECK(finding(r, "framework-build")->message
-            == "jax==0.8.0 runs as jax 0.8.0 cuda13: CUDA 13.0, cuDNN 9.12.0.46");
-        CHECK(finding(r, "gpu-below-framework-minimum")->message
-            == "JAX's cuda13 build supports compute capability 7.5 and newer; Tesla V100-SXM2-16GB is 7.0");
+TEST_CASE("jax 0.8 defaults to its cuda13 build, which needs a Turing or newer GPU, while cuda12 still runs a V100",
+    "[resolve][jax]")
+{
+    Report r = check({ .frameworks = { "jax==0.8.0" }, .gpus = { "V100 SXM2 16GB" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(finding(r, "framework-build")->message == "jax==0.8.0 runs as jax 0.8.0 cuda13: CUDA 13.0, cuDNN 9.12.0.46");
+    CHECK(finding(r, "gpu-below-framework-minimum")->message
+        == "JAX's cuda13 build supports compute capability 7.5 and newer; Tesla V100-SXM2-16GB is 7.0");
 
-        Report cuda12 = check({ .frameworks = { "jax==0.8.0" }, .cuda = "12.8", .gpus = { "V100 SXM2 16GB" } });
-        SHOW(cuda12);
-        CHECK(
-            finding(cuda12, "framework-build")->message == "jax==0.8.0 runs as jax 0.8.0 cuda12: CUDA 12.8, cuDNN 9.8");
-        CHECK_FALSE(has_code(cuda12, "gpu-below-framework-minimum"));
-    }
+    Report cuda12 = check({ .frameworks = { "jax==0.8.0" }, .cuda = "12.8", .gpus = { "V100 SXM2 16GB" } });
+    SHOW(cuda12);
+    CHECK(finding(cuda12, "framework-build")->message == "jax==0.8.0 runs as jax 0.8.0 cuda12: CUDA 12.8, cuDNN 9.8");
+    CHECK_FALSE(has_code(cuda12, "gpu-below-framework-minimum"));
+}
 
-    TEST_CASE("a jax release the matrix does not list is bad input naming the line's releases", "[resolve][jax]")
-    {
-        Error e = error_of({ .frameworks = { "jax==0.4.29" } });
-        CHECK(e.message() == "jax 0.4.29 is not a release");
-        CHECK(e.hint()
-            == "releases of jax 0.4: 0.4.30, 0.4.31, 0.4.32, 0.4.33, 0.4.34, 0.4.35, 0.4.36, 0.4.37 and 0.4.38");
-        CHECK(error_of({ .frameworks = { "jax==0.3" } }).message() == "the matrix has no jax 0.3");
-    }
+TEST_CASE("a jax release the matrix does not list is bad input naming the line's releases", "[resolve][jax]")
+{
+    Error e = error_of({ .frameworks = { "jax==0.4.29" } });
+    CHECK(e.message() == "jax 0.4.29 is not a release");
+    CHECK(e.hint() == "releases of jax 0.4: 0.4.30, 0.4.31, 0.4.32, 0.4.33, 0.4.34, 0.4.35, 0.4.36, 0.4.37 and 0.4.38");
+    CHECK(error_of({ .frameworks = { "jax==0.3" } }).message() == "the matrix has no jax 0.3");
+}
 
-    // --- Frameworks installed together -------------------------------------------
+// --- Frameworks installed together -------------------------------------------
 
-    TEST_CASE(
-        "torch 2.6 pins nvidia-cudnn-cu12 9.1.0.70, which jax 0.6's cuDNN floor of 9.8 rules out", "[resolve][coexist]")
-    {
-        Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.6.0" } });
-        SHOW(r);
-        CHECK(r.verdict() == Verdict::fail);
-        CHECK(problems(r).count("frameworks-cudnn") == 1);
-        CHECK(finding(r, "frameworks-cudnn")->message
-            == "torch 2.6.0 cu124 carries cuDNN 9.1.0.70 and jax 0.6.0 cuda12 needs cuDNN 9.8-9.99: one environment "
-               "holds one nvidia-cudnn-cu12, so they cannot be installed together");
-        const Finding* nccl = finding(r, "frameworks-nccl");
-        REQUIRE(nccl);
-        CHECK(nccl->verdict == Verdict::ok);
-        CHECK(nccl->message
-            == "torch 2.6.0 cu124 carries NCCL 2.21.5 and jax 0.6.0 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
-               "serves both");
-        // each framework's own findings, named after it
-        CHECK(finding(r, "framework-build")->message
-            == "torch==2.6.0: torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70 (the PyPI default "
-               "build)");
-    }
+TEST_CASE(
+    "torch 2.6 pins nvidia-cudnn-cu12 9.1.0.70, which jax 0.6's cuDNN floor of 9.8 rules out", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.6.0" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r).count("frameworks-cudnn") == 1);
+    CHECK(finding(r, "frameworks-cudnn")->message
+        == "torch 2.6.0 cu124 carries cuDNN 9.1.0.70 and jax 0.6.0 cuda12 needs cuDNN 9.8-9.99: one environment "
+           "holds one nvidia-cudnn-cu12, so they cannot be installed together");
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::ok);
+    CHECK(nccl->message
+        == "torch 2.6.0 cu124 carries NCCL 2.21.5 and jax 0.6.0 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
+           "serves both");
+    // each framework's own findings, named after it
+    CHECK(finding(r, "framework-build")->message
+        == "torch==2.6.0: torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70 (the PyPI default "
+           "build)");
+}
 
-    TEST_CASE("jax 0.5 accepts torch 2.6's cuDNN 9.1.0.70 and NCCL 2.21.5", "[resolve][coexist]")
-    {
-        Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.5.3" }, .driver = "570.124.06" });
-        SHOW(r);
-        CHECK(r.verdict() == Verdict::ok);
-        CHECK(finding(r, "frameworks-cudnn")->verdict == Verdict::ok);
-        CHECK(finding(r, "frameworks-nccl")->verdict == Verdict::ok);
-    }
+TEST_CASE("jax 0.5 accepts torch 2.6's cuDNN 9.1.0.70 and NCCL 2.21.5", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.5.3" }, .driver = "570.124.06" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(finding(r, "frameworks-cudnn")->verdict == Verdict::ok);
+    CHECK(finding(r, "frameworks-nccl")->verdict == Verdict::ok);
+}
 
-    TEST_CASE("tensorflow 2.15 loads cuDNN 8 and torch 2.6 cuDNN 9: one nvidia-cudnn-cu12 cannot be both",
-        "[resolve][coexist]")
-    {
-        Report r = check({ .frameworks = { "tensorflow==2.15", "torch==2.6.0" } });
-        SHOW(r);
-        CHECK(r.verdict() == Verdict::fail);
-        CHECK(finding(r, "frameworks-cudnn")->message
-            == "tensorflow 2.15 loads cuDNN 8 (tested with 8.9) and torch 2.6.0 cu124 carries cuDNN 9.1.0.70: one "
-               "environment holds one nvidia-cudnn-cu12, so they cannot be installed together");
-        const Finding* nccl = finding(r, "frameworks-nccl");
-        REQUIRE(nccl);
-        CHECK(nccl->verdict == Verdict::unknown);
-    }
+TEST_CASE(
+    "tensorflow 2.15 loads cuDNN 8 and torch 2.6 cuDNN 9: one nvidia-cudnn-cu12 cannot be both", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "tensorflow==2.15", "torch==2.6.0" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(finding(r, "frameworks-cudnn")->message
+        == "tensorflow 2.15 loads cuDNN 8 (tested with 8.9) and torch 2.6.0 cu124 carries cuDNN 9.1.0.70: one "
+           "environment holds one nvidia-cudnn-cu12, so they cannot be installed together");
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::unknown);
+}
 
-    TEST_CASE("torch on CUDA 12 and jax on CUDA 13 install side by side, with a warning", "[resolve][coexist]")
-    {
-        Report r = check({ .frameworks = { "torch==2.7.1", "jax==0.8.0" } });
-        SHOW(r);
-        CHECK(finding(r, "frameworks-cuda-majors")->verdict == Verdict::warn);
-        CHECK(finding(r, "frameworks-cuda-majors")->message
-            == "torch 2.7.1 cu126 runs on CUDA 12 and jax 0.8.0 cuda13 on CUDA 13: each loads its own CUDA libraries "
-               "into "
-               "one process, and the driver must run both");
-        CHECK_FALSE(has_code(r, "frameworks-cudnn"));
+TEST_CASE("torch on CUDA 12 and jax on CUDA 13 install side by side, with a warning", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "torch==2.7.1", "jax==0.8.0" } });
+    SHOW(r);
+    CHECK(finding(r, "frameworks-cuda-majors")->verdict == Verdict::warn);
+    CHECK(finding(r, "frameworks-cuda-majors")->message
+        == "torch 2.7.1 cu126 runs on CUDA 12 and jax 0.8.0 cuda13 on CUDA 13: each loads its own CUDA libraries "
+           "into "
+           "one process, and the driver must run both");
+    CHECK_FALSE(has_code(r, "frameworks-cudnn"));
 
-        Report same = check({ .frameworks = { "torch==2.7.1", "jax==0.8.0" }, .cuda = "12.6" });
-        SHOW(same);
-        CHECK(finding(same, "frameworks-cudnn")->verdict == Verdict::fail);
-    }
+    Report same = check({ .frameworks = { "torch==2.7.1", "jax==0.8.0" }, .cuda = "12.6" });
+    SHOW(same);
+    CHECK(finding(same, "frameworks-cudnn")->verdict == Verdict::fail);
+}
