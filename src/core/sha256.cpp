@@ -8,6 +8,21 @@
 #include <vector>
 
 namespace dlenv {
+namespace {
+
+std::string hex_of(const unsigned char* digest, unsigned int size)
+{
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(size * 2);
+    for (unsigned int i = 0; i < size; ++i) {
+        out += hex[digest[i] >> 4];
+        out += hex[digest[i] & 0xf];
+    }
+    return out;
+}
+
+} // namespace
 
 struct Sha256::State {
     EVP_MD_CTX* ctx = nullptr;
@@ -38,14 +53,7 @@ std::string Sha256::hex_digest()
     unsigned int size = 0;
     if (EVP_DigestFinal_ex(m_state->ctx, digest, &size) != 1)
         throw Error(ErrorCode::environment, "finish SHA-256: OpenSSL refused");
-    static const char hex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(size * 2);
-    for (unsigned int i = 0; i < size; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 0xf];
-    }
-    return out;
+    return hex_of(digest, size);
 }
 
 std::string sha256_hex(std::string_view data)
@@ -70,6 +78,15 @@ std::string sha256_file_hex(const std::filesystem::path& path)
     if (in.bad())
         throw Error(ErrorCode::io, "read " + path.string());
     return hash.hex_digest();
+}
+
+std::string md5_hex(std::string_view data)
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_md5(), nullptr) != 1)
+        throw Error(ErrorCode::environment, "MD5: OpenSSL refused");
+    return hex_of(digest, size);
 }
 
 bool is_sha256_hex(std::string_view text)

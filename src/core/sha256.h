@@ -29,6 +29,9 @@ private:
 };
 
 std::string sha256_hex(std::string_view data);
+// MD5, which dlenv trusts with nothing: dpkg records each conffile's MD5 in its status
+// file, and a package's files must be recorded as dpkg would.
+std::string md5_hex(std::string_view data);
 // Whether `text` is a sha256 as dlenv writes it: 64 lowercase hexadecimal digits.
 bool is_sha256_hex(std::string_view text);
 // The sha256 of a file's bytes, read in chunks. Throws Error(not_found) or Error(io).

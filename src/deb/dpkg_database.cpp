@@ -64,9 +64,11 @@ std::string status_stanza(const UnpackedPackage& package)
         std::map<std::string, std::string> sums
             = md5_of(package.control.count("md5sums") ? package.control.at("md5sums") : "");
         std::string listed;
-        for (const auto& line : lines_of(conffiles->second))
-            if (auto sum = sums.find(line); sum != sums.end())
-                listed += " " + line + " " + sum->second + "\n";
+        for (const auto& [path, md5] : package.conffile_md5)
+            sums[path] = md5;
+        for (const auto& path : conffile_paths(conffiles->second))
+            if (auto sum = sums.find(path); sum != sums.end())
+                listed += " " + path + " " + sum->second + "\n";
         if (!listed.empty())
             out += "Conffiles:\n" + listed;
     }
@@ -74,6 +76,15 @@ std::string status_stanza(const UnpackedPackage& package)
 }
 
 } // namespace
+
+std::vector<std::string> conffile_paths(const std::string& conffiles)
+{
+    std::vector<std::string> paths;
+    for (const auto& line : lines_of(conffiles))
+        if (line.starts_with('/'))
+            paths.push_back(line);
+    return paths;
+}
 
 std::string database_name(const UnpackedPackage& package)
 {

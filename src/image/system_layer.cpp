@@ -1,6 +1,7 @@
 #include "image/system_layer.h"
 
 #include "core/error.h"
+#include "core/file.h"
 #include "core/sha256.h"
 #include "deb/alternatives.h"
 #include "deb/control.h"
@@ -33,12 +34,18 @@ public:
 
     void add(const lock::LockedDeb& deb, const std::filesystem::path& file)
     {
-        deb::UnpackedPackage package { deb.name, deb.architecture, "", {}, {} };
+        deb::UnpackedPackage package { deb.name, deb.architecture, "", {}, {}, {} };
+        std::map<std::string, std::filesystem::path> unpacked; // package path -> staged file
         deb::read_deb(
             file, deb.filename, [&](const std::map<std::string, std::string>& control) { package.control = control; },
             [&](const deb::DataMember& member, const std::function<std::string_view()>& read) {
-                add_member(deb.filename, member, read, package.paths);
+                if (std::optional<std::filesystem::path> staged = add_member(deb.filename, member, read, package.paths))
+                    unpacked[package.paths.back()] = *staged;
             });
+        if (auto conffiles = package.control.find("conffiles"); conffiles != package.control.end())
+            for (const auto& path : deb::conffile_paths(conffiles->second))
+                if (auto staged = unpacked.find(path); staged != unpacked.end())
+                    package.conffile_md5[path] = md5_hex(read_file(staged->second));
         if (auto control = package.control.find("control"); control != package.control.end())
             package.multi_arch
                 = deb::parse_single_stanza(deb.filename + ": control", control->second).find("Multi-Arch").value_or("");
@@ -134,7 +141,8 @@ private:
         m_entries[entry.path] = std::move(entry);
     }
 
-    void add_member(const std::string& deb, const deb::DataMember& member,
+    // Where a regular file's bytes were staged, for what dpkg's database records of them.
+    std::optional<std::filesystem::path> add_member(const std::string& deb, const deb::DataMember& member,
         const std::function<std::string_view()>& read, std::vector<std::string>& paths)
     {
         std::vector<std::string> parts = rootfs::split_path(member.path);
@@ -147,7 +155,7 @@ private:
             throw refuse(deb, member.path, problem);
         paths.push_back(parts.empty() ? "/." : "/" + rootfs::join_path(parts));
         if (parts.empty())
-            return;
+            return std::nullopt;
         using Type = deb::DataMember::Type;
         std::optional<std::string> followed = through_links(parts, member.type == Type::directory);
         if (!followed)
@@ -159,11 +167,11 @@ private:
             if (auto it = m_entries.find(path); it != m_entries.end()) {
                 if (it->second.type != oci::LayerEntry::Type::directory)
                     throw refuse(deb, member.path, "a directory where " + m_owner[path] + " put a file");
-                return;
+                return std::nullopt;
             }
             add_parents_of(path);
             m_entries[path] = { path, oci::LayerEntry::Type::directory, member.mode, {}, {}, 0, {}, {} };
-            return;
+            return std::nullopt;
         case Type::file:
             entry.source = m_staging / std::to_string(m_files++);
             entry.size = copy_out(read, entry.source);
@@ -188,7 +196,11 @@ private:
         case Type::other:
             throw refuse(deb, member.path, "devices, fifos and sockets are not installed");
         }
+        std::optional<std::filesystem::path> staged;
+        if (entry.type == oci::LayerEntry::Type::file)
+            staged = entry.source;
         add_entry(deb, std::move(entry));
+        return staged;
     }
 
     static std::int64_t copy_out(const std::function<std::string_view()>& read, const std::filesystem::path& to)
