@@ -124,7 +124,7 @@ def train(torch, torchvision, arguments, device, loader, classes, model_wrapper=
     constructor = getattr(torchvision.models, arguments.model, None)
     if not callable(constructor):
         raise Failed("torchvision %s has no model %r: name one of torchvision.models as "
-                     "\"model\" in verify's --acceptance FILE" % (torchvision.__version__, arguments.model))
+                     "\"model\" in the profile's validation.acceptance" % (torchvision.__version__, arguments.model))
     model = constructor(num_classes=classes).to(device)
     if model_wrapper:
         model = model_wrapper(model)

@@ -23,7 +23,7 @@ struct VerifyArgs {
     int timeout_seconds = 60;
     std::string data_dir;
     std::string acceptance_file; // the acceptance tier's settings, JSON
-    std::uint32_t batch_size = 0; // 0: the file's, else 128
+    std::uint32_t batch_size = 0; // 0: the settings'
 };
 
 // --tier all, --tier static,gpu and repeated --tier, as one list.
@@ -108,7 +108,7 @@ int run_verify(const VerifyArgs& args, const Options& options)
         request.acceptance.settings = resolve::read_acceptance(JsonReader(args.acceptance_file, json));
     }
     if (args.batch_size)
-        request.acceptance.settings.batch_size = args.batch_size;
+        request.acceptance.batch_size = args.batch_size;
     verify::Report report = verify::verify_image(request);
     if (options.json)
         print_json(report.to_json());
@@ -155,9 +155,11 @@ void register_verify(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("--acceptance", args->acceptance_file,
            "acceptance: a JSON object of the job's settings (model, batch_size, image_size, num_workers, "
            "prefetch_factor, steps, warmup, synthetic_images, synthetic_size) and limits (gpu_utilization_min, "
-           "data_wait_max_fraction); default: ResNet-50, batch 128, 224x224, 8 workers, prefetch 2, 0.85 and 0.2")
+           "data_wait_max_fraction), in place of the lock's validation.acceptance; default: the lock's, else "
+           "ResNet-50, batch 128, 224x224, 8 workers, prefetch 2, 0.85 and 0.2")
         ->type_name("FILE");
-    cmd->add_option("--batch-size", args->batch_size, "acceptance: the batch size (default: --acceptance's, else 128)")
+    cmd->add_option("--batch-size", args->batch_size,
+           "acceptance: the batch size (default: --acceptance's, else the lock's, else 128)")
         ->type_name("N")
         ->check(CLI::Range(1, 65536));
     add_store_options(cmd, options);

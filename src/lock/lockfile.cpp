@@ -129,7 +129,7 @@ Lockfile Lockfile::from_stack(const resolve::Profile& profile, const std::string
         std::nullopt,
         sources,
         python_environment(profile, stack),
-        { profile.validation_tiers, { profile.bandwidth_min_fraction, profile.gemm_min_fraction } },
+        { profile.validation_tiers, { profile.bandwidth_min_fraction, profile.gemm_min_fraction }, profile.acceptance },
         locked_warnings(report.findings),
         locked_host(host),
         std::nullopt,

@@ -6,11 +6,15 @@ namespace dlenv::lock {
 
 Validation read_validation(const JsonReader& validation)
 {
-    validation.allow_only({ "tiers", "thresholds" });
+    validation.allow_only({ "tiers", "thresholds", "acceptance" });
     JsonReader thresholds = validation.at("thresholds");
     thresholds.allow_only({ "bandwidth_min_fraction", "gemm_min_fraction" });
+    std::optional<resolve::Acceptance> acceptance;
+    if (auto field = validation.find("acceptance"))
+        acceptance = resolve::read_acceptance(*field);
     return { validation.at("tiers").strings(),
-        { thresholds.at("bandwidth_min_fraction").number(), thresholds.at("gemm_min_fraction").number() } };
+        { thresholds.at("bandwidth_min_fraction").number(), thresholds.at("gemm_min_fraction").number() },
+        std::move(acceptance) };
 }
 
 nlohmann::json to_json(const Thresholds& thresholds)
@@ -21,7 +25,10 @@ nlohmann::json to_json(const Thresholds& thresholds)
 
 nlohmann::json to_json(const Validation& validation)
 {
-    return { { "tiers", validation.tiers }, { "thresholds", to_json(validation.thresholds) } };
+    nlohmann::json out = { { "tiers", validation.tiers }, { "thresholds", to_json(validation.thresholds) } };
+    if (validation.acceptance)
+        out["acceptance"] = resolve::to_json(*validation.acceptance);
+    return out;
 }
 
 } // namespace dlenv::lock

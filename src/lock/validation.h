@@ -1,6 +1,9 @@
 #pragma once
 
+#include "resolve/acceptance.h"
 #include "resolve/profile.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -18,6 +21,9 @@ struct Thresholds {
 struct Validation {
     std::vector<std::string> tiers; // "static", "gpu", "framework"; empty: static only
     Thresholds thresholds;
+    // The acceptance tier's training job and limits, when the profile names them; none
+    // writes no validation.acceptance, so locks of profiles without one keep their bytes.
+    std::optional<resolve::Acceptance> acceptance;
 };
 
 } // namespace dlenv::lock

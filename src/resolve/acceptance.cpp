@@ -1,5 +1,9 @@
 #include "resolve/acceptance.h"
 
+#include "core/json_reader.h"
+
+#include <nlohmann/json.hpp>
+
 #include <string_view>
 
 namespace dlenv::resolve {
@@ -66,6 +70,16 @@ Acceptance read_acceptance(const JsonReader& field)
             if (!(out.*fraction.field >= 0 && out.*fraction.field <= 1))
                 value->fail("expected a fraction from 0 to 1");
         }
+    return out;
+}
+
+nlohmann::json to_json(const Acceptance& settings)
+{
+    nlohmann::json out = { { "model", settings.model } };
+    for (const auto& count : k_counts)
+        out[std::string(count.key)] = settings.*count.field;
+    for (const auto& fraction : k_fractions)
+        out[std::string(fraction.key)] = settings.*fraction.field;
     return out;
 }
 

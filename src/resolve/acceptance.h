@@ -1,16 +1,21 @@
 #pragma once
 
-#include "core/json_reader.h"
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <string>
 
+namespace dlenv {
+class JsonReader;
+} // namespace dlenv
+
 namespace dlenv::resolve {
 
-// The acceptance tier's training job and what it must reach, as `dlenv verify
-// --acceptance FILE` reads them (a JSON object of these keys). Every field is optional;
-// the defaults are the usual acceptance standard: an ImageNet-style ResNet-50 at batch
-// 128, the GPU busy 85% of the time, data loading under 20% of each step.
+// The acceptance tier's training job and what it must reach, as a profile's
+// `validation.acceptance` names them (a JSON object of these keys), its lock carries them
+// and `dlenv verify --acceptance FILE` overrides them. Every field is optional; the
+// defaults are the usual acceptance standard: an ImageNet-style ResNet-50 at batch 128,
+// the GPU busy 85% of the time, data loading under 20% of each step.
 struct Acceptance {
     std::string model = "resnet50"; // a torchvision.models constructor
     std::uint32_t batch_size = 128;
@@ -28,5 +33,8 @@ struct Acceptance {
 // Reads the settings: every field optional, counts within their bounds, fractions from 0
 // to 1, a model name of lower case, digits and _; Error(invalid_input) naming the field.
 Acceptance read_acceptance(const JsonReader& field);
+
+// Every field, as read_acceptance reads them: the lock's validation.acceptance.
+nlohmann::json to_json(const Acceptance& settings);
 
 } // namespace dlenv::resolve

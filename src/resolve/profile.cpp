@@ -213,7 +213,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
 
     p.validation_tiers = k_tiers;
     if (auto validation = doc.find("validation")) {
-        validation->allow_only({ "tiers", "bandwidth_min_fraction", "gemm_min_fraction" });
+        validation->allow_only({ "tiers", "bandwidth_min_fraction", "gemm_min_fraction", "acceptance" });
         if (auto tiers = validation->find("tiers")) {
             p.validation_tiers.clear();
             for (const auto& tier : tiers->items()) {
@@ -224,6 +224,8 @@ Profile Profile::parse(const std::string& file, const std::string& text)
         }
         p.bandwidth_min_fraction = fraction(*validation, "bandwidth_min_fraction", p.bandwidth_min_fraction);
         p.gemm_min_fraction = fraction(*validation, "gemm_min_fraction", p.gemm_min_fraction);
+        if (auto acceptance = validation->find("acceptance"))
+            p.acceptance = read_acceptance(*acceptance);
     }
     return p;
 }

@@ -2,6 +2,7 @@
 
 #include "core/embedded_file.h"
 #include "core/version.h"
+#include "resolve/acceptance.h"
 #include "resolve/query.h"
 
 #include <filesystem>
@@ -87,6 +88,7 @@ struct Profile {
     std::vector<std::string> validation_tiers;
     double bandwidth_min_fraction = k_default_bandwidth_min_fraction;
     double gemm_min_fraction = k_default_gemm_min_fraction;
+    std::optional<Acceptance> acceptance; // validation.acceptance: the acceptance tier's job and limits
 
     // Parses and validates; errors name `file`, the field and what is expected.
     static Profile parse(const std::string& file, const std::string& text);

@@ -59,7 +59,8 @@ Finding data_wait_finding(const KitOutput& output, const AcceptanceTargets& targ
     std::string workers = std::to_string(settings.num_workers);
     std::string read_speed = "the read speed of the data dir " + targets.data_dir + " (" + text(megabytes)
         + " MB/s per worker here; local NVMe reads 2 GB/s and more)";
-    std::string counts = "num_workers (" + workers + "; set it in --acceptance FILE, up to the cores per GPU)";
+    std::string counts
+        = "num_workers (" + workers + "; set it in the profile's validation.acceptance, up to the cores per GPU)";
     bool reading = read_ms >= decode_ms;
     return { "data-wait", Verdict::fail,
         facts + ", over the limit " + text(settings.data_wait_max_fraction) + ": the DataLoader's " + workers

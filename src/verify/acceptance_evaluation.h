@@ -10,7 +10,7 @@ namespace dlenv::verify {
 
 // What the acceptance tier's training job is held to, and where its data came from.
 struct AcceptanceTargets {
-    resolve::Acceptance settings; // --acceptance FILE's (or the defaults), with --batch-size applied
+    resolve::Acceptance settings; // as acceptance_settings (acceptance_tier.h) gives them
     std::string data_dir; // as the host names it, for advice: "/srv/imagenet", or "a synthetic set"
 };
 

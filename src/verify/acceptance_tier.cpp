@@ -61,10 +61,18 @@ std::uint32_t acceptance_shm_kib(const resolve::Acceptance& settings)
     return static_cast<std::uint32_t>(std::clamp(kib, static_cast<double>(k_min_shm_kib), 64.0 * 1024 * 1024));
 }
 
-GpuTierResult run_acceptance_tier(
-    const ContainerContext& context, const HostFacts& host, const AcceptanceOptions& options, const GpuHost& gpu_host)
+resolve::Acceptance acceptance_settings(
+    const AcceptanceOptions& options, const std::optional<resolve::Acceptance>& locked)
 {
-    const resolve::Acceptance& settings = options.settings;
+    resolve::Acceptance settings = options.settings ? *options.settings : locked.value_or(resolve::Acceptance {});
+    if (options.batch_size)
+        settings.batch_size = *options.batch_size;
+    return settings;
+}
+
+GpuTierResult run_acceptance_tier(const ContainerContext& context, const HostFacts& host,
+    const AcceptanceOptions& options, const resolve::Acceptance& settings, const GpuHost& gpu_host)
+{
     auto start = std::chrono::steady_clock::now();
     BindMount data = data_bind(context, options);
     GpuAdmission admitted = admit_gpus(context, host, gpu_host);

@@ -14,8 +14,14 @@ namespace dlenv::verify {
 // What the command line asks of the acceptance tier.
 struct AcceptanceOptions {
     std::optional<std::filesystem::path> data_dir; // none: a synthetic set in the run's work directory
-    resolve::Acceptance settings; // --acceptance FILE's, else the defaults; --batch-size applied
+    std::optional<resolve::Acceptance> settings; // --acceptance FILE's, in place of the lock's
+    std::optional<std::uint32_t> batch_size; // --batch-size, in place of the settings'
 };
+
+// The settings the job runs with: the command line's, else the lock's
+// validation.acceptance, else the defaults; then the command line's batch size.
+resolve::Acceptance acceptance_settings(
+    const AcceptanceOptions& options, const std::optional<resolve::Acceptance>& locked);
 
 // The directory in the container where the data directory is bound.
 inline constexpr std::string_view k_acceptance_data_dir = "/mnt/dlenv-data";
@@ -30,7 +36,7 @@ std::uint32_t acceptance_shm_kib(const resolve::Acceptance& settings);
 // measures the data wait; the GPU utilisation is then `unavailable`, beside the report.
 // The data directory is bound read-only, or read-write when it is empty (the kit writes
 // its synthetic set there). Error(invalid_input) when `options.data_dir` is no directory.
-GpuTierResult run_acceptance_tier(
-    const ContainerContext& context, const HostFacts& host, const AcceptanceOptions& options, const GpuHost& gpu_host);
+GpuTierResult run_acceptance_tier(const ContainerContext& context, const HostFacts& host,
+    const AcceptanceOptions& options, const resolve::Acceptance& settings, const GpuHost& gpu_host);
 
 } // namespace dlenv::verify

@@ -136,7 +136,9 @@ Report verify_image(const VerifyRequest& request)
         if (wanted == k_tier_static)
             continue;
         GpuTierResult result = wanted == k_tier_acceptance
-            ? run_acceptance_tier(context, report.host, request.acceptance, this_host())
+            ? run_acceptance_tier(context, report.host, request.acceptance,
+                acceptance_settings(request.acceptance, lock ? lock->validation().acceptance : std::nullopt),
+                this_host())
             : run_gpu_tier(wanted, context, report.host, report.thresholds.value_or(lock::Thresholds {}), this_host());
         if (result.report)
             report.tiers.push_back(std::move(*result.report));

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `dlenv verify --tier acceptance` on a machine without a GPU: a Debian 12 image holding
 # this machine's python3-torch and python3-torchvision (made from its real files) runs
-# the training job on the CPU with a real DataLoader over JPEG files. Without --data-dir
-# the kit writes a synthetic ImageFolder set and the data wait passes; the utilisation
+# the training job its lock's validation.acceptance names (from the profile) on the CPU
+# with a real DataLoader over JPEG files. Without --data-dir the kit writes a synthetic ImageFolder set and the data wait passes; the utilisation
 # is not measured, which exits 3 and says so. Then the data dir lives on a loop device
 # whose reads the kernel's blkio throttle holds to 2 IOPS: the data wait goes over
 # 0.2 of each step and the tier fails naming the reading of the data dir.
@@ -27,18 +27,20 @@ command -v bwrap >/dev/null || {
 python3 - "$source_dir/examples/quickstart/quickstart.json" "$scratch/acceptance.json" <<'PY'
 import json, sys
 profile = json.load(open(sys.argv[1]))
-profile.update(name="acceptance", python="3.11", base_image="scratch", validation={"tiers": ["static"]})
+# The same code path as ResNet-50 at batch 128, small enough for two CPU cores; one
+# worker prefetching one batch, so that the measured steps outrun what it loaded ahead.
+settings = {"model": "resnet18", "batch_size": 2, "image_size": 32, "num_workers": 1, "prefetch_factor": 1,
+            "steps": 6, "warmup": 1, "synthetic_images": 40, "synthetic_size": 40}
+profile.update(name="acceptance", python="3.11", base_image="scratch",
+               validation={"tiers": ["static"], "acceptance": settings})
 profile.pop("files")
 json.dump(profile, open(sys.argv[2], "w"))
 PY
 lock=$scratch/acceptance.lock.json
 "$dlenv" lock "$scratch/acceptance.json" -o "$lock" --offline >/dev/null
-# The same code path as ResNet-50 at batch 128, small enough for two CPU cores; one
-# worker prefetching one batch, so that the measured steps outrun what it loaded ahead.
-cat >"$scratch/settings.json" <<'JSON'
-{"model": "resnet18", "batch_size": 2, "image_size": 32, "num_workers": 1, "prefetch_factor": 1, "steps": 6,
- "warmup": 1, "synthetic_images": 40, "synthetic_size": 40}
-JSON
+expect_eq "the lock carries the profile's acceptance settings whole" \
+  "$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["validation"]["acceptance"], sort_keys=True))' "$lock")" \
+  '{"batch_size": 2, "data_wait_max_fraction": 0.2, "gpu_utilization_min": 0.85, "image_size": 32, "model": "resnet18", "num_workers": 1, "prefetch_factor": 1, "steps": 6, "synthetic_images": 40, "synthetic_size": 40, "warmup": 1}'
 store=$scratch/store
 "$dlenv" build "$lock" --store "$store" --base "oci:$scratch/base" >/dev/null
 
@@ -57,10 +59,15 @@ print("\n".join(f["outcome"] + ": " + f["message"] for f in tier["findings"] if 
 masked() { sed -E 's/[0-9]+(\.[0-9]+)?(e-?[0-9]+)?/N/g'; } # figures vary from run to run
 
 set +e
-"$dlenv" verify acceptance --store "$store" --tier acceptance --timeout 300 --json \
-  --acceptance "$scratch/settings.json" >"$scratch/cpu.json"
+echo '{"steps": 0}' >"$scratch/bad.json"
+"$dlenv" verify acceptance --store "$store" --tier acceptance --acceptance "$scratch/bad.json" 2>"$scratch/bad.err"
 status=$?
+"$dlenv" verify acceptance --store "$store" --tier acceptance --timeout 300 --json >"$scratch/cpu.json"
+cpu_status=$?
 set -e
+expect_eq "--acceptance FILE in place of the lock's is read checked" "$status $(head -1 "$scratch/bad.err" | sed "s|$scratch/||")" \
+  "2 dlenv: bad.json: steps: expected 1 to 100000, got 0"
+status=$cpu_status
 expect_eq "on the CPU the tier exits 3: the utilisation was not measured" "$status" "3"
 expect_eq "and says so" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["unavailable"])' "$scratch/cpu.json")" \
   "[{'reason': 'GPU utilisation was not measured: no NVIDIA driver or GPU on this machine; the training job ran on the CPU, which proves the data-wait measurement only (run it on a GPU machine for the utilisation)', 'tier': 'acceptance'}]"
@@ -98,7 +105,7 @@ umount "$data" && mount -o ro "$device" "$data" # nothing of it left in the page
 echo "$(lsblk -no MAJ:MIN "$device" | tr -d ' ') 2" >"$throttle"
 set +e
 "$dlenv" verify acceptance --store "$store" --tier acceptance --runtime bwrap --timeout 300 --json \
-  --acceptance "$scratch/settings.json" --data-dir "$data" >"$scratch/slow.json"
+  --data-dir "$data" >"$scratch/slow.json"
 status=$?
 set -e
 expect_eq "a throttled data dir fails the tier" "$status" "1"
@@ -106,6 +113,6 @@ wait_fraction=$(figure "$scratch/slow.json" data_wait_fraction)
 expect_eq "data loading is over 0.2 of each step ($wait_fraction)" \
   "$(python3 -c 'import sys; print(float(sys.argv[1]) > 0.2)' "$wait_fraction")" "True"
 expect_eq "the failure names the reading of the data dir, with the figures" "$(finding "$scratch/slow.json" data-wait | masked)" \
-  "fail: data loading takes N of each step (N s of N s), over the limit N: the DataLoader's N workers read each image in N ms (N MB/s) and decode it in N ms, so reading is the slower part; look at the read speed of the data dir $(masked <<<"$data") (N MB/s per worker here; local NVMe reads N GB/s and more), then the CPU cores per GPU (N cores here and no GPU; N or more per GPU is the baseline) and num_workers (N; set it in --acceptance FILE, up to the cores per GPU)"
+  "fail: data loading takes N of each step (N s of N s), over the limit N: the DataLoader's N workers read each image in N ms (N MB/s) and decode it in N ms, so reading is the slower part; look at the read speed of the data dir $(masked <<<"$data") (N MB/s per worker here; local NVMe reads N GB/s and more), then the CPU cores per GPU (N cores here and no GPU; N or more per GPU is the baseline) and num_workers (N; set it in the profile's validation.acceptance, up to the cores per GPU)"
 echo "figures: $(figure "$scratch/slow.json" images_per_second) images/s, data wait $wait_fraction," \
   "$(figure "$scratch/slow.json" read_milliseconds_per_image) ms to read an image"

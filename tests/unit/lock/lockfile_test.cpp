@@ -17,14 +17,29 @@ using dlenv::testing::resigned_lock;
 
 namespace {
 
-lock::Lockfile lock_shipped(const std::string& name)
+lock::Lockfile lock_of(const resolve::Profile& profile)
 {
     const auto& matrix = matrix::Matrix::embedded();
-    auto profile = resolve::load_profile(name);
     auto resolution = resolve::resolve_profile(matrix, profile, {});
     REQUIRE(resolution.stack);
     return lock::Lockfile::from_stack(profile, matrix.sha256(), {}, *resolution.stack, resolution.report,
         lock::package_sources(profile, *resolution.stack), "lockfiles/" + profile.name + ".lock.json");
+}
+
+lock::Lockfile lock_shipped(const std::string& name)
+{
+    return lock_of(resolve::load_profile(name));
+}
+
+// A shipped profile's lock with the acceptance tier's settings its profile would name.
+lock::Lockfile lock_with_acceptance()
+{
+    resolve::Profile profile = resolve::load_profile("pytorch-2.1-cu118");
+    profile.acceptance = resolve::Acceptance {};
+    profile.acceptance->model = "resnet18";
+    profile.acceptance->num_workers = 16;
+    profile.acceptance->data_wait_max_fraction = 0.1;
+    return lock_of(profile);
 }
 
 // The lock as its JSON, as a reader of the file sees it.
@@ -289,6 +304,47 @@ TEST_CASE("the base's warnings are recorded after the resolution's and change th
     CHECK(lockfile.warnings().back().source == "cuDNN's rule");
     CHECK(lockfile.digest() != digest);
     CHECK(lock::Lockfile::parse("x.lock.json", lockfile.text()).text() == lockfile.text());
+}
+
+TEST_CASE("a profile's acceptance settings are written whole into validation.acceptance and read back", "[lock]")
+{
+    CHECK_FALSE(json_of(lock_shipped("pytorch-2.1-cu118")).at("validation").contains("acceptance"));
+    lock::Lockfile lockfile = lock_with_acceptance();
+    CHECK(json_of(lockfile).at("validation").at("acceptance") == nlohmann::json::parse(R"({
+        "model": "resnet18", "batch_size": 128, "image_size": 224, "num_workers": 16, "prefetch_factor": 2,
+        "steps": 50, "warmup": 5, "synthetic_images": 1280, "synthetic_size": 256, "gpu_utilization_min": 0.85,
+        "data_wait_max_fraction": 0.1})"));
+    lock::Lockfile read = lock::Lockfile::parse("x.lock.json", lockfile.text());
+    CHECK(read.text() == lockfile.text());
+    REQUIRE(read.validation().acceptance);
+    CHECK(read.validation().acceptance->model == "resnet18");
+    CHECK(read.validation().acceptance->num_workers == 16);
+    CHECK(read.validation().acceptance->data_wait_max_fraction == 0.1);
+    CHECK(read.validation().acceptance->gpu_utilization_min == 0.85);
+}
+
+TEST_CASE("a lock's validation.acceptance is read checked: bounds, unknown fields, fields left out", "[lock]")
+{
+    nlohmann::json json = json_of(lock_with_acceptance());
+    const std::vector<std::tuple<std::string, nlohmann::json, std::string>> bad = {
+        { "/validation/acceptance/batch_size", 0,
+            "x.lock.json: validation.acceptance.batch_size: expected 1 to 65536, got 0" },
+        { "/validation/acceptance/gpu_utilization_min", "high",
+            "x.lock.json: validation.acceptance.gpu_utilization_min: expected a number, got \"high\" (string)" },
+        { "/validation/acceptance/model", "../x",
+            "x.lock.json: validation.acceptance.model: \"../x\" is not a torchvision.models name" },
+        { "/validation/acceptance/command", nlohmann::json::array({ "python3", "train.py" }),
+            "x.lock.json: validation.acceptance.command: unknown field" },
+        { "/validation/acceptance", 3, "x.lock.json: validation.acceptance: expected an object, got 3 (number)" },
+    };
+    for (const auto& [pointer, value, message] : bad) {
+        nlohmann::json edited = json;
+        edited[nlohmann::json::json_pointer(pointer)] = value;
+        CHECK_THROWS_WITH(signed_lock(edited), message);
+    }
+    nlohmann::json without_steps = json;
+    without_steps.at("validation").at("acceptance").erase("steps");
+    CHECK_THROWS_WITH(signed_lock(without_steps), "x.lock.json: validation: not written the way this dlenv writes it");
 }
 
 TEST_CASE("a pinned lock without what its base carries, as an older dlenv wrote it, writes the same bytes", "[lock]")

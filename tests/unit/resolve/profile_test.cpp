@@ -39,6 +39,29 @@ TEST_CASE("a profile reads what a team wants, with defaults for validation", "[r
     CHECK(p.gemm_min_fraction == 0.6);
 }
 
+TEST_CASE("a profile's validation.acceptance is read with the acceptance settings' rules", "[resolve][profile]")
+{
+    CHECK_FALSE(resolve::Profile::parse("team.json", k_good).acceptance);
+    const std::string base = R"("base_image": "nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04")";
+    auto p = resolve::Profile::parse("team.json",
+        with(base, base + R"(, "validation": {"acceptance": {"num_workers": 16, "gpu_utilization_min": 0.9}})"));
+    REQUIRE(p.acceptance);
+    CHECK(p.acceptance->model == "resnet50");
+    CHECK(p.acceptance->batch_size == 128);
+    CHECK(p.acceptance->num_workers == 16);
+    CHECK(p.acceptance->gpu_utilization_min == 0.9);
+    CHECK(p.acceptance->data_wait_max_fraction == 0.2);
+    CHECK_THROWS_WITH(resolve::Profile::parse(
+                          "team.json", with(base, base + R"(, "validation": {"acceptance": {"prefetch_factor": 0}})")),
+        "team.json: validation.acceptance.prefetch_factor: expected 1 to 1024, got 0");
+    CHECK_THROWS_WITH(resolve::Profile::parse("team.json",
+                          with(base, base + R"(, "validation": {"acceptance": {"data_wait_max_fraction": 2}})")),
+        "team.json: validation.acceptance.data_wait_max_fraction: expected a fraction from 0 to 1");
+    CHECK_THROWS_WITH(
+        resolve::Profile::parse("team.json", with(base, base + R"(, "validation": {"acceptance": {"batch": 64}})")),
+        "team.json: validation.acceptance.batch: unknown field");
+}
+
 TEST_CASE("a malformed profile is refused naming the file, the field and what is expected", "[resolve][profile]")
 {
     struct Case {

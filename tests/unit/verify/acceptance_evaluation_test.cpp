@@ -77,7 +77,7 @@ TEST_CASE("acceptance: slow reading fails the data wait, storage first in the ad
            "read "
            "speed of the data dir /srv/imagenet (0.0425 MB/s per worker here; local NVMe reads 2 GB/s and more), then "
            "the CPU cores per GPU (2 cores here and no GPU; 8 or more per GPU is the baseline) and num_workers (2; "
-           "set it in --acceptance FILE, up to the cores per GPU)");
+           "set it in the profile's validation.acceptance, up to the cores per GPU)");
 }
 
 TEST_CASE("acceptance: slow decoding fails the data wait, CPU cores and workers first", "[verify]")
@@ -90,7 +90,7 @@ TEST_CASE("acceptance: slow decoding fails the data wait, CPU cores and workers 
         == "data loading takes 0.25 of each step (0.3 s of 1.2 s), over the limit 0.2: the DataLoader's 2 workers read "
            "each image in 0.5 ms (0.0425 MB/s) and decode it in 40 ms, so decoding is the slower part; look at the CPU "
            "cores per GPU (1 here: 2 cores for 2 GPU(s); 8 or more is the baseline) and num_workers (2; "
-           "set it in --acceptance FILE, up to the cores per GPU), then the read speed of the data "
+           "set it in the profile's validation.acceptance, up to the cores per GPU), then the read speed of the data "
            "dir /srv/imagenet (0.0425 MB/s per worker here; local NVMe reads 2 GB/s and more)");
     CHECK(finding(tier, "gpu-utilization").message
         == "the GPUs were injected but none was sampled: the image's framework saw no GPU (a CPU-only build) or NVML "
@@ -143,4 +143,25 @@ TEST_CASE("acceptance: /dev/shm holds every batch in flight with half again to s
     settings.image_size = 64;
     settings.num_workers = 2;
     CHECK(verify::acceptance_shm_kib(settings) == 65536); // never under the runtime's usual 64 MiB
+}
+
+TEST_CASE("acceptance: the job runs with --acceptance's settings, else the lock's, else the defaults", "[verify]")
+{
+    resolve::Acceptance locked;
+    locked.model = "resnet18";
+    locked.num_workers = 4;
+    resolve::Acceptance given;
+    given.model = "vit_b_16";
+    verify::AcceptanceOptions options;
+    CHECK(verify::acceptance_settings(options, std::nullopt).model == "resnet50");
+    CHECK(verify::acceptance_settings(options, locked).model == "resnet18");
+    CHECK(verify::acceptance_settings(options, locked).num_workers == 4);
+    options.settings = given;
+    CHECK(verify::acceptance_settings(options, locked).model == "vit_b_16");
+    CHECK(verify::acceptance_settings(options, locked).num_workers == 8); // the file's whole, not merged
+    options.batch_size = 32;
+    CHECK(verify::acceptance_settings(options, locked).batch_size == 32);
+    options.settings.reset();
+    CHECK(verify::acceptance_settings(options, locked).batch_size == 32);
+    CHECK(verify::acceptance_settings(options, locked).model == "resnet18");
 }
