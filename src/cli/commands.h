@@ -36,6 +36,7 @@ void register_promote(CLI::App& app, Options& options, int& exit_code); // promo
 void register_export(CLI::App& app, Options& options, int& exit_code); // export.cpp
 void register_metrics(CLI::App& app, Options& options, int& exit_code); // metrics.cpp
 void register_matrix(CLI::App& app, Options& options, int& exit_code); // matrix.cpp
+void register_diff(CLI::App& app, Options& options, int& exit_code); // diff.cpp
 
 // Parses argv, runs the chosen command, prints errors; returns the process exit code.
 int run(int argc, char** argv);
