@@ -46,11 +46,10 @@ int run(int argc, char** argv)
         ->type_name("DIR");
 
     int exit_code = 0;
-    for (Registrar registrar :
-        { register_check, register_lock, register_export, register_profiles, register_fetch, register_build,
-            register_images, register_history, register_rollback, register_gc, register_fsck, register_pull,
-            register_push, register_doctor, register_verify, register_promote, register_advise, register_metrics,
-            register_matrix, register_diff })
+    for (Registrar registrar : { register_check, register_lock, register_export, register_profiles, register_fetch,
+             register_build, register_images, register_history, register_rollback, register_gc, register_fsck,
+             register_pull, register_push, register_doctor, register_verify, register_promote, register_advise,
+             register_metrics, register_matrix, register_diff })
         registrar(app, options, exit_code);
 
     try {
