@@ -37,6 +37,7 @@ void register_export(CLI::App& app, Options& options, int& exit_code); // export
 void register_metrics(CLI::App& app, Options& options, int& exit_code); // metrics.cpp
 void register_matrix(CLI::App& app, Options& options, int& exit_code); // matrix.cpp
 void register_sbom(CLI::App& app, Options& options, int& exit_code); // sbom.cpp
+void register_diff(CLI::App& app, Options& options, int& exit_code); // diff.cpp
 
 // Parses argv, runs the chosen command, prints errors; returns the process exit code.
 int run(int argc, char** argv);
