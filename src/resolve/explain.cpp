@@ -90,14 +90,14 @@ void add_build(const FrameworkBuild& build, Rows& rows)
         const auto& release = *build.jax;
         std::string key = "releases[line=" + release.line + "]";
         std::vector<std::pair<std::string, std::string>> facts { { "versions", versions_text(release.versions) },
-            { "python", release.python.describe() },
-            { "min_compute_capability", optional_text(release.min_compute_capability) } };
+            { "python", release.python.describe() } };
         if (build.jax_build) {
             key += ".builds[extra=" + build.jax_build->extra + "]";
             facts.insert(facts.end(),
                 { { "cuda", build.jax_build->cuda.describe() }, { "cudnn", build.jax_build->cudnn.describe() },
                     { "nccl", build.jax_build->nccl.describe() },
-                    { "driver_linux", optional_text(build.jax_build->driver_linux) } });
+                    { "driver_linux", optional_text(build.jax_build->driver_linux) },
+                    { "min_compute_capability", optional_text(build.jax_build->min_compute_capability) } });
         }
         rows.add("jax.json", key, std::move(facts), release.provenance);
     }
