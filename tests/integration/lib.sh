@@ -29,6 +29,20 @@ build_quickstart() { # build_quickstart STORE
   DLENV=$dlenv bash "$source_dir/examples/quickstart/run.sh" "$1" >/dev/null
 }
 
+# The quickstart profile as quickstart-static, which requires only the static tier, at
+# DIR/quickstart-static.json with the app it copies beside it.
+static_quickstart_profile() { # static_quickstart_profile DIR
+  mkdir -p "$1/app"
+  cp "$source_dir/examples/quickstart/app/hello.sh" "$1/app/"
+  python3 - "$source_dir/examples/quickstart/quickstart.json" "$1/quickstart-static.json" <<'PY'
+import json, sys
+profile = json.load(open(sys.argv[1]))
+profile["name"] = "quickstart-static"
+profile["validation"] = {"tiers": ["static"]}
+json.dump(profile, open(sys.argv[2], "w"), indent=2)
+PY
+}
+
 # A stand-in for python-build-standalone's install_only archive of CPython 3.11 at FILE: a
 # stub python3.11 that prints its version, the python3 link, one module.
 stub_python_runtime() { # stub_python_runtime FILE.tar.gz

@@ -12,15 +12,7 @@ command -v promtool >/dev/null || { echo "skip: promtool is not installed (Debia
 # An image that requires the static tier only, built, verified and promoted.
 store=$scratch/store
 build_quickstart "$store"
-mkdir -p "$scratch/static/app"
-cp "$source_dir/examples/quickstart/app/hello.sh" "$scratch/static/app/"
-python3 - "$source_dir/examples/quickstart/quickstart.json" "$scratch/static/quickstart-static.json" <<'PY'
-import json, sys
-profile = json.load(open(sys.argv[1]))
-profile["name"] = "quickstart-static"
-profile["validation"] = {"tiers": ["static"]}
-json.dump(profile, open(sys.argv[2], "w"), indent=2)
-PY
+static_quickstart_profile "$scratch/static"
 "$dlenv" lock "$scratch/static/quickstart-static.json" -o "$scratch/static/lock.json" --offline >/dev/null
 "$dlenv" build "$scratch/static/lock.json" --store "$store" --base "docker-archive:$scratch/quickstart-base.tar" >/dev/null
 set +e

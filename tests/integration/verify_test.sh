@@ -86,15 +86,7 @@ expect_eq "promote names what is missing" "$(head -1 <<<"$message")" \
 expect_eq "no production tag" "$(image_digest "$store" quickstart production)" none
 
 # A profile that requires only the static tier: refused before a pass, accepted after.
-mkdir -p "$scratch/static/app"
-cp "$source_dir/examples/quickstart/app/hello.sh" "$scratch/static/app/"
-python3 - "$source_dir/examples/quickstart/quickstart.json" "$scratch/static/quickstart-static.json" <<'PY'
-import json, sys
-profile = json.load(open(sys.argv[1]))
-profile["name"] = "quickstart-static"
-profile["validation"] = {"tiers": ["static"]}
-json.dump(profile, open(sys.argv[2], "w"), indent=2)
-PY
+static_quickstart_profile "$scratch/static"
 build_static() {
   "$dlenv" lock "$scratch/static/quickstart-static.json" -o "$scratch/static/lock.json" --offline >/dev/null
   "$dlenv" build "$scratch/static/lock.json" --store "$store" --base "docker-archive:$scratch/store/quickstart-base.tar" >/dev/null

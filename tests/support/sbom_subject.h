@@ -3,6 +3,9 @@
 #include "core/file.h"
 #include "sbom/subject.h"
 
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace dlenv::testing {
@@ -47,6 +50,17 @@ inline sbom::Subject sbom_subject()
         std::nullopt };
     return { "team/base", Digest::from_hex(k_image_hex), lock, Digest::from_hex(std::string(64, 'b')),
         { { layer, "dlenv build: validation kit in /opt/dlenv" } } };
+}
+
+// The element of a document's list (SPDX packages, CycloneDX components) whose `key` is
+// `value`; the test fails when there is none.
+inline const nlohmann::json& element_with(const nlohmann::json& list, const std::string& key, const std::string& value)
+{
+    for (const auto& element : list)
+        if (element[key] == value)
+            return element;
+    FAIL("no element with " << key << " " << value);
+    return list;
 }
 
 } // namespace dlenv::testing

@@ -5,23 +5,11 @@
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
+using dlenv::testing::element_with;
 using dlenv::testing::k_image_hex;
 using dlenv::testing::k_layer_hex;
 using dlenv::testing::sbom_subject;
 using nlohmann::json;
-
-namespace {
-
-const json& with_ref(const json& components, const std::string& ref)
-{
-    for (const auto& component : components)
-        if (component["bom-ref"] == ref)
-            return component;
-    FAIL("no component " << ref);
-    return components;
-}
-
-} // namespace
 
 TEST_CASE("the CycloneDX BOM's serial number and timestamp follow from the image and its lock", "[sbom]")
 {
@@ -55,18 +43,19 @@ TEST_CASE("the CycloneDX BOM lists the image, its base, what the base carries, p
             { "description", "built from lock " + subject.lock.digest().text() } });
     const json& components = bom["components"];
     CHECK(components.size() == 7); // base, CUDA, NCCL, numpy, torch, zlib1g, one layer
-    CHECK(with_ref(components, "Base")["purl"]
+    CHECK(element_with(components, "bom-ref", "Base")["purl"]
         == "pkg:oci/cuda@sha256%3A" + std::string(64, 'a') + "?repository_url=registry.example/cuda");
-    CHECK(with_ref(components, "Base-CUDA")["supplier"] == json { { "name", "NVIDIA Corporation" } });
-    const json& torch = with_ref(components, "PyPI-torch");
+    CHECK(element_with(components, "bom-ref", "Base-CUDA")["supplier"] == json { { "name", "NVIDIA Corporation" } });
+    const json& torch = element_with(components, "bom-ref", "PyPI-torch");
     CHECK(torch["type"] == "library");
     CHECK(torch["purl"] == "pkg:pypi/torch@2.1.2%2Bcu118");
     CHECK(torch["hashes"] == json::array({ { { "alg", "SHA-256" }, { "content", std::string(64, 'e') } } }));
     CHECK(torch["externalReferences"]
         == json::array(
             { { { "type", "distribution" }, { "url", "https://download.pytorch.org/whl/cu118/torch.whl" } } }));
-    CHECK(with_ref(components, "Deb-zlib1g")["purl"] == "pkg:deb/debian/zlib1g@1%3A1.2.13.dfsg-1?arch=amd64");
-    CHECK(with_ref(components, "Layer-" + k_layer_hex)["type"] == "file");
+    CHECK(element_with(components, "bom-ref", "Deb-zlib1g")["purl"]
+        == "pkg:deb/debian/zlib1g@1%3A1.2.13.dfsg-1?arch=amd64");
+    CHECK(element_with(components, "bom-ref", "Layer-" + k_layer_hex)["type"] == "file");
     CHECK(bom["dependencies"]
         == json::array({ { { "ref", "Base" }, { "dependsOn", { "Base-CUDA", "Base-NCCL" } } },
             { { "ref", "Image" },

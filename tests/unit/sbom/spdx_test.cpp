@@ -5,23 +5,11 @@
 #include <catch2/catch.hpp>
 
 using namespace dlenv;
+using dlenv::testing::element_with;
 using dlenv::testing::k_image_hex;
 using dlenv::testing::k_layer_hex;
 using dlenv::testing::sbom_subject;
 using nlohmann::json;
-
-namespace {
-
-const json& with_id(const json& packages, const std::string& id)
-{
-    for (const auto& package : packages)
-        if (package["SPDXID"] == id)
-            return package;
-    FAIL("no package " << id);
-    return packages;
-}
-
-} // namespace
 
 TEST_CASE("the SPDX document names itself from the image digest and dates itself to the lock's epoch", "[sbom]")
 {
@@ -39,12 +27,12 @@ TEST_CASE("the SPDX document names itself from the image digest and dates itself
 TEST_CASE("the SPDX document holds the image, its base by digest and what the base carries", "[sbom]")
 {
     json packages = sbom::spdx_document(sbom_subject(), "0.1.0")["packages"];
-    const json& image = with_id(packages, "SPDXRef-Image");
+    const json& image = element_with(packages, "SPDXID", "SPDXRef-Image");
     CHECK(image["name"] == "team/base");
     CHECK(image["versionInfo"] == "sha256:" + k_image_hex);
     CHECK(image["primaryPackagePurpose"] == "CONTAINER");
     CHECK(image["checksums"] == json::array({ { { "algorithm", "SHA256" }, { "checksumValue", k_image_hex } } }));
-    const json& base = with_id(packages, "SPDXRef-Base");
+    const json& base = element_with(packages, "SPDXID", "SPDXRef-Base");
     CHECK(base["name"] == "registry.example/cuda");
     CHECK(base["versionInfo"] == "sha256:" + std::string(64, 'a'));
     CHECK(base["externalRefs"][0]["referenceLocator"]
@@ -52,11 +40,11 @@ TEST_CASE("the SPDX document holds the image, its base by digest and what the ba
     CHECK(base["comment"]
         == "base image registry.example/cuda:11.8.0-runtime, built on its linux/amd64 manifest sha256:"
             + std::string(64, 'b'));
-    const json& cuda = with_id(packages, "SPDXRef-Base-CUDA");
+    const json& cuda = element_with(packages, "SPDXID", "SPDXRef-Base-CUDA");
     CHECK(cuda["versionInfo"] == "11.8.0");
     CHECK(cuda["supplier"] == "Organization: NVIDIA Corporation");
     CHECK(cuda["comment"] == "as the base says: env CUDA_VERSION");
-    CHECK(with_id(packages, "SPDXRef-Base-NCCL")["versionInfo"] == "2.15.5");
+    CHECK(element_with(packages, "SPDXID", "SPDXRef-Base-NCCL")["versionInfo"] == "2.15.5");
     for (const auto& package : packages)
         CHECK(package["SPDXID"] != "SPDXRef-Base-cuDNN"); // the lock says nothing of it
 }
@@ -64,7 +52,7 @@ TEST_CASE("the SPDX document holds the image, its base by digest and what the ba
 TEST_CASE("the SPDX document pins every Python and system package by sha256 and purl", "[sbom]")
 {
     json packages = sbom::spdx_document(sbom_subject(), "0.1.0")["packages"];
-    const json& torch = with_id(packages, "SPDXRef-PyPI-torch");
+    const json& torch = element_with(packages, "SPDXID", "SPDXRef-PyPI-torch");
     CHECK(torch["versionInfo"] == "2.1.2+cu118");
     CHECK(torch["downloadLocation"] == "https://download.pytorch.org/whl/cu118/torch.whl");
     CHECK(torch["packageFileName"] == "torch-2.1.2+cu118-cp311-cp311-linux_x86_64.whl");
@@ -73,12 +61,12 @@ TEST_CASE("the SPDX document pins every Python and system package by sha256 and 
     CHECK(torch["externalRefs"]
         == json::array({ { { "referenceCategory", "PACKAGE-MANAGER" }, { "referenceType", "purl" },
             { "referenceLocator", "pkg:pypi/torch@2.1.2%2Bcu118" } } }));
-    const json& deb = with_id(packages, "SPDXRef-Deb-zlib1g");
+    const json& deb = element_with(packages, "SPDXID", "SPDXRef-Deb-zlib1g");
     CHECK(deb["versionInfo"] == "1:1.2.13.dfsg-1");
     CHECK(deb["primaryPackagePurpose"] == "OPERATING_SYSTEM");
     CHECK(deb["checksums"][0]["checksumValue"] == std::string(64, '1'));
     CHECK(deb["externalRefs"][0]["referenceLocator"] == "pkg:deb/debian/zlib1g@1%3A1.2.13.dfsg-1?arch=amd64");
-    const json& layer = with_id(packages, "SPDXRef-Layer-" + k_layer_hex);
+    const json& layer = element_with(packages, "SPDXID", "SPDXRef-Layer-" + k_layer_hex);
     CHECK(layer["name"] == "dlenv build: validation kit in /opt/dlenv");
     CHECK(layer["comment"] == "application/vnd.oci.image.layer.v1.tar+gzip, 1234 bytes");
 }
