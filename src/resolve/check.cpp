@@ -27,6 +27,15 @@ std::vector<std::string> neighbours(const std::vector<std::string>& known, const
 }
 
 // Unknown versions are bad input (exit 2), not a failed check: name the nearest ones.
+// ", NCCL 2.18.1" for a torch build whose nvidia-nccl pin the matrix holds; where it
+// does not, the lock's NCCL is unknown, and this says so rather than leave it out.
+std::string torch_nccl_text(const FrameworkBuild& build)
+{
+    if (!build.torch_variant)
+        return "";
+    return build.torch_variant->nccl ? ", NCCL " + build.torch_variant->nccl->text() : ", NCCL not on record";
+}
+
 void validate_versions(const matrix::Matrix& matrix, const Query& query)
 {
     if (query.cuda && matrix.toolkit_releases(*query.cuda).empty())
@@ -164,7 +173,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         ctx.cuda = ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()
-                + (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "")
+                + (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "") + torch_nccl_text(*ctx.build)
                 + (ctx.build->torch_variant && ctx.build->torch_variant->pypi_default && !pinned && !query.cuda
                         ? " (the PyPI default build)"
                         : "")

@@ -132,6 +132,9 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
             stack.cuda = *variant.cuda_full;
         if (variant.nccl)
             stack.nccl = variant.nccl->text();
+        else
+            stack.unconfirmed.push_back(
+                "the NCCL of " + build.name() + ": the nvidia-nccl wheel its build pins is not on record");
         Pep440Version version = build.version ? *build.version : build.torch->versions.back();
         stack.framework = { "torch", with_local(version, local) };
         const matrix::CompanionSet* set = nullptr;

@@ -823,7 +823,15 @@ TEST_CASE(
            "serves both");
     // each framework's own findings, named after it
     CHECK(finding(r, "framework-build")->message
-        == "torch==2.6.0: torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70 (the PyPI default "
+        == "torch==2.6.0: torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.21.5 (the PyPI "
+           "default build)");
+}
+
+TEST_CASE("a torch build whose NCCL pin the matrix does not hold says so instead of leaving it out", "[resolve]")
+{
+    Report r = check({ .frameworks = { "torch==2.5" } });
+    CHECK(finding(r, "framework-build")->message
+        == "torch==2.5 runs as torch 2.5 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL not on record (the PyPI default "
            "build)");
 }
 
