@@ -10,8 +10,8 @@
 namespace dlenv::metrics {
 namespace {
 
-// A figure a tier records as a fraction, and the gauge it becomes. `figure` is the name
-// after gpu<N>_ for figures of one GPU (`per_gpu`), the whole name otherwise.
+// A figure a tier records, and the gauge it becomes. `figure` is the name after gpu<N>_
+// for figures of one GPU (`per_gpu`), the whole name otherwise.
 struct FigureMetric {
     std::string_view figure;
     bool per_gpu;
@@ -23,6 +23,10 @@ const std::array k_figures = {
     FigureMetric { "bandwidth_fraction", true, "dlenv_verification_memory_bandwidth_ratio", {} },
     FigureMetric { "gemm_fp16_fraction", true, "dlenv_verification_gemm_ratio", { { "precision", "fp16" } } },
     FigureMetric { "gemm_bf16_fraction", true, "dlenv_verification_gemm_ratio", { { "precision", "bf16" } } },
+    FigureMetric { "utilization", true, "dlenv_verification_gpu_utilization_ratio", {} },
+    FigureMetric { "data_wait_fraction", false, "dlenv_verification_data_wait_ratio", {} },
+    FigureMetric { "images_per_second", false, "dlenv_verification_training_images_per_second", {} },
+    FigureMetric { "ddp_scaling_efficiency", false, "dlenv_verification_ddp_scaling_efficiency_ratio", {} },
 };
 
 // The gauges of k_figures, in the order they are written.
@@ -36,6 +40,14 @@ constexpr std::array k_figure_families = {
         "Measured memory bandwidth of the GPU as a fraction of the matrix's spec." },
     FigureFamily { "dlenv_verification_gemm_ratio",
         "Measured GEMM throughput of the GPU as a fraction of the matrix's dense tensor-core peak." },
+    FigureFamily { "dlenv_verification_gpu_utilization_ratio",
+        "Mean GPU utilisation NVML sampled during the acceptance tier's training steps, as a fraction." },
+    FigureFamily { "dlenv_verification_data_wait_ratio",
+        "Fraction of each acceptance training step spent waiting for the DataLoader's next batch." },
+    FigureFamily { "dlenv_verification_training_images_per_second",
+        "Images the acceptance tier's training job processed per second." },
+    FigureFamily { "dlenv_verification_ddp_scaling_efficiency_ratio",
+        "Images per second of the acceptance tier's DDP run over N GPUs, against N times one GPU's." },
 };
 
 struct ThresholdMetric {

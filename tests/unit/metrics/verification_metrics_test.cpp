@@ -134,3 +134,45 @@ TEST_CASE("a figure of the wrong type in a record is refused naming the image, t
         CHECK(e.hint() == "the verification record is damaged; run `dlenv verify` on the image again");
     }
 }
+
+TEST_CASE("an acceptance record gives utilisation per GPU, the data wait, images/s and DDP scaling", "[metrics]")
+{
+    verify::Report report;
+    report.runtime = "runc";
+    report.time = "2026-11-29T18:10:00Z";
+    report.host = { "6.1.0-27-amd64", DriverVersion::parse("550.54.15"), { "NVIDIA A100-SXM4-80GB" } };
+    verify::TierReport tier { "acceptance", { { "data-wait", Verdict::ok, "data wait" } },
+        { { "images_per_second", 2480.5, "images/s", std::nullopt }, { "data_wait_fraction", 0.061, "fraction", 0.2 },
+            { "step_seconds", 0.0516, "s", std::nullopt }, { "gpu0_utilization", 0.93, "fraction", 0.85 },
+            { "ddp_scaling_efficiency", 0.91, "fraction", std::nullopt } },
+        61.0 };
+    store::Verification record { k_image,
+        { { "acceptance", { "acceptance", true, report.time, report.tier_json(tier) } } } };
+    std::string d = "digest=\"sha256:" + std::string(64, 'a') + "\",tier=\"acceptance\"";
+    std::string text = metrics::render(metrics::verification_families({ record }));
+    std::string acceptance;
+    for (std::size_t start = 0, end; start < text.size(); start = end + 1) {
+        end = text.find('\n', start);
+        std::string line = text.substr(start, end - start);
+        for (const char* name : { "dlenv_verification_gpu_utilization_ratio", "dlenv_verification_data_wait_ratio",
+                 "dlenv_verification_training_images_per_second", "dlenv_verification_ddp_scaling_efficiency_ratio" })
+            if (line.starts_with(name) || line.starts_with(std::string("# TYPE ") + name))
+                acceptance += line + "\n";
+    }
+    CHECK(acceptance
+        == "# TYPE dlenv_verification_gpu_utilization_ratio gauge\n"
+           "dlenv_verification_gpu_utilization_ratio{"
+            + d
+            + ",gpu_index=\"0\",gpu=\"NVIDIA A100-SXM4-80GB\"} 0.93\n"
+              "# TYPE dlenv_verification_data_wait_ratio gauge\n"
+              "dlenv_verification_data_wait_ratio{"
+            + d
+            + "} 0.061\n"
+              "# TYPE dlenv_verification_training_images_per_second gauge\n"
+              "dlenv_verification_training_images_per_second{"
+            + d
+            + "} 2480.5\n"
+              "# TYPE dlenv_verification_ddp_scaling_efficiency_ratio gauge\n"
+              "dlenv_verification_ddp_scaling_efficiency_ratio{"
+            + d + "} 0.91\n");
+}
