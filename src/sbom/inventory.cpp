@@ -3,8 +3,6 @@
 #include "core/image_reference.h"
 #include "sbom/purl.h"
 
-#include <cstdio>
-
 namespace dlenv::sbom {
 namespace {
 
@@ -15,18 +13,7 @@ constexpr const char* k_base = "Base";
 // SPDX identifiers allow no other.
 std::string ref(const std::string& kind, const std::string& name)
 {
-    std::string out = kind + "-";
-    for (char c : name) {
-        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-        if (plain) {
-            out += c;
-            continue;
-        }
-        char escaped[4];
-        std::snprintf(escaped, sizeof escaped, ".%02X", static_cast<unsigned char>(c));
-        out += escaped;
-    }
-    return out;
+    return kind + "-" + escape_bytes(name, "-", '.');
 }
 
 // The distribution a system package's purl names: Ubuntu's archives, else Debian's.

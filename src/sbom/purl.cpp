@@ -5,21 +5,27 @@
 
 namespace dlenv::sbom {
 
-std::string purl_encode(std::string_view text)
+std::string escape_bytes(std::string_view text, std::string_view also_plain, char marker)
 {
     std::string out;
     for (char c : text) {
-        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
-            || c == '_' || c == '~';
+        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+            || also_plain.find(c) != std::string_view::npos;
         if (plain) {
             out += c;
             continue;
         }
-        char escaped[4];
-        std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
+        char escaped[3];
+        std::snprintf(escaped, sizeof escaped, "%02X", static_cast<unsigned char>(c));
+        out += marker;
         out += escaped;
     }
     return out;
+}
+
+std::string purl_encode(std::string_view text)
+{
+    return escape_bytes(text, ".-_~", '%');
 }
 
 std::string oci_purl(const ImageReference& reference, const Digest& digest)

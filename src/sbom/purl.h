@@ -7,6 +7,10 @@
 
 namespace dlenv::sbom {
 
+// `text` with every byte but A-Z a-z 0-9 and those of `also_plain` written as `marker`
+// and two uppercase hexadecimal digits ("%2B" with '%').
+std::string escape_bytes(std::string_view text, std::string_view also_plain, char marker);
+
 // Package URLs (github.com/package-url/purl-spec): each part percent-encoded but for
 // A-Z a-z 0-9 . - _ ~, so "2.1.2+cu118" is "2.1.2%2Bcu118" and "1:2.3" is "1%3A2.3".
 std::string purl_encode(std::string_view text);
