@@ -109,7 +109,9 @@ std::optional<GpuInjection> plan_from_cdi_dirs(const std::vector<std::filesystem
             nlohmann::json spec = spec_format(file) == SpecFormat::yaml
                 ? cdi_yaml_document(read_file(file), file.string())
                 : JsonReader::parse_document_or_null(read_file(file));
-            if (spec.is_object() && spec.value("kind", std::string()) == k_kind)
+            // A kind that is no string is some other vendor's mistake, not an nvidia.com/gpu spec.
+            auto kind = spec.is_object() ? spec.find("kind") : spec.end();
+            if (spec.is_object() && kind != spec.end() && kind->is_string() && *kind == k_kind)
                 return plan_from_cdi_spec(spec, file.string(), probe);
         }
     }

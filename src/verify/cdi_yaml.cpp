@@ -1,6 +1,7 @@
 #include "verify/cdi_yaml.h"
 
 #include "core/error.h"
+#include "core/json_reader.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -12,6 +13,7 @@ namespace {
 
 constexpr int k_max_depth = 32;
 constexpr std::size_t k_max_nodes = 100000;
+constexpr std::size_t k_max_bytes = 1 << 20;
 
 std::string at(const YAML::Mark& mark)
 {
@@ -99,6 +101,15 @@ private:
 
 nlohmann::json cdi_yaml_document(const std::string& text, const std::string& where)
 {
+    if (text.size() > k_max_bytes)
+        throw Error(ErrorCode::invalid_input,
+            where + ": not a CDI spec: larger than " + std::to_string(k_max_bytes >> 20) + " MiB",
+            k_regenerate_cdi_spec);
+    // A document in flow style is JSON, which YAML 1.2 contains: the bounded JSON reader
+    // reads it, since yaml-cpp takes time out of all proportion on some flow documents.
+    std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && (text[first] == '{' || text[first] == '['))
+        return JsonReader::parse_document(where, text);
     std::vector<YAML::Node> documents;
     try {
         documents = YAML::LoadAll(text);

@@ -112,8 +112,11 @@ TEST_CASE("a YAML spec nested too deep or that its aliases blow up is refused be
     std::string deep;
     for (int i = 0; i < 40; ++i)
         deep += "[";
-    CHECK(error_of(deep + std::string(40, ']'))
-        == "/var/run/cdi/nvidia.yaml:1:34: not a CDI spec: nested more than 32 levels deep");
+    CHECK(error_of("devices: " + deep + std::string(40, ']'))
+        == "/var/run/cdi/nvidia.yaml:1:42: not a CDI spec: nested more than 32 levels deep");
+    // A document in flow style is JSON, read by the JSON reader.
+    CHECK(verify::cdi_yaml_document(" {\"kind\": \"nvidia.com/gpu\", \"devices\": []}", "spec.yaml")
+        == nlohmann::json { { "kind", "nvidia.com/gpu" }, { "devices", nlohmann::json::array() } });
 
     // Each level holds the one before it ten times: 10^9 nodes from a few hundred bytes.
     std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
