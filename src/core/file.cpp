@@ -7,7 +7,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -68,11 +67,19 @@ std::string read_file(const std::filesystem::path& path)
             throw Error(ErrorCode::not_found, "no such file: " + path.string());
         throw io_error("open", path);
     }
-    std::ostringstream out;
-    out << in.rdbuf();
+    std::string bytes;
+    char chunk[64 * 1024];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        if (bytes.size() + static_cast<std::size_t>(in.gcount()) > k_read_file_max_bytes)
+            throw Error(ErrorCode::invalid_input,
+                path.string() + ": more than " + std::to_string(k_read_file_max_bytes >> 20)
+                    + " MiB; dlenv reads no file of that size whole",
+                "name the lockfile, profile or manifest itself, not a device or a stream");
+        bytes.append(chunk, static_cast<std::size_t>(in.gcount()));
+    }
     if (in.bad())
         throw io_error("read", path);
-    return out.str();
+    return bytes;
 }
 
 AtomicFile::AtomicFile(const std::filesystem::path& path, unsigned mode, Durability durability)

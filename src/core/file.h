@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -36,7 +37,12 @@ private:
 // Error(not_found) for ENOENT, Error(io) otherwise.
 Error io_error(const std::string& action, const std::filesystem::path& path);
 
-// Reads a whole file. Throws Error(not_found) when it does not exist, Error(io) otherwise.
+// The most read_file takes: far above any lockfile, profile, manifest or config, and a
+// bound on what a device such as /dev/zero named as one of them can cost.
+inline constexpr std::size_t k_read_file_max_bytes = std::size_t(256) << 20;
+
+// Reads a whole file. Throws Error(not_found) when it does not exist, Error(invalid_input)
+// past k_read_file_max_bytes, Error(io) otherwise.
 std::string read_file(const std::filesystem::path& path);
 
 // Replaces `path` with `contents` so that a reader sees either the old file or the new

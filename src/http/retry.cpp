@@ -1,5 +1,7 @@
 #include "http/retry.h"
 
+#include "core/time_text.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -22,8 +24,12 @@ std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int retry, cons
         if (std::optional<std::string> after = response->header("Retry-After")) {
             long seconds = 0;
             auto [end, error] = std::from_chars(after->data(), after->data() + after->size(), seconds);
-            if (error == std::errc() && seconds >= 0)
+            if (error == std::errc() && end == after->data() + after->size() && seconds >= 0)
                 return std::min<std::chrono::milliseconds>(std::chrono::seconds(seconds), policy.max_delay);
+            if (std::optional<std::int64_t> date = parse_http_date(*after)) {
+                std::int64_t wait = std::max<std::int64_t>(*date - now_seconds(), 0);
+                return std::min<std::chrono::milliseconds>(std::chrono::seconds(wait), policy.max_delay);
+            }
         }
     }
     std::chrono::milliseconds delay = policy.first_delay * (1LL << std::min(retry - 1, 20));

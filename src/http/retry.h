@@ -27,8 +27,8 @@ bool is_transient_status(long status);
 // Whether `error`, thrown by an attempt, is one that `policy` tries again.
 bool is_retried(const RetryPolicy& policy, const Error& error);
 
-// The wait before retry number `retry` (1 for the first): the server's Retry-After in
-// seconds when it gave one, else first_delay doubled each time; never above max_delay.
+// The wait before retry number `retry` (1 for the first): the server's Retry-After, in
+// seconds or as an HTTP-date, when it gave one, else first_delay doubled each time; never above max_delay.
 std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int retry, const Response* response);
 
 // Runs `attempt` (returning a Response) until it gives a non-transient answer or the

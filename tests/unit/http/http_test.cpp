@@ -60,6 +60,18 @@ TEST_CASE("transient answers are retried after a doubling delay, or the server's
     CHECK(retry_delay(policy, 1, &slow) == milliseconds(1000));
 }
 
+TEST_CASE("a Retry-After HTTP-date waits until then, and one in the past not at all", "[http]")
+{
+    RetryPolicy policy { 5, milliseconds(100), milliseconds(1000) };
+    Response past { 503, "", { { "Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT" } }, "" };
+    CHECK(retry_delay(policy, 3, &past) == milliseconds(0));
+    Response future { 429, "", { { "Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT" } }, "" };
+    CHECK(retry_delay(policy, 1, &future) == milliseconds(1000));
+    // Neither seconds nor an HTTP-date: the policy's own delay.
+    Response garbled { 503, "", { { "Retry-After", "120s" } }, "" };
+    CHECK(retry_delay(policy, 2, &garbled) == milliseconds(200));
+}
+
 TEST_CASE("with_retries repeats transient failures and stops at the attempts", "[http]")
 {
     RetryPolicy policy { 3, milliseconds(0), milliseconds(0) };
