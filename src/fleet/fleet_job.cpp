@@ -41,9 +41,7 @@ void check_job(const FleetJob& job)
 
 std::string pinned_reference(const FleetJob& job)
 {
-    ImageReference pinned = job.registry;
-    pinned.digest = job.digest;
-    return pinned.text();
+    return job.registry.familiar_name() + "@" + job.digest.text();
 }
 
 std::string stored_image(const FleetJob& job)

@@ -81,7 +81,8 @@ TEST_CASE("without a GPU product the Job selects no node label", "[fleet]")
 
 TEST_CASE("a GPU product that is no label value is refused", "[fleet]")
 {
-    for (std::string bad : { "NVIDIA H100", "-H100", "H100-", std::string(64, 'a'), "H100;x", "a/b" }) {
+    for (const std::string& bad :
+        std::vector<std::string> { "NVIDIA H100", "-H100", "H100-", std::string(64, 'a'), "H100;x", "a/b" }) {
         try {
             fleet::indexed_job(team_job(), settings(bad));
             FAIL("accepted " << bad);
