@@ -25,12 +25,13 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
 # prometheus (with promtool) scrapes `dlenv metrics --listen` and lints its exposition.
 # python3-torch and python3-torchvision make the Debian 12 image the acceptance tier trains
 # in on the CPU; dpkg-dev's dpkg-scanpackages indexes the system packages test's apt archive;
-# python3-jsonschema validates the SBOMs against the published SPDX schema.
+# python3-jsonschema validates the SBOMs against the published SPDX schema; python3-yaml reads
+# the CI examples the tests run.
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
              python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format patchelf
              golang-docker-credential-helpers pass prometheus python3-torch python3-torchvision dpkg-dev
-             python3-jsonschema)
+             python3-jsonschema python3-yaml)
 fi
 
 missing=()
