@@ -243,7 +243,7 @@ TEST_CASE("diff of two images of the store names the file, the layers and the ve
             { "created_by", b.layers[0].created_by } });
 }
 
-TEST_CASE("diff of a lock and the image built from it exits 0; a name that is a file and an image exits 2", "[cli]")
+TEST_CASE("diff of a lock and the image built from it exits 0, and of a bad image name exits 2", "[cli]")
 {
     Scratch scratch;
     TwoBuilds builds = two_builds(scratch);

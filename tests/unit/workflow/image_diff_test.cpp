@@ -46,14 +46,18 @@ TEST_CASE("two images of one profile differ by the file, its layer, and the tier
     REQUIRE(diff.image.size() == 1);
     CHECK(diff.image[0].field == "digest");
     CHECK(diff.image[0].after == builds.second.manifest.digest.text());
-    REQUIRE(diff.layers.size() == 1);
+    // The files' layer, and the kit's, which holds the lock.
+    REQUIRE(builds.second.layers.size() == 2);
+    REQUIRE(diff.layers.size() == 2);
     CHECK(diff.layers[0].position == 1);
     CHECK(diff.layers[0].after->digest == builds.second.layers[0].descriptor.digest);
+    CHECK(diff.layers[1].position == 2);
+    CHECK(diff.layers[1].after->created_by == builds.second.layers[1].created_by);
     REQUIRE(diff.verifications.size() == 1);
     CHECK(diff.verifications[0].field == "static");
     CHECK(diff.verifications[0].before == "passed");
     CHECK(diff.verifications[0].after == "not run");
-    CHECK(diff.size() == 1 + 1 + 1 + 1 + (diff.bytes ? 1 : 0));
+    CHECK(diff.size() == 1 + 1 + 2 + 1 + (diff.bytes ? 1 : 0));
 }
 
 TEST_CASE("an image compared with the lock it was built from is equal to it", "[workflow]")
