@@ -26,13 +26,14 @@ packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd
 # python3-torch and python3-torchvision make the Debian 12 image the acceptance tier trains
 # in on the CPU; dpkg-dev's dpkg-scanpackages indexes the system packages test's apt archive;
 # python3-jsonschema validates the SBOMs against the published SPDX schema, and the fleet's
-# Kubernetes Job against the Kubernetes OpenAPI schema. munge, slurmctld, slurmd and
-# slurm-client (sbatch, srun, sinfo) make the one-node Slurm cluster `dlenv fleet slurm` submits to.
+# Kubernetes Job against the Kubernetes OpenAPI schema; python3-yaml reads the CI examples the
+# tests run. munge, slurmctld, slurmd and slurm-client (sbatch, srun, sinfo) make the one-node
+# Slurm cluster `dlenv fleet slurm` submits to.
 if [[ "$mode" == test ]]; then
   packages+=(skopeo umoci runc bubblewrap podman docker-registry curl openssl apache2-utils python3-pip
              python3-pip-whl python3-setuptools-whl python3-wheel-whl clang libclang-rt-14-dev clang-format patchelf
              golang-docker-credential-helpers pass prometheus python3-torch python3-torchvision dpkg-dev
-             python3-jsonschema munge slurmctld slurmd slurm-client)
+             python3-jsonschema python3-yaml munge slurmctld slurmd slurm-client)
 fi
 
 missing=()

@@ -1,12 +1,14 @@
 #include "cli/commands.h"
 
+#include "cli/diff_markdown.h"
+#include "cli/diff_summary.h"
 #include "cli/output.h"
-#include "core/file.h"
-#include "lock/lock_diff.h"
+#include "cli/store_output.h"
+#include "workflow/diff_side.h"
+#include "workflow/image_diff.h"
 
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace dlenv::cli {
 namespace {
@@ -15,81 +17,6 @@ struct DiffArgs {
     std::string before;
     std::string after;
 };
-
-// A table cell: a pipe would end the cell, so it is escaped.
-std::string cell(const std::optional<std::string>& text)
-{
-    if (!text)
-        return "(none)";
-    std::string out;
-    for (char c : *text)
-        out += c == '|' ? std::string("\\|") : std::string(1, c);
-    return out;
-}
-
-std::optional<std::string> pin_cell(const std::optional<lock::PinnedVersion>& pin, bool with_sha256)
-{
-    if (!pin)
-        return std::nullopt;
-    return with_sha256 ? pin->version + " `" + pin->sha256.substr(0, 12) + "`" : pin->version;
-}
-
-std::string summary(const lock::LockDiff& diff, const DiffArgs& args)
-{
-    std::string counts;
-    auto count = [&](const char* title, std::size_t n) {
-        if (n != 0)
-            counts += (counts.empty() ? "" : ", ") + std::string(title) + " " + std::to_string(n);
-    };
-    count("stack", diff.stack.size());
-    count("base image", diff.base_image.size());
-    count("Python packages", diff.packages.size());
-    count("system packages", diff.system_packages.size());
-    count("driver floors", diff.driver.size());
-    count("GPU verdicts", diff.gpus.size());
-    std::size_t n = diff.size();
-    return "**`" + args.before + "` → `" + args.after + "`: " + std::to_string(n) + (n == 1 ? " change" : " changes")
-        + "** (" + counts + ")\n";
-}
-
-void print_fields(std::ostream& out, const char* title, const std::vector<lock::FieldChange>& changes)
-{
-    if (changes.empty())
-        return;
-    out << "\n### " << title << "\n\n| | before | after |\n|---|---|---|\n";
-    for (const auto& change : changes)
-        out << "| " << cell(change.field) << " | " << cell(change.before) << " | " << cell(change.after) << " |\n";
-}
-
-void print_packages(std::ostream& out, const char* title, const std::vector<lock::PackageChange>& changes)
-{
-    if (changes.empty())
-        return;
-    out << "\n### " << title << "\n\n| package | change | before | after |\n|---|---|---|---|\n";
-    for (const auto& change : changes) {
-        bool sha256 = change.kind() == lock::PackageChangeKind::sha256;
-        out << "| " << cell(change.name) << " | " << lock::package_change_name(change.kind()) << " | "
-            << cell(pin_cell(change.before, sha256)) << " | " << cell(pin_cell(change.after, sha256)) << " |\n";
-    }
-}
-
-// Markdown for a pull-request comment: the summary line, then a table per changed section,
-// in the order a reviewer reads them: what the image is, what it holds, who can run it.
-std::string markdown(const lock::LockDiff& diff, const DiffArgs& args)
-{
-    if (diff.empty())
-        return "No changes: `" + args.before + "` and `" + args.after + "` lock the same stack, base image, "
-            + "packages, driver floors and GPU verdicts.\n";
-    std::ostringstream out;
-    out << summary(diff, args);
-    print_fields(out, "Stack", diff.stack);
-    print_fields(out, "Base image", diff.base_image);
-    print_packages(out, "Python packages", diff.packages);
-    print_packages(out, "System packages", diff.system_packages);
-    print_fields(out, "Driver floors", diff.driver);
-    print_fields(out, "GPU verdicts", diff.gpus);
-    return out.str();
-}
 
 nlohmann::json text_json(const std::optional<std::string>& text)
 {
@@ -119,23 +46,67 @@ nlohmann::json packages_json(const std::vector<lock::PackageChange>& changes)
     return rows;
 }
 
-nlohmann::json diff_json(const lock::LockDiff& diff, const DiffArgs& args)
+nlohmann::json layer_json(const std::optional<workflow::LayerFacts>& layer)
 {
-    return { { "before", args.before }, { "after", args.after }, { "equal", diff.empty() }, { "changes", diff.size() },
-        { "stack", fields_json(diff.stack) }, { "base_image", fields_json(diff.base_image) },
-        { "packages", packages_json(diff.packages) }, { "system_packages", packages_json(diff.system_packages) },
-        { "driver", fields_json(diff.driver) }, { "gpus", fields_json(diff.gpus) } };
+    if (!layer)
+        return nullptr;
+    return { { "digest", layer->digest.text() }, { "size", layer->size }, { "created_by", layer->created_by } };
+}
+
+nlohmann::json layers_json(const std::vector<workflow::LayerChange>& changes)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& change : changes)
+        rows.push_back({ { "layer", change.position }, { "before", layer_json(change.before) },
+            { "after", layer_json(change.after) } });
+    return rows;
+}
+
+// What a side is: a lock by its digest, or an image with what only it knows.
+nlohmann::json side_json(const workflow::DiffSide& side)
+{
+    nlohmann::json out { { "argument", side.shown }, { "lock", side.lock.digest().text() } };
+    if (!side.image) {
+        out["kind"] = "lock";
+        return out;
+    }
+    const workflow::ImageFacts& image = *side.image;
+    nlohmann::json verifications = nlohmann::json::object();
+    for (const auto& [tier, outcome] : image.verifications)
+        verifications[tier] = workflow::tier_outcome_name(outcome);
+    out.update({ { "kind", "image" }, { "name", image.name }, { "digest", image.digest.text() },
+        { "base", image.base ? nlohmann::json(image.base->text()) : nlohmann::json(nullptr) },
+        { "layers", image.layers.size() }, { "size", image.size() }, { "verifications", verifications } });
+    return out;
+}
+
+nlohmann::json diff_json(
+    const workflow::SideDiff& diff, const workflow::DiffSide& before, const workflow::DiffSide& after)
+{
+    const lock::LockDiff& changes = diff.lock;
+    nlohmann::json bytes = diff.bytes
+        ? nlohmann::json { { "before", diff.bytes->before }, { "after", diff.bytes->after } }
+        : nlohmann::json(nullptr);
+    return { { "before", before.shown }, { "after", after.shown }, { "equal", diff.empty() },
+        { "changes", diff.size() }, { "summary", diff.empty() ? "" : diff_summary(diff, after) },
+        { "sides", { { "before", side_json(before) }, { "after", side_json(after) } } },
+        { "stack", fields_json(changes.stack) }, { "base_image", fields_json(changes.base_image) },
+        { "packages", packages_json(changes.packages) }, { "system_packages", packages_json(changes.system_packages) },
+        { "files", fields_json(changes.files) }, { "driver", fields_json(changes.driver) },
+        { "gpus", fields_json(changes.gpus) }, { "image", fields_json(diff.image) }, { "size", bytes },
+        { "layers", layers_json(diff.layers) }, { "verifications", fields_json(diff.verifications) } };
 }
 
 int run_diff(const DiffArgs& args, const Options& options)
 {
-    lock::Lockfile before = lock::Lockfile::parse(args.before, read_file(args.before));
-    lock::Lockfile after = lock::Lockfile::parse(args.after, read_file(args.after));
-    lock::LockDiff diff = lock::diff_locks(before, after);
+    std::filesystem::path store = store_dir(options);
+    workflow::DiffSide before = workflow::read_diff_side(store, args.before);
+    workflow::DiffSide after = workflow::read_diff_side(store, args.after);
+    workflow::SideDiff diff = workflow::diff_sides(before, after);
     if (options.json)
-        print_json(diff_json(diff, args));
+        print_json(diff_json(diff, before, after));
     else
-        std::cout << markdown(diff, args);
+        std::cout << diff_markdown(diff, before, after);
     return diff.empty() ? 0 : 1;
 }
 
@@ -145,11 +116,13 @@ void register_diff(CLI::App& app, Options& options, int& exit_code)
 {
     auto args = std::make_shared<DiffArgs>();
     auto* cmd = app.add_subcommand("diff",
-        "What changed between two locks, as markdown for a pull-request comment: the stack, the base image, the "
-        "packages, the driver floors and each GPU's verdict (exit 1 when they differ)");
-    cmd->add_option("before", args->before, "The lock before the change")->required();
-    cmd->add_option("after", args->after, "The lock after it")->required();
-    cmd->add_flag("--json", options.json, "Print the changes as JSON");
+        "What changed between two locks, two images of the store, or a lock and an image, as markdown for a "
+        "pull-request comment: the stack, the base image, the packages, the driver floors, each GPU's verdict and, "
+        "between images, their layers and verifications (exit 1 when they differ)");
+    cmd->add_option("before", args->before, "A lock file, or an image NAME[:TAG] or NAME@sha256:... of the store")
+        ->required();
+    cmd->add_option("after", args->after, "The same, after the change")->required();
+    add_store_options(cmd, options);
     cmd->callback([args, &options, &exit_code] { exit_code = run_diff(*args, options); });
 }
 

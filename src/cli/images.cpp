@@ -1,28 +1,13 @@
 #include "cli/commands.h"
 
+#include "cli/human_size.h"
 #include "cli/output.h"
 #include "cli/store_output.h"
 #include "store/image_list.h"
 #include "store/store.h"
 
-#include <cstdio>
-
 namespace dlenv::cli {
 namespace {
-
-std::string human_size(std::int64_t bytes)
-{
-    const char* units[] = { "B", "kB", "MB", "GB", "TB" };
-    double value = static_cast<double>(bytes);
-    std::size_t unit = 0;
-    while (value >= 1000 && unit + 1 < std::size(units)) {
-        value /= 1000;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-    return text;
-}
 
 int run_images(const Options& options)
 {

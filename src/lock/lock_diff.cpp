@@ -1,5 +1,6 @@
 #include "lock/lock_diff.h"
 
+#include <cstdio>
 #include <map>
 
 namespace dlenv::lock {
@@ -131,6 +132,17 @@ std::vector<PackageChange> package_changes(
     return out;
 }
 
+std::map<std::string, Text> files_of(const ImageSection& image)
+{
+    std::map<std::string, Text> out;
+    for (const auto& file : image.files) {
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", file.mode);
+        out[file.target] = file.sha256.substr(0, 12) + " mode " + mode;
+    }
+    return out;
+}
+
 std::map<std::string, PinnedVersion> python_pins(const Lockfile& lock)
 {
     return lock.packages() ? pins_of(*lock.packages()) : std::map<std::string, PinnedVersion> {};
@@ -169,7 +181,8 @@ std::string_view package_change_name(PackageChangeKind kind)
 
 std::size_t LockDiff::size() const
 {
-    return stack.size() + base_image.size() + packages.size() + system_packages.size() + driver.size() + gpus.size();
+    return stack.size() + base_image.size() + packages.size() + system_packages.size() + files.size() + driver.size()
+        + gpus.size();
 }
 
 bool LockDiff::empty() const
@@ -184,6 +197,7 @@ LockDiff diff_locks(const Lockfile& before, const Lockfile& after)
     diff.base_image = base_changes(before.base_image(), after.base_image());
     diff.packages = package_changes(python_pins(before), python_pins(after));
     diff.system_packages = package_changes(system_pins(before), system_pins(after));
+    compare_keyed(diff.files, files_of(before.image()), files_of(after.image()));
     diff.driver = driver_changes(before.stack(), after.stack());
     compare_keyed(diff.gpus, verdicts_of(before.stack()), verdicts_of(after.stack()));
     return diff;

@@ -41,6 +41,7 @@ struct LockDiff {
     std::vector<FieldChange> base_image; // reference, digest, manifest, platform, what it carries
     std::vector<PackageChange> packages; // the Python closure, by name
     std::vector<PackageChange> system_packages; // the distribution packages, by name
+    std::vector<FieldChange> files; // the files pinned into the image, by target: "<sha256 prefix> mode 0755"
     std::vector<FieldChange> driver; // the driver floors
     std::vector<FieldChange> gpus; // each GPU's verdict, by name
 

@@ -2,59 +2,11 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "oci/layer_index.h"
-#include "rootfs/dlenv_files.h"
 #include "store/store.h"
-#include "verify/image.h"
+#include "workflow/built_image.h"
 
 namespace dlenv::workflow {
 namespace {
-
-constexpr const char* k_lock_annotation = "dev.dlenv.lock.digest";
-constexpr const char* k_base_annotation = "org.opencontainers.image.base.digest";
-constexpr std::int64_t k_max_lock_bytes = 64 << 20;
-
-oci::Descriptor find_tag(const store::Store& store, const std::string& name, const std::string& tag)
-{
-    const store::ImageRecord& record = store.records().at(name);
-    auto found = record.tags.find(tag);
-    if (found == record.tags.end())
-        throw Error(
-            ErrorCode::not_found, name + " has no tag \"" + tag + "\"", "`dlenv images` lists the tags of each image");
-    return found->second;
-}
-
-lock::Lockfile image_lock(const oci::ImageLayout& layout, const verify::StoredImage& image, const std::string& shown)
-{
-    const std::string path = std::string(rootfs::k_lock_file).substr(1);
-    std::map<std::string, std::string> files
-        = oci::read_layer_files(layout, image.manifest.layers, { path }, k_max_lock_bytes);
-    auto found = files.find(path);
-    if (found == files.end())
-        throw Error(ErrorCode::invalid_input, shown + " holds no " + std::string(rootfs::k_lock_file),
-            "an SBOM is written for images `dlenv build` made");
-    lock::Lockfile lock = lock::Lockfile::parse(shown + ":" + std::string(rootfs::k_lock_file), found->second);
-    auto annotation = image.manifest.annotations.find(k_lock_annotation);
-    if (annotation == image.manifest.annotations.end() || annotation->second != lock.digest().text())
-        throw Error(ErrorCode::invalid_input,
-            shown + ": " + std::string(rootfs::k_lock_file) + " is lock " + lock.digest().text()
-                + ", not the lock its manifest's " + k_lock_annotation + " names",
-            "build the image again with `dlenv build`");
-    return lock;
-}
-
-// The manifest of the image's base, as its annotation names it; nullopt for scratch.
-std::optional<Digest> base_manifest(const oci::Manifest& manifest, const std::string& shown)
-{
-    auto annotation = manifest.annotations.find(k_base_annotation);
-    if (annotation == manifest.annotations.end())
-        return std::nullopt;
-    try {
-        return Digest::parse(annotation->second);
-    } catch (const Error& e) {
-        throw e.with_context(shown + ": the manifest's " + k_base_annotation + " annotation");
-    }
-}
 
 // How many of the image's layers are its base's (`base`, kept in the store).
 std::size_t base_layer_count(const oci::ImageLayout& layout, const oci::Manifest& manifest,
@@ -80,23 +32,14 @@ std::size_t base_layer_count(const oci::ImageLayout& layout, const oci::Manifest
     return count;
 }
 
-// The created_by of each layer above the base: the config's last history entries are
-// dlenv's, one per layer it wrote.
+// The layers above the base, each with what its history entry says made it.
 std::vector<sbom::AddedLayer> added_layers(const verify::StoredImage& image, std::size_t base_count)
 {
     const std::vector<oci::Descriptor>& layers = image.manifest.layers;
-    std::vector<std::string> created_by;
-    const nlohmann::json* history = image.config.contains("history") ? &image.config["history"] : nullptr;
-    if (history && history->is_array())
-        for (const auto& entry : *history)
-            if (entry.is_object() && !entry.value("empty_layer", false))
-                created_by.push_back(entry.value("created_by", std::string()));
+    std::vector<std::string> created_by = layer_history(image);
     std::vector<sbom::AddedLayer> added;
-    for (std::size_t i = base_count; i < layers.size(); ++i) {
-        std::size_t from_top = layers.size() - i;
-        std::string said = from_top <= created_by.size() ? created_by[created_by.size() - from_top] : "";
-        added.push_back({ layers[i], said.empty() ? "layer " + std::to_string(i) : said });
-    }
+    for (std::size_t i = base_count; i < layers.size(); ++i)
+        added.push_back({ layers[i], created_by[i].empty() ? "layer " + std::to_string(i) : created_by[i] });
     return added;
 }
 
@@ -106,12 +49,10 @@ sbom::Subject sbom_subject(const std::filesystem::path& store_dir, const std::st
 {
     store::Store store = store::Store::open(store_dir);
     oci::Descriptor descriptor = find_tag(store, name, tag);
-    verify::StoredImage image = verify::read_image(store.layout(), descriptor);
     std::string shown = name + ":" + tag;
-    lock::Lockfile lock = image_lock(store.layout(), image, shown);
-    std::optional<Digest> base = base_manifest(image.manifest, shown);
-    return { name, descriptor.digest, std::move(lock), base,
-        added_layers(image, base_layer_count(store.layout(), image.manifest, base, shown)) };
+    BuiltImage built = read_built_image(store, descriptor, shown);
+    std::size_t base_count = base_layer_count(store.layout(), built.image.manifest, built.base, shown);
+    return { name, descriptor.digest, std::move(built.lock), built.base, added_layers(built.image, base_count) };
 }
 
 } // namespace dlenv::workflow

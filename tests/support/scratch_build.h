@@ -15,8 +15,9 @@
 #include <vector>
 
 // The lock, at DIR/app.lock.json, of the shipped pytorch-2.1-cu118 profile on the scratch
-// base with DIR/train.py pinned at /app/train.py, whose promotion requires `tiers`.
-inline std::string scratch_lock(const Scratch& scratch, const std::vector<std::string>& tiers)
+// base with DIR/train.py (holding `train`) pinned at /app/train.py, whose promotion requires `tiers`.
+inline std::string scratch_lock(
+    const Scratch& scratch, const std::vector<std::string>& tiers, const std::string& train = "print('train')\n")
 {
     nlohmann::json profile
         = nlohmann::json::parse(dlenv::read_file(std::string(DLENV_SOURCE_DIR) + "/profiles/pytorch-2.1-cu118.json"));
@@ -24,7 +25,7 @@ inline std::string scratch_lock(const Scratch& scratch, const std::vector<std::s
     profile.erase("packages"); // its python_runtime: nothing on scratch runs Python
     profile["files"] = { { { "source", "train.py" }, { "target", "/app/train.py" }, { "mode", "0755" } } };
     profile["validation"] = { { "tiers", tiers } };
-    dlenv::write_file_atomic(scratch / "train.py", "print('train')\n");
+    dlenv::write_file_atomic(scratch / "train.py", train);
     dlenv::write_file_atomic(scratch / "profile.json", profile.dump());
     dlenv::workflow::LockRequest request;
     request.profile = dlenv::resolve::load_profile((scratch / "profile.json").string());
