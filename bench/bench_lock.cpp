@@ -1,4 +1,4 @@
-// Prints how long locking and checking take, in-process and through the CLI.
+// Prints how long locking and checking take, in-process and as processes of the CLI.
 //   bench_lock [DLENV_BINARY]
 #include "core/subprocess.h"
 #include "lock/lockfile.h"
@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <functional>
+#include <string>
 #include <vector>
 
 using namespace dlenv;
@@ -33,10 +35,20 @@ double median_ms(int runs, const std::function<void()>& body)
     return times[times.size() / 2];
 }
 
+// The first field of /proc/loadavg: how busy the machine was while the figures were taken.
+std::string load_average()
+{
+    std::ifstream in("/proc/loadavg");
+    std::string first;
+    in >> first;
+    return first.empty() ? "unknown" : first;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    std::string load_before = load_average();
     auto load_start = Clock::now();
     const auto& matrix = matrix::Matrix::embedded();
     double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - load_start).count();
@@ -69,7 +81,7 @@ int main(int argc, char** argv)
     });
 
     std::printf("%-58s %10s\n", "work", "time");
-    std::printf("%-58s %8.2f ms\n", "load and validate the built-in matrices (once)", load_ms);
+    std::printf("%-58s %8.2f ms\n", "read the built-in matrices from their image (once)", load_ms);
     std::printf("%-58s %8.3f ms\n", "lock pytorch-2.1-cu118 in-process (median of 50)", lock_ms);
     std::printf("%-58s %8.1f ms\n",
         ("check " + std::to_string(profiles.size()) + " profiles x " + std::to_string(matrix.gpus().size()) + " GPUs ("
@@ -80,10 +92,19 @@ int main(int argc, char** argv)
 
     if (argc > 1) {
         std::string out = "/tmp/dlenv-bench-lock.json";
-        double cli_ms = median_ms(20, [&] {
+        double lock_cli_ms = median_ms(50, [&] {
             run_process({ argv[1], "lock", "pytorch-2.1-cu118", "-o", out, "--offline" });
         });
-        std::printf("%-58s %8.2f ms\n", "`dlenv lock pytorch-2.1-cu118` as a process (median of 20)", cli_ms);
+        double check_cli_ms = median_ms(50, [&] {
+            run_process(
+                { argv[1], "check", "--framework", "torch==2.1", "--gpu", "RTX 4090", "--driver", "535.104.05" });
+        });
+        double version_ms = median_ms(50, [&] { run_process({ argv[1], "--version" }); });
+        std::printf("%-58s %8.2f ms\n", "`dlenv lock pytorch-2.1-cu118 --offline` (median of 50)", lock_cli_ms);
+        std::printf("%-58s %8.2f ms\n", "`dlenv check torch==2.1, RTX 4090` (median of 50)", check_cli_ms);
+        std::printf("%-58s %8.2f ms\n", "  starting alone: `dlenv --version` (median of 50)", version_ms);
     }
+    std::printf(
+        "%-58s %10s\n", "load average (1 min) at the start and the end", (load_before + ", " + load_average()).c_str());
     return 0;
 }

@@ -9,6 +9,16 @@
 #include <string_view>
 #include <vector>
 
+namespace dlenv {
+
+// Two ranges are equal when both ends are: the rows below compare field by field.
+template <typename Version> bool operator==(const VersionRange<Version>& a, const VersionRange<Version>& b)
+{
+    return a.min == b.min && a.max == b.max;
+}
+
+} // namespace dlenv
+
 namespace dlenv::matrix {
 
 enum class Confidence { confirmed, secondary, unconfirmed };
@@ -18,6 +28,8 @@ struct Source {
     std::string key;
     std::string title;
     std::string url;
+
+    bool operator==(const Source&) const = default;
 };
 
 // Where a fact comes from and how sure we are of it.
@@ -28,6 +40,8 @@ struct Provenance {
 
     bool unconfirmed() const { return confidence == Confidence::unconfirmed; }
     std::string cite() const; // URLs (or titles where there is no URL), " | "-joined
+
+    bool operator==(const Provenance&) const = default;
 };
 
 struct CudaToolkit {
@@ -36,6 +50,8 @@ struct CudaToolkit {
     std::optional<DriverVersion> driver_linux;
     std::optional<DriverVersion> driver_windows;
     Provenance provenance;
+
+    bool operator==(const CudaToolkit&) const = default;
 };
 
 // The oldest driver that runs any application of a CUDA major under minor-version compatibility.
@@ -44,6 +60,8 @@ struct MinorVersionFloor {
     DriverVersion driver_linux;
     std::optional<DriverVersion> driver_windows;
     Provenance provenance;
+
+    bool operator==(const MinorVersionFloor&) const = default;
 };
 
 enum class GpuSegment { datacenter, workstation, geforce, jetson };
@@ -52,6 +70,8 @@ std::string_view to_string(GpuSegment segment);
 struct ForwardCompatibility {
     std::vector<GpuSegment> segments; // the GPUs the cuda-compat package works on
     Provenance provenance;
+
+    bool operator==(const ForwardCompatibility&) const = default;
 };
 
 struct DriverBranch {
@@ -60,6 +80,8 @@ struct DriverBranch {
     std::string end_of_life;
     std::optional<std::uint32_t> max_cuda_major;
     Provenance provenance;
+
+    bool operator==(const DriverBranch&) const = default;
 };
 
 // The Linux driver releases of one driver branch (driver_releases.json), with the drivers the
@@ -78,6 +100,8 @@ struct DriverReleases {
     // The releases nearest `driver`: those that share its first two parts, else the ones on
     // either side of it.
     std::vector<DriverVersion> nearest(const DriverVersion& driver) const;
+
+    bool operator==(const DriverReleases&) const = default;
 };
 
 // One NVIDIA_REQUIRE_CUDA value that NVIDIA's own nvidia/cuda images of a release carry,
@@ -86,6 +110,8 @@ struct NvidiaRequireCuda {
     std::string value; // "cuda>=12.1 brand=tesla,driver>=470,driver<471 ..."
     std::vector<std::string> platforms; // "ubuntu22.04/amd64", "ubi8/ppc64le", ...
     Provenance provenance;
+
+    bool operator==(const NvidiaRequireCuda&) const = default;
 };
 
 // The driver gate of NVIDIA's images of one CUDA release (nvidia_require_cuda.json).
@@ -97,12 +123,16 @@ struct NvidiaImageRelease {
     // The value the release's images for `architecture` ("amd64", "arm64") carry; null
     // when none of them is for it.
     const NvidiaRequireCuda* require_cuda_for(std::string_view architecture) const;
+
+    bool operator==(const NvidiaImageRelease&) const = default;
 };
 
 // A shared library file of a CUDA component, as NVIDIA's packages install it.
 struct LibraryFile {
     std::string soname; // "libcublas.so.12"
     std::string file; // the real file the soname links to: "libcublas.so.12.1.3.1"
+
+    bool operator==(const LibraryFile&) const = default;
 };
 
 // The flavour of NVIDIA's images that first installs a component: the base flavour has
@@ -117,6 +147,8 @@ struct CudaLibrary {
     std::string version;
     ImageFlavour flavour;
     std::vector<LibraryFile> files;
+
+    bool operator==(const CudaLibrary&) const = default;
 };
 
 // The library components of one CUDA release (cuda_components.json, derived from
@@ -125,6 +157,8 @@ struct CudaComponents {
     CudaVersion cuda; // three parts: 12.1.1
     std::vector<CudaLibrary> libraries;
     Provenance provenance;
+
+    bool operator==(const CudaComponents&) const = default;
 };
 
 struct Architecture {
@@ -138,12 +172,16 @@ struct Architecture {
     // The segments NVIDIA sells parts of it in (sm_80: data center only); none: not known.
     std::optional<std::vector<GpuSegment>> segments;
     Provenance provenance;
+
+    bool operator==(const Architecture&) const = default;
 };
 
 struct CudnnBuild {
     CudaRange cuda;
     std::optional<DriverVersion> driver_linux;
     std::vector<ComputeCapability> compute_capabilities; // empty: not known
+
+    bool operator==(const CudnnBuild&) const = default;
 };
 
 // The shared libraries of a cuDNN major: the shim applications link (libcudnn.so.9) and
@@ -153,6 +191,8 @@ struct CudnnLibraries {
     std::string shim;
     std::vector<std::string> loaded;
     Provenance provenance;
+
+    bool operator==(const CudnnLibraries&) const = default;
 };
 
 // The CUDA NVIDIA's support matrix recommends a cuDNN release with on GPUs of some
@@ -160,6 +200,8 @@ struct CudnnLibraries {
 struct CudnnRecommendation {
     std::vector<std::string> architectures; // cuda.json architecture names: "Pascal"
     CudaRange cuda;
+
+    bool operator==(const CudnnRecommendation&) const = default;
 };
 
 struct CudnnRelease {
@@ -169,6 +211,8 @@ struct CudnnRelease {
     std::vector<std::string> deprecated_architectures;
     std::vector<CudnnRecommendation> recommended;
     Provenance provenance;
+
+    bool operator==(const CudnnRelease&) const = default;
 };
 
 struct TorchVariant {
@@ -182,6 +226,8 @@ struct TorchVariant {
     std::optional<std::vector<ComputeCapability>> arch_list; // none: not known
     std::optional<std::vector<ComputeCapability>> ptx; // none: not known; empty: no PTX
     Provenance provenance;
+
+    bool operator==(const TorchVariant&) const = default;
 };
 
 struct CompanionSet {
@@ -189,6 +235,8 @@ struct CompanionSet {
     std::optional<Pep440Version> torchvision;
     std::optional<Pep440Version> torchaudio;
     Provenance provenance;
+
+    bool operator==(const CompanionSet&) const = default;
 };
 
 struct TorchRelease {
@@ -201,6 +249,8 @@ struct TorchRelease {
     std::vector<TorchVariant> variants;
     std::vector<CompanionSet> companions;
     Provenance provenance;
+
+    bool operator==(const TorchRelease&) const = default;
 };
 
 struct TensorflowRelease {
@@ -211,6 +261,8 @@ struct TensorflowRelease {
     CudnnVersion cudnn;
     std::string pip_extra; // "and-cuda": the extra that brings CUDA from pip (2.14 on); "": none
     Provenance provenance;
+
+    bool operator==(const TensorflowRelease&) const = default;
 };
 
 // One CUDA build of JAX: the `jax[<extra>]` install, whose plugin brings CUDA, cuDNN and
@@ -225,6 +277,8 @@ struct JaxBuild {
     NcclRange nccl;
     std::optional<DriverVersion> driver_linux;
     std::optional<ComputeCapability> min_compute_capability;
+
+    bool operator==(const JaxBuild&) const = default;
 };
 
 // Releases of JAX that share their requirements; a line may have several rows (0.4.30 needs
@@ -235,6 +289,8 @@ struct JaxRelease {
     PythonRange python;
     std::vector<JaxBuild> builds; // the default build first
     Provenance provenance;
+
+    bool operator==(const JaxRelease&) const = default;
 };
 
 // Dense tensor-core peaks (no 2:4 sparsity, FP32 accumulation) in TFLOPS, each with
@@ -243,6 +299,8 @@ struct TensorPeak {
     std::optional<double> fp16;
     std::optional<double> bf16;
     Provenance provenance;
+
+    bool operator==(const TensorPeak&) const = default;
 };
 
 struct Gpu {
@@ -257,6 +315,8 @@ struct Gpu {
     std::optional<double> bandwidth_gb_s;
     std::optional<TensorPeak> tensor_tflops; // none: no sourced peak for this model
     Provenance provenance;
+
+    bool operator==(const Gpu&) const = default;
 };
 
 // One python-build-standalone install_only archive: a .tar.gz whose one top directory
@@ -264,6 +324,8 @@ struct Gpu {
 struct PythonRuntimeArchive {
     std::string url;
     std::string sha256; // lowercase hex, as the release's SHA256SUMS publishes it
+
+    bool operator==(const PythonRuntimeArchive&) const = default;
 };
 
 // The python-build-standalone build of one CPython minor that dlenv installs into bases
@@ -273,6 +335,8 @@ struct PythonRuntimeBuild {
     std::string release; // python-build-standalone's release tag: "20251031"
     std::map<std::string, PythonRuntimeArchive> archives; // by machine: "x86_64", "aarch64"
     Provenance provenance;
+
+    bool operator==(const PythonRuntimeBuild&) const = default;
 };
 
 } // namespace dlenv::matrix

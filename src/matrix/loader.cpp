@@ -493,14 +493,9 @@ Matrix Matrix::load(const std::map<std::string, std::string>& files, const std::
     return Loader(origin).load(files);
 }
 
-std::map<std::string, std::string> matrix_files(const std::filesystem::path& dir)
+std::map<std::string, std::string> read_matrix_directory(const std::filesystem::path& dir)
 {
     std::map<std::string, std::string> files;
-    if (dir.empty()) {
-        for (const auto& file : embedded_matrix_files())
-            files[std::string(file.name)] = std::string(file.contents);
-        return files;
-    }
     if (!std::filesystem::is_directory(dir))
         throw Error(ErrorCode::not_found, "matrix directory " + dir.string() + " does not exist",
             "pass a directory holding the files of profiles/compat/");
@@ -512,13 +507,7 @@ std::map<std::string, std::string> matrix_files(const std::filesystem::path& dir
 
 Matrix Matrix::load_directory(const std::filesystem::path& dir)
 {
-    return load(matrix_files(dir), dir.string());
-}
-
-const Matrix& Matrix::embedded()
-{
-    static const Matrix matrix = load(matrix_files({}), "profiles/compat");
-    return matrix;
+    return load(read_matrix_directory(dir), dir.string());
 }
 
 } // namespace dlenv::matrix

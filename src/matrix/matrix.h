@@ -15,12 +15,20 @@ namespace dlenv::matrix {
 // Queries answer single facts; the rules that combine them live in resolve/.
 class Matrix {
 public:
-    // The matrices compiled into the binary.
+    // The matrices compiled into the binary: loaded from profiles/compat/ when dlenv is
+    // built (a malformed file fails the build) and read from their image at start-up.
     static const Matrix& embedded();
     // A directory holding the same files (`--matrix DIR`).
     static Matrix load_directory(const std::filesystem::path& dir);
     // Files by name ("cuda.json" -> contents); `origin` prefixes file names in errors.
     static Matrix load(const std::map<std::string, std::string>& files, const std::string& origin);
+
+    // The typed rows as bytes, and back (image.cpp): what the build compiles the built-in
+    // matrices into, so that starting dlenv parses no JSON.
+    std::string image() const;
+    static Matrix from_image(std::string_view image);
+
+    bool operator==(const Matrix&) const = default;
 
     // sha256 over every file's name and bytes, in name order: the lock records it.
     const std::string& sha256() const { return m_sha256; }
@@ -93,13 +101,18 @@ private:
     std::vector<PythonRuntimeBuild> m_python_runtimes;
 
     friend class Loader;
+    friend struct MatrixFields;
 };
 
 // The compiled-in matrix files (generated from profiles/compat/).
 const std::vector<EmbeddedFile>& embedded_matrix_files();
+// Matrix::load of those files as Matrix::image() wrote it, when dlenv was built.
+std::string_view embedded_matrix_image();
 
-// The matrix files by name ("cuda.json" -> contents): those of `dir`, or the compiled-in
-// ones when `dir` is empty. Error(not_found) when `dir` is no directory.
+// The matrix files of `dir` by name ("cuda.json" -> contents). Error(not_found) when `dir`
+// is no directory.
+std::map<std::string, std::string> read_matrix_directory(const std::filesystem::path& dir);
+// Those of `dir`, or the compiled-in ones when `dir` is empty.
 std::map<std::string, std::string> matrix_files(const std::filesystem::path& dir);
 
 } // namespace dlenv::matrix

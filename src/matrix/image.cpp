@@ -1,0 +1,254 @@
+// A Matrix as bytes and back. Each row type lists its fields once, in fields(); the writer
+// and the reader walk the same lists, so the two cannot disagree on the layout. Numbers
+// are little-endian as the machine holds them: an image is read only by the build that
+// wrote it.
+#include "core/error.h"
+#include "matrix/matrix.h"
+
+#include <cstring>
+#include <type_traits>
+
+namespace dlenv::matrix {
+
+// The members of Matrix, for the writer and the reader.
+struct MatrixFields {
+    template <typename Archive, typename M> static void visit(Archive& a, M& m)
+    {
+        a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases, m.m_architectures,
+            m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_tensorflow, m.m_jax, m.m_gpus, m.m_nvidia_images,
+            m.m_cuda_components, m.m_python_runtimes);
+    }
+};
+
+namespace {
+
+// clang-format off
+template <typename A> void fields(A& a, Source& r) { a(r.key, r.title, r.url); }
+template <typename A> void fields(A& a, Provenance& r) { a(r.sources, r.confidence, r.note); }
+template <typename A> void fields(A& a, CudaToolkit& r) { a(r.version, r.name, r.driver_linux, r.driver_windows, r.provenance); }
+template <typename A> void fields(A& a, MinorVersionFloor& r) { a(r.major, r.driver_linux, r.driver_windows, r.provenance); }
+template <typename A> void fields(A& a, ForwardCompatibility& r) { a(r.segments, r.provenance); }
+template <typename A> void fields(A& a, DriverBranch& r) { a(r.branch, r.designation, r.end_of_life, r.max_cuda_major, r.provenance); }
+template <typename A> void fields(A& a, DriverReleases& r) { a(r.branch, r.releases, r.complete_through, r.provenance); }
+template <typename A> void fields(A& a, NvidiaRequireCuda& r) { a(r.value, r.platforms, r.provenance); }
+template <typename A> void fields(A& a, NvidiaImageRelease& r) { a(r.cuda, r.require_cuda, r.provenance); }
+template <typename A> void fields(A& a, LibraryFile& r) { a(r.soname, r.file); }
+template <typename A> void fields(A& a, CudaLibrary& r) { a(r.component, r.name, r.version, r.flavour, r.files); }
+template <typename A> void fields(A& a, CudaComponents& r) { a(r.cuda, r.libraries, r.provenance); }
+template <typename A> void fields(A& a, Architecture& r)
+{
+    a(r.compute_capability, r.name, r.min_cuda, r.max_cuda, r.min_driver_linux, r.max_driver_branch, r.segments, r.provenance);
+}
+template <typename A> void fields(A& a, CudnnBuild& r) { a(r.cuda, r.driver_linux, r.compute_capabilities); }
+template <typename A> void fields(A& a, CudnnLibraries& r) { a(r.major, r.shim, r.loaded, r.provenance); }
+template <typename A> void fields(A& a, CudnnRecommendation& r) { a(r.architectures, r.cuda); }
+template <typename A> void fields(A& a, CudnnRelease& r) { a(r.version, r.builds, r.deprecated_architectures, r.recommended, r.provenance); }
+template <typename A> void fields(A& a, TorchVariant& r)
+{
+    a(r.tag, r.cuda, r.cuda_full, r.experimental, r.pypi_default, r.cudnn, r.nccl, r.arch_list, r.ptx, r.provenance);
+}
+template <typename A> void fields(A& a, CompanionSet& r) { a(r.torch, r.torchvision, r.torchaudio, r.provenance); }
+template <typename A> void fields(A& a, TorchRelease& r)
+{
+    a(r.line, r.versions, r.python, r.python_experimental, r.variants, r.companions, r.provenance);
+}
+template <typename A> void fields(A& a, TensorflowRelease& r)
+{
+    a(r.line, r.versions, r.python, r.cuda, r.cudnn, r.pip_extra, r.provenance);
+}
+template <typename A> void fields(A& a, JaxBuild& r)
+{
+    a(r.extra, r.local_extra, r.plugin, r.pjrt, r.cuda, r.cudnn, r.nccl, r.driver_linux, r.min_compute_capability);
+}
+template <typename A> void fields(A& a, JaxRelease& r) { a(r.line, r.versions, r.python, r.builds, r.provenance); }
+template <typename A> void fields(A& a, TensorPeak& r) { a(r.fp16, r.bf16, r.provenance); }
+template <typename A> void fields(A& a, Gpu& r)
+{
+    a(r.name, r.aliases, r.family, r.compute_capability, r.architecture, r.segment, r.memory_gb, r.memory_type,
+        r.bandwidth_gb_s, r.tensor_tflops, r.provenance);
+}
+template <typename A> void fields(A& a, PythonRuntimeArchive& r) { a(r.url, r.sha256); }
+template <typename A> void fields(A& a, PythonRuntimeBuild& r) { a(r.python, r.release, r.archives, r.provenance); }
+template <typename A, typename V> void fields(A& a, VersionRange<V>& r) { a(r.min, r.max); }
+// clang-format on
+
+template <typename Archive, typename Row>
+concept Rows = requires(Archive& a, Row& row)
+{
+    fields(a, row);
+};
+
+class Writer {
+public:
+    template <typename... Fields> void operator()(const Fields&... values) { (put(values), ...); }
+
+    std::string bytes;
+
+private:
+    void put(std::uint32_t n) { bytes.append(reinterpret_cast<const char*>(&n), sizeof n); }
+    void put(bool b) { bytes.push_back(b ? '\1' : '\0'); }
+    void put(double d) { bytes.append(reinterpret_cast<const char*>(&d), sizeof d); }
+    void put(const std::string& text)
+    {
+        put(static_cast<std::uint32_t>(text.size()));
+        bytes += text;
+    }
+    template <typename Kind> void put(const NumericVersion<Kind>& v) { put(v.text()); }
+    void put(const Pep440Version& v) { put(v.str()); }
+    void put(const ComputeCapability& cc) { (*this)(cc.major(), cc.minor()); }
+    template <typename Enum>
+    requires std::is_enum_v<Enum>
+    void put(Enum e) { put(static_cast<std::uint32_t>(e)); }
+    template <typename T> void put(const std::optional<T>& value)
+    {
+        put(value.has_value());
+        if (value)
+            put(*value);
+    }
+    template <typename T> void put(const std::vector<T>& items)
+    {
+        put(static_cast<std::uint32_t>(items.size()));
+        for (const auto& item : items)
+            put(item);
+    }
+    template <typename K, typename V> void put(const std::map<K, V>& items)
+    {
+        put(static_cast<std::uint32_t>(items.size()));
+        for (const auto& [key, value] : items)
+            (*this)(key, value);
+    }
+    // fields() names the members of a row without changing them.
+    template <typename Row>
+    requires Rows<Writer, Row>
+    void put(const Row& row) { fields(*this, const_cast<Row&>(row)); }
+};
+
+// A row for fields() to fill. A compute capability has no default, so the rows that hold
+// one name every member (a member added to them warns here, as it must join fields()).
+template <typename Row> Row blank()
+{
+    return Row {};
+}
+template <> ComputeCapability blank()
+{
+    return { 0, 0 };
+}
+template <> Architecture blank()
+{
+    return { { 0, 0 }, {}, {}, {}, {}, {}, {}, {} };
+}
+template <> Gpu blank()
+{
+    return { {}, {}, {}, { 0, 0 }, {}, {}, {}, {}, {}, {}, {} };
+}
+
+class Reader {
+public:
+    explicit Reader(std::string_view bytes)
+        : m_rest(bytes)
+    {
+    }
+
+    template <typename... Fields> void operator()(Fields&... values) { (get(values), ...); }
+
+    bool done() const { return m_rest.empty(); }
+
+private:
+    std::string_view take(std::size_t size)
+    {
+        if (size > m_rest.size())
+            throw Error(ErrorCode::io, "the built-in matrix image is truncated", "rebuild dlenv");
+        std::string_view out = m_rest.substr(0, size);
+        m_rest.remove_prefix(size);
+        return out;
+    }
+    template <typename Number> void copy(Number& n) { std::memcpy(&n, take(sizeof n).data(), sizeof n); }
+
+    void get(std::uint32_t& n) { copy(n); }
+    void get(double& d) { copy(d); }
+    void get(bool& b) { b = take(1)[0] != '\0'; }
+    void get(std::string& text)
+    {
+        std::uint32_t size = 0;
+        get(size);
+        text = take(size);
+    }
+    template <typename Kind> void get(NumericVersion<Kind>& v) { v = NumericVersion<Kind>::parse(text()); }
+    void get(Pep440Version& v) { v = Pep440Version::parse(text()); }
+    void get(ComputeCapability& cc)
+    {
+        std::uint32_t major = 0, minor = 0;
+        (*this)(major, minor);
+        cc = { major, minor };
+    }
+    template <typename Enum>
+    requires std::is_enum_v<Enum>
+    void get(Enum& e)
+    {
+        std::uint32_t n = 0;
+        get(n);
+        e = static_cast<Enum>(n);
+    }
+    template <typename T> void get(std::optional<T>& value)
+    {
+        bool present = false;
+        get(present);
+        value.reset();
+        if (present)
+            get(value.emplace(blank<T>()));
+    }
+    template <typename T> void get(std::vector<T>& items)
+    {
+        std::uint32_t size = 0;
+        get(size);
+        items.clear();
+        items.reserve(size);
+        for (std::uint32_t i = 0; i < size; ++i)
+            get(items.emplace_back(blank<T>()));
+    }
+    template <typename K, typename V> void get(std::map<K, V>& items)
+    {
+        std::uint32_t size = 0;
+        get(size);
+        items.clear();
+        for (std::uint32_t i = 0; i < size; ++i) {
+            K key;
+            V value = blank<V>();
+            (*this)(key, value);
+            items.emplace(std::move(key), std::move(value));
+        }
+    }
+    template <typename Row>
+    requires Rows<Reader, Row>
+    void get(Row& row) { fields(*this, row); }
+
+    std::string text()
+    {
+        std::string out;
+        get(out);
+        return out;
+    }
+
+    std::string_view m_rest;
+};
+
+} // namespace
+
+std::string Matrix::image() const
+{
+    Writer writer;
+    MatrixFields::visit(writer, *this);
+    return std::move(writer.bytes);
+}
+
+Matrix Matrix::from_image(std::string_view image)
+{
+    Matrix m;
+    Reader reader(image);
+    MatrixFields::visit(reader, m);
+    if (!reader.done())
+        throw Error(ErrorCode::io, "the built-in matrix image has bytes past its end", "rebuild dlenv");
+    return m;
+}
+
+} // namespace dlenv::matrix
