@@ -4,7 +4,6 @@
 #include "core/file.h"
 #include "oci/layer_index.h"
 #include "rootfs/dlenv_files.h"
-#include "store/store.h"
 #include "verify/image.h"
 
 namespace dlenv::workflow {
@@ -104,7 +103,11 @@ std::vector<sbom::AddedLayer> added_layers(const verify::StoredImage& image, std
 
 sbom::Subject sbom_subject(const std::filesystem::path& store_dir, const std::string& name, const std::string& tag)
 {
-    store::Store store = store::Store::open(store_dir);
+    return sbom_subject(store::Store::open(store_dir), name, tag);
+}
+
+sbom::Subject sbom_subject(const store::Store& store, const std::string& name, const std::string& tag)
+{
     oci::Descriptor descriptor = find_tag(store, name, tag);
     verify::StoredImage image = verify::read_image(store.layout(), descriptor);
     std::string shown = name + ":" + tag;
