@@ -49,7 +49,7 @@ int run(int argc, char** argv)
     for (Registrar registrar : { register_check, register_lock, register_export, register_profiles, register_fetch,
              register_build, register_images, register_history, register_rollback, register_gc, register_fsck,
              register_pull, register_push, register_doctor, register_verify, register_promote, register_advise,
-             register_metrics, register_matrix, register_sbom, register_diff })
+             register_metrics, register_matrix, register_sbom, register_diff, register_fleet_status })
         registrar(app, options, exit_code);
 
     try {

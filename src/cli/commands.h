@@ -38,6 +38,7 @@ void register_metrics(CLI::App& app, Options& options, int& exit_code); // metri
 void register_matrix(CLI::App& app, Options& options, int& exit_code); // matrix.cpp
 void register_sbom(CLI::App& app, Options& options, int& exit_code); // sbom.cpp
 void register_diff(CLI::App& app, Options& options, int& exit_code); // diff.cpp
+void register_fleet_status(CLI::App& app, Options& options, int& exit_code); // fleet_status.cpp
 
 // Parses argv, runs the chosen command, prints errors; returns the process exit code.
 int run(int argc, char** argv);
