@@ -77,6 +77,7 @@ int run_build(const BuildArgs& args, const Options& options)
             "send one of them to a file");
     workflow::BuildIntoStoreRequest request;
     request.store_dir = store_dir(options);
+    request.tool_version = DLENV_VERSION;
     std::string lockfile = lockfile_argument(args.lockfile, "build");
     image::BuildRequest build = image::prepare_build(
         lockfile, args.name, args.base, oci::parse_compression(args.compression), request.store_dir);

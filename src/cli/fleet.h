@@ -25,5 +25,6 @@ fleet::FleetJob fleet_job(const FleetArgs& args, const Options& options);
 // One per `dlenv fleet` subcommand, in its own file.
 void register_fleet_slurm(CLI::App& fleet, Options& options, int& exit_code); // fleet_slurm.cpp
 void register_fleet_k8s(CLI::App& fleet, Options& options, int& exit_code); // fleet_k8s.cpp
+void register_fleet_status(CLI::App& fleet, Options& options, int& exit_code); // fleet_status.cpp
 
 } // namespace dlenv::cli

@@ -13,6 +13,34 @@
 namespace dlenv::cli {
 namespace {
 
+nlohmann::json documents_json(const workflow::RegistryDocuments& documents)
+{
+    nlohmann::json reports = nlohmann::json::array();
+    for (const auto& report : documents.reports)
+        reports.push_back({ { "tier", report.verification.tier }, { "passed", report.verification.passed },
+            { "time", report.verification.time }, { "artifact", report.artifact.text() }, { "node", report.node.host },
+            { "gpus", report.node.gpus }, { "driver", report.node.driver } });
+    return { { "lock", documents.lock.has_value() }, { "sbom", documents.sbom.has_value() }, { "reports", reports } };
+}
+
+std::string describe_documents(const workflow::RegistryDocuments& documents)
+{
+    std::vector<std::string> parts;
+    if (documents.lock)
+        parts.push_back("lock");
+    if (documents.sbom)
+        parts.push_back("sbom");
+    for (const auto& report : documents.reports)
+        parts.push_back(report.verification.tier + " report (" + (report.verification.passed ? "passed" : "failed")
+            + (report.node.host.empty() ? "" : " on " + report.node.host) + ")");
+    if (parts.empty())
+        return "none";
+    std::string out;
+    for (const auto& part : parts)
+        out += (out.empty() ? "" : ", ") + part;
+    return out;
+}
+
 struct PullArgs {
     std::string reference;
     std::string platform = "linux/amd64";
@@ -34,14 +62,16 @@ int run_pull(const PullArgs& args, const Options& options)
     if (options.json) {
         print_json({ { "name", pulled.name }, { "tag", pulled.tag }, { "digest", image.manifest.digest.text() },
             { "index", image.index ? nlohmann::json(image.index->text()) : nlohmann::json(nullptr) },
-            { "blobs", blobs_json(pulled.pull.blobs) }, { "moved", moves_json(pulled.entry) } });
+            { "blobs", blobs_json(pulled.pull.blobs) }, { "moved", moves_json(pulled.entry) },
+            { "attached", documents_json(pulled.documents) } });
         return 0;
     }
     std::cout << "pulled " << pulled.name << ":" << pulled.tag << " " << image.manifest.digest.text() << "\n";
     if (image.index)
         std::cout << "  index: " << image.index->text() << " (" << args.platform << ")\n";
     std::cout << "  blobs: " << describe_blobs(pulled.pull.blobs, "downloaded") << "\n"
-              << "  tags: " << describe_moves(pulled.entry) << "\n";
+              << "  tags: " << describe_moves(pulled.entry) << "\n"
+              << "  attached: " << describe_documents(pulled.documents) << "\n";
     return 0;
 }
 

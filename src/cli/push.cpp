@@ -12,6 +12,30 @@
 namespace dlenv::cli {
 namespace {
 
+nlohmann::json artifacts_json(const std::vector<workflow::PushedArtifact>& artifacts)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& artifact : artifacts)
+        out.push_back({ { "artifact_type", artifact.artifact_type }, { "digest", artifact.manifest.digest.text() },
+            { "listed", artifact.listed == registry::ReferrersApi::api ? "referrers-api" : "tag-schema" } });
+    return out;
+}
+
+// "3 referrers (sha256-<hex> index): application/spdx+json, ..."
+std::string describe_artifacts(const workflow::PushedImage& image)
+{
+    if (image.artifacts.empty())
+        return "none (nothing attached or verified)";
+    std::string out = std::to_string(image.artifacts.size()) + " referrers ("
+        + (image.artifacts.front().listed == registry::ReferrersApi::api
+                ? std::string("referrers API")
+                : "tag sha256-" + image.manifest.digest.hex().substr(0, 12) + "...")
+        + "):";
+    for (const auto& artifact : image.artifacts)
+        out += " " + artifact.artifact_type;
+    return out;
+}
+
 struct PushArgs {
     std::string image;
     std::string reference;
@@ -37,14 +61,14 @@ int run_push(const PushArgs& args, const Options& options)
         request.pushed = [&request](const workflow::PushedImage& image) {
             std::cout << "pushed " << request.image.name << ":" << image.store_tag << " to " << image.reference << " "
                       << image.manifest.digest.text() << "\n  blobs: " << describe_blobs(image.blobs, "uploaded")
-                      << "\n";
+                      << "\n  attached: " << describe_artifacts(image) << "\n";
         };
     std::vector<workflow::PushedImage> pushed = workflow::push_from_store(request);
     if (options.json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& image : pushed)
             out.push_back({ { "reference", image.reference }, { "digest", image.manifest.digest.text() },
-                { "blobs", blobs_json(image.blobs) } });
+                { "blobs", blobs_json(image.blobs) }, { "artifacts", artifacts_json(image.artifacts) } });
         print_json({ { "pushed", out } });
     }
     return 0;

@@ -14,6 +14,7 @@ struct HostFacts {
     std::string kernel; // `uname -r`; empty when not read
     std::optional<DriverVersion> driver; // the NVIDIA driver; nullopt: none found, or none given
     std::vector<std::string> gpus; // models as the driver names them, or X.Y where the model is unknown
+    std::string node; // `uname -n`, the host name a verification ran on; empty when not read
 };
 
 } // namespace dlenv

@@ -35,8 +35,8 @@ Verification read_verification(const Store& store, const Digest& image)
                 file.string() + ": records image " + json.at("image").get<std::string>() + ", not " + image.text(),
                 "remove the file and run `dlenv verify` again");
         for (const auto& [tier, entry] : json.at("tiers").items())
-            out.tiers[tier]
-                = { tier, entry.at("passed").get<bool>(), entry.at("time").get<std::string>(), entry.at("report") };
+            out.tiers[tier] = { tier, entry.at("passed").get<bool>(), entry.at("time").get<std::string>(),
+                entry.at("report"), entry.value("source", std::string()) };
     } catch (const nlohmann::json::exception& e) {
         throw Error(ErrorCode::invalid_input, file.string() + ": " + e.what(),
             "the verification record is damaged; run `dlenv verify` again");
@@ -78,8 +78,11 @@ void record_verification(const Store& store, const Digest& image, const std::vec
     for (const auto& tier : tiers)
         record.tiers[tier.tier] = tier;
     nlohmann::json json_tiers = nlohmann::json::object();
-    for (const auto& [name, tier] : record.tiers)
+    for (const auto& [name, tier] : record.tiers) {
         json_tiers[name] = { { "passed", tier.passed }, { "time", tier.time }, { "report", tier.report } };
+        if (!tier.source.empty())
+            json_tiers[name]["source"] = tier.source;
+    }
     write_file_atomic(record_file(store, image),
         to_canonical_json({ { "schema", k_schema }, { "image", image.text() }, { "tiers", json_tiers } }));
 }

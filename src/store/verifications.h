@@ -16,10 +16,12 @@ struct TierVerification {
     bool passed = false;
     std::string time; // RFC 3339, UTC
     nlohmann::json report; // the tier's findings, figures, host facts, as verify wrote them
+    std::string source; // empty: verified here; else the registry reference it was pulled from
 };
 
 // What is on record for an image: DIR/dlenv/verifications/sha256-<hex>.json,
-// "schema": "dlenv.verification/v1", canonical JSON, one entry per tier.
+// "schema": "dlenv.verification/v1", canonical JSON, one entry per tier (with "source" when
+// it came from a registry).
 struct Verification {
     Digest image;
     std::map<std::string, TierVerification> tiers;

@@ -10,6 +10,8 @@
 #include "verify/static_checks.h"
 #include "verify/unpack.h"
 
+#include <functional>
+
 namespace dlenv::verify {
 namespace {
 
@@ -54,21 +56,29 @@ std::string hint_for(const std::string& name, const std::string& tier)
     return "run `dlenv verify " + name + " --tier " + tier + "`" + (tier == "static" ? "" : " on a GPU machine");
 }
 
-} // namespace
+using RecordOf = std::function<store::Verification(const Digest& image)>;
 
-PromotionCheck check_promotion(const store::Store& store, const std::string& name)
+PromotionCheck check_against(
+    const store::Store& store, const std::string& name, const RecordOf& record_of, const std::string& where)
 {
     auto latest = store.find(name, std::string(store::k_latest));
     store.records().at(name); // an unknown name: Error(not_found) with the closest names
     if (!latest)
         throw Error(ErrorCode::not_found, name + " has no latest image", "build it with `dlenv build`");
     check_blobs(store, name, *latest);
-    PromotionCheck check { *latest, {}, {} };
+    PromotionCheck check { *latest, {}, {}, {} };
     StoredImage image = read_image(store.layout(), *latest);
     lock::Lockfile lock = lock_of(store, image);
     check.required = lock.validation().tiers;
-    store::Verification record = store::read_verification(store, latest->digest);
-    std::string digest = latest->digest.short_text();
+    for (const auto& gpu : lock.stack().gpus)
+        check.gpu_models.push_back(gpu.name);
+    store::Verification record = record_of(latest->digest);
+    std::string digest = latest->digest.short_text() + (where.empty() ? "" : " " + where);
+    if (record.image != latest->digest) {
+        check.problems.push_back("the verifications " + where + " are of " + record.image.short_text() + ", not of "
+            + latest->digest.short_text());
+        return check;
+    }
     for (const auto& tier : check.required) {
         auto found = record.tiers.find(tier);
         if (found == record.tiers.end())
@@ -79,6 +89,21 @@ PromotionCheck check_promotion(const store::Store& store, const std::string& nam
                 + " (fix the image, build it and " + hint_for(name, tier) + ")");
     }
     return check;
+}
+
+} // namespace
+
+PromotionCheck check_promotion(const store::Store& store, const std::string& name)
+{
+    return check_against(
+        store, name, [&store](const Digest& image) { return store::read_verification(store, image); }, "");
+}
+
+PromotionCheck check_promotion(
+    const store::Store& store, const std::string& name, const store::Verification& record, const std::string& where)
+{
+    return check_against(
+        store, name, [&record](const Digest&) { return record; }, where);
 }
 
 } // namespace dlenv::verify

@@ -2,6 +2,7 @@
 
 #include "oci/descriptor.h"
 #include "store/store.h"
+#include "store/verifications.h"
 
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ struct PromotionCheck {
     oci::Descriptor image; // latest
     std::vector<std::string> required; // the lock's tiers
     std::vector<std::string> problems; // one sentence per tier that is not covered
+    std::vector<std::string> gpu_models; // the GPUs the lock targets (stack.gpus[].name)
 };
 
 // Error(not_found) for an unknown name or one without `latest`; Error(verification_failed)
@@ -22,5 +24,9 @@ struct PromotionCheck {
 // match its size and sha256, or when the image carries no lock or another lock than its
 // manifest names.
 PromotionCheck check_promotion(const store::Store& store, const std::string& name);
+// The same against `record` (a registry's reports) instead of the store's record;
+// `where` names it in the problems ("in REGISTRY/REPOSITORY").
+PromotionCheck check_promotion(
+    const store::Store& store, const std::string& name, const store::Verification& record, const std::string& where);
 
 } // namespace dlenv::verify

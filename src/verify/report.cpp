@@ -7,7 +7,7 @@ namespace {
 
 nlohmann::json host_json(const HostFacts& host)
 {
-    return { { "kernel", host.kernel },
+    return { { "kernel", host.kernel }, { "node", host.node },
         { "driver", host.driver ? nlohmann::json(host.driver->text()) : nlohmann::json(nullptr) },
         { "gpus", host.gpus } };
 }

@@ -23,8 +23,10 @@ HostFacts host_facts()
 {
     HostFacts host;
     struct utsname name { };
-    if (::uname(&name) == 0)
+    if (::uname(&name) == 0) {
         host.kernel = name.release;
+        host.node = name.nodename;
+    }
     if (auto driver = host::probe_driver()) {
         host.driver = driver->driver;
         for (const auto& gpu : driver->gpus)

@@ -21,14 +21,17 @@ struct BuildIntoStoreRequest {
     image::DockerWheels dockerfile_wheels = image::DockerWheels::context; // where its pip finds the wheels
     std::function<void(const std::string&)> progress; // hears each step; may be empty
     std::function<std::int64_t()> clock = now_seconds; // the time the history records
+    std::string tool_version; // dlenv's, the SBOM's creator
 };
 
 // Builds the image `build` describes into the store at `store_dir` (created when
-// missing, holding its writer lock) as image::build_image does, then, when asked, the
+// missing, holding its writer lock) as image::build_image does, attaches its lock and its
+// SPDX 2.3 SBOM to its digest (store/attachments.h, source "build"), then, when asked, the
 // archive (oci::export_docker_archive, dated to the build's source_date_epoch; `progress`
 // hears "docker archive PATH") and the Dockerfile with its context, its packages going
 // where the build put them and its wheels from the store. Errors are those of
-// the steps; the image stays built and tagged when the archive or the context fails.
+// the steps; the image stays built and tagged when the SBOM, the archive or the context
+// fails.
 image::BuildResult build_into_store(
     const image::BuildRequest& build, const BuildIntoStoreRequest& request, const matrix::Matrix& matrix);
 

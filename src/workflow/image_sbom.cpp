@@ -2,7 +2,6 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "store/store.h"
 #include "workflow/built_image.h"
 
 namespace dlenv::workflow {
@@ -47,7 +46,11 @@ std::vector<sbom::AddedLayer> added_layers(const verify::StoredImage& image, std
 
 sbom::Subject sbom_subject(const std::filesystem::path& store_dir, const std::string& name, const std::string& tag)
 {
-    store::Store store = store::Store::open(store_dir);
+    return sbom_subject(store::Store::open(store_dir), name, tag);
+}
+
+sbom::Subject sbom_subject(const store::Store& store, const std::string& name, const std::string& tag)
+{
     oci::Descriptor descriptor = find_tag(store, name, tag);
     std::string shown = name + ":" + tag;
     BuiltImage built = read_built_image(store, descriptor, shown);

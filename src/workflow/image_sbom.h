@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sbom/subject.h"
+#include "store/store.h"
 
 #include <filesystem>
 #include <string>
@@ -14,5 +15,7 @@ namespace dlenv::workflow {
 // or tag, Error(invalid_input) for an image dlenv did not build or whose lock does not
 // match its annotation.
 sbom::Subject sbom_subject(const std::filesystem::path& store_dir, const std::string& name, const std::string& tag);
+// The same, of a store already open (for reading or writing).
+sbom::Subject sbom_subject(const store::Store& store, const std::string& name, const std::string& tag);
 
 } // namespace dlenv::workflow

@@ -4,7 +4,9 @@
 #include "store/store.h"
 #include "store/tags.h"
 #include "verify/promotion.h"
+#include "workflow/registry_documents.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace dlenv::workflow {
@@ -18,13 +20,62 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
     return out;
 }
 
+// The reports of NAME:latest in the registry, once its manifest there is latest's.
+std::vector<RegistryReport> registry_reports(
+    const std::string& name, const oci::Descriptor& latest, const ImageReference& reference, bool insecure)
+{
+    ImageDocuments found = registry_documents(reference, insecure);
+    if (found.image != latest.digest)
+        throw Error(ErrorCode::verification_failed,
+            reference.text() + " is image " + found.image.text() + ", but " + name + ":latest is "
+                + latest.digest.text(),
+            "pull " + reference.text() + " into the store, or push " + name + ":latest there");
+    return found.documents.reports;
+}
+
+// One problem per GPU model of the lock no passing gpu-tier report covers.
+std::vector<std::string> uncovered_models(
+    const std::vector<std::string>& models, const std::vector<store::TierVerification>& reports)
+{
+    std::vector<std::string> problems;
+    for (const auto& model : models) {
+        bool covered = std::any_of(reports.begin(), reports.end(), [&](const store::TierVerification& report) {
+            std::vector<std::string> gpus = node_facts(report.report).gpus;
+            return report.tier == "gpu" && report.passed && std::find(gpus.begin(), gpus.end(), model) != gpus.end();
+        });
+        if (!covered)
+            problems.push_back("no passing `gpu` report from a node with " + model
+                + " (run `dlenv verify --tier gpu` on one and push its report)");
+    }
+    return problems;
+}
+
 } // namespace
 
 store::HistoryEntry promote_latest(const PromoteRequest& request)
 {
     const std::string& name = request.name;
     store::Store store = store::Store::open_for_writing(request.store_dir);
-    verify::PromotionCheck check = verify::check_promotion(store, name);
+    std::optional<oci::Descriptor> latest = store.find(name, std::string(store::k_latest));
+    std::vector<store::TierVerification> reports;
+    std::optional<verify::PromotionCheck> found_check;
+    if (!request.from_registry || !latest) {
+        found_check = verify::check_promotion(store, name); // the errors of an unknown name or no latest
+        if (latest)
+            for (const auto& [tier, verification] : store::read_verification(store, latest->digest).tiers)
+                reports.push_back(verification);
+    } else {
+        std::vector<RegistryReport> found = registry_reports(name, *latest, *request.from_registry, request.insecure);
+        for (const auto& report : found)
+            reports.push_back(report.verification);
+        found_check = verify::check_promotion(
+            store, name, newest_per_tier(latest->digest, found), "in " + request.from_registry->text());
+    }
+    verify::PromotionCheck check = std::move(*found_check);
+    if (request.require_gpu_models) {
+        std::vector<std::string> missing = uncovered_models(check.gpu_models, reports);
+        check.problems.insert(check.problems.end(), missing.begin(), missing.end());
+    }
     if (!check.problems.empty())
         throw Error(ErrorCode::verification_failed,
             name + ":latest cannot be promoted: " + joined(check.problems, "; "),

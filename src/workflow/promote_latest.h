@@ -1,11 +1,13 @@
 #pragma once
 
+#include "core/image_reference.h"
 #include "core/time_text.h"
 #include "store/records.h"
 
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace dlenv::workflow {
@@ -15,6 +17,12 @@ struct PromoteRequest {
     std::string name; // the image name in the store
     std::filesystem::path store_dir;
     std::function<std::int64_t()> clock = now_seconds; // the time the history records
+    // Promote on the reports this registry image holds (registry_documents.h), not the
+    // store's records: the registry's manifest must be NAME:latest's (linux/amd64 of an index).
+    std::optional<ImageReference> from_registry;
+    bool insecure = false; // as RegistryOptions::insecure
+    // Also require a passing gpu-tier report from a node with each GPU model the lock targets.
+    bool require_gpu_models = false;
 };
 
 // Moves NAME's `production` tag to its `latest` image, in the store at `store_dir`
@@ -22,7 +30,10 @@ struct PromoteRequest {
 // of every tier the image's lock requires; returns the history entry ("promote").
 // Error(verification_failed) "NAME:latest cannot be promoted: PROBLEM; PROBLEM..." with
 // a hint naming the required tiers when one is missing or failed; the other errors are
-// check_promotion's. Nothing is recorded when one comes.
+// check_promotion's. With `from_registry`, Error(verification_failed) when the registry's
+// manifest is another image, and fetch_documents' errors for an artifact that does not
+// hold. With `require_gpu_models`, each lock GPU without such a report is a problem.
+// Nothing is recorded when one comes.
 store::HistoryEntry promote_latest(const PromoteRequest& request);
 
 } // namespace dlenv::workflow

@@ -23,12 +23,15 @@ PulledImage pull_into_store(const PullRequest& request)
     registry::PullResult pull = registry::pull_image(*session, reference, store.layout(), options);
     oci::Descriptor manifest = pull.image.manifest.descriptor();
     store::check_layers_once(store, manifest);
+    RegistryDocuments documents = fetch_documents(
+        *session, reference.repository, manifest, oci::Manifest::parse(pull.image.manifest.bytes, reference.text()));
     std::string name = reference.familiar_name();
     std::string tag = store_tag(reference);
     store::Records records = store.records();
     store::HistoryEntry entry = store::record_pull(records, name, tag, manifest, request.clock());
     store.commit(std::move(records));
-    return { std::move(name), std::move(tag), std::move(pull), std::move(entry) };
+    keep_documents(store, manifest.digest, documents);
+    return { std::move(name), std::move(tag), std::move(pull), std::move(entry), std::move(documents) };
 }
 
 } // namespace dlenv::workflow

@@ -4,6 +4,7 @@
 #include "core/time_text.h"
 #include "registry/pull.h"
 #include "store/records.h"
+#include "workflow/registry_documents.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -27,6 +28,7 @@ struct PulledImage {
     std::string tag; // in the store: store_tag(reference)
     registry::PullResult pull;
     store::HistoryEntry entry; // the tag moved, recorded as a "pull"
+    RegistryDocuments documents; // its lock, SBOM and reports the registry holds, now kept in the store
 };
 
 // The store tag of a pulled image: the reference's tag, or for a digest reference
@@ -35,8 +37,9 @@ std::string store_tag(const ImageReference& reference);
 
 // Pulls the image into the store at `store_dir` (created when missing, holding its
 // writer lock), checks once that its layers may be unpacked, and tags it NAME:TAG with
-// the pull in its history. Errors are the registry's and the store's; nothing is tagged
-// when one comes.
+// the pull in its history, then keeps the lock, SBOM and reports the registry holds for it
+// (fetch_documents, keep_documents). Errors are the registry's, the store's and
+// fetch_documents'; nothing is tagged or kept when one comes.
 PulledImage pull_into_store(const PullRequest& request);
 
 } // namespace dlenv::workflow

@@ -5,6 +5,8 @@
 #include "registry/session.h"
 #include "store/store.h"
 
+#include <map>
+
 namespace dlenv::workflow {
 namespace {
 
@@ -68,9 +70,18 @@ std::vector<PushedImage> push_from_store(const PushRequest& request)
         registry::PushResult result = registry::push_image(
             *session, destination.repository, store.layout(), *manifest, { remote_tag }, options);
         pushed.push_back({ store_tag, destination.registry + "/" + destination.repository + ":" + remote_tag, *manifest,
-            std::move(result.blobs) });
+            std::move(result.blobs), {} });
+    }
+    // After every tag: a store tag standing for a digest (sha256-<hex>, from a pull by
+    // digest) pushed after the referrers would replace their tag-schema index.
+    std::map<Digest, std::vector<PushedArtifact>> attached;
+    for (auto& image : pushed) {
+        auto [found, added] = attached.try_emplace(image.manifest.digest);
+        if (added)
+            found->second = push_documents(*session, destination.repository, store, image.manifest);
+        image.artifacts = found->second;
         if (request.pushed)
-            request.pushed(pushed.back());
+            request.pushed(image);
     }
     return pushed;
 }

@@ -4,6 +4,7 @@
 #include "oci/descriptor.h"
 #include "registry/progress.h"
 #include "store/records.h"
+#include "workflow/registry_documents.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +20,7 @@ struct PushedImage {
     std::string reference; // REGISTRY/REPOSITORY:TAG it went out as
     oci::Descriptor manifest;
     std::vector<registry::BlobProgress> blobs; // config and layers: present, mounted or uploaded
+    std::vector<PushedArtifact> artifacts; // its lock, SBOM and reports, as referrers (push_documents)
 };
 
 // What `dlenv push` is asked to do.
@@ -55,7 +57,8 @@ std::string mount_source(
     const std::string& mount_from, const ImageReference& destination, const oci::Manifest& manifest);
 
 // Pushes the tags tags_to_push names from the store at `store_dir` to the destination,
-// in that order, each manifest last so the registry holds its digest. Error(invalid_input)
+// in that order, each manifest last so the registry holds its digest, then what is
+// attached to each manifest and its verification reports (push_documents). Error(invalid_input)
 // for a destination that names a digest, Error(not_found) for a tag the store lacks;
 // other errors are the registry's. Returns what was pushed, as `pushed` heard it.
 std::vector<PushedImage> push_from_store(const PushRequest& request);

@@ -2,11 +2,14 @@
 #include "core/file.h"
 #include "image/dockerfile.h"
 #include "lock/lockfile.h"
+#include "sbom/spdx.h"
+#include "store/attachments.h"
 #include "store/store.h"
 #include "support/scratch.h"
 #include "support/scratch_build.h"
 #include "support/store_images.h"
 #include "workflow/build_into_store.h"
+#include "workflow/image_sbom.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -81,4 +84,26 @@ TEST_CASE("an archive that names a directory fails the build after the image is 
     }
     CHECK(tag_digest(store::Store::open(request.store_dir), "app", "latest") != "(none)");
     CHECK_FALSE(std::filesystem::exists(scratch / "Dockerfile"));
+}
+
+TEST_CASE(
+    "build_into_store keeps the image's lock and the SPDX document `dlenv sbom` writes by its digest", "[workflow]")
+{
+    Scratch scratch;
+    std::string lockfile = scratch_lock(scratch, { "static" });
+    workflow::BuildIntoStoreRequest request;
+    request.store_dir = scratch / "store";
+    request.tool_version = "0.1.0";
+    image::BuildRequest build = image::prepare_build(lockfile, "app", "", oci::Compression::gzip, request.store_dir);
+    image::BuildResult result = workflow::build_into_store(build, request, matrix::Matrix::embedded());
+
+    store::Store store = store::Store::open(request.store_dir);
+    auto attached = store::read_attachments(store, result.manifest.digest);
+    REQUIRE(attached.size() == 2);
+    CHECK(attached.at("sbom").media_type == "application/spdx+json");
+    CHECK(attached.at("sbom").source == "build");
+    CHECK(store::read_attachment(store, attached.at("sbom"))
+        == sbom::spdx_document(workflow::sbom_subject(store, "app", "latest"), "0.1.0").dump(2) + "\n");
+    CHECK(attached.at("lock").media_type == "application/vnd.dlenv.lock.v1+json");
+    CHECK(store::read_attachment(store, attached.at("lock")) == build.lock.text());
 }

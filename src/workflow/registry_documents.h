@@ -1,0 +1,93 @@
+#pragma once
+
+#include "core/image_reference.h"
+#include "oci/descriptor.h"
+#include "registry/referrers.h"
+#include "registry/session.h"
+#include "store/store.h"
+#include "store/verifications.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlenv::workflow {
+
+// The node a verification report ran on, as the report says it (its "host").
+struct NodeFacts {
+    std::string host; // empty when the report names none
+    std::vector<std::string> gpus; // models, as the driver names them
+    std::string driver; // empty without one
+};
+
+// The annotations that bind an artifact to the image and a report to its node.
+constexpr const char* k_image_annotation = "dev.dlenv.image.digest";
+constexpr const char* k_tier_annotation = "dev.dlenv.verification.tier";
+constexpr const char* k_passed_annotation = "dev.dlenv.verification.passed";
+constexpr const char* k_time_annotation = "org.opencontainers.image.created";
+constexpr const char* k_node_annotation = "dev.dlenv.node.host";
+constexpr const char* k_gpus_annotation = "dev.dlenv.node.gpus"; // models joined by ", "
+constexpr const char* k_driver_annotation = "dev.dlenv.node.driver";
+
+// What goes out with `image`: its lock and SBOM as the store attached them, and one
+// artifact per tier on record in its verification, each annotated with the image digest
+// (and a report with its tier, outcome, time and node). A report's content is canonical
+// JSON: {"schema": "dlenv.verification.report/v1", "image", "tier", "passed", "time",
+// "report"}. Nothing for an image with nothing attached or verified.
+std::vector<registry::Artifact> image_artifacts(const store::Store& store, const Digest& image);
+
+// An artifact the registry took as a referrer of an image.
+struct PushedArtifact {
+    std::string artifact_type;
+    oci::Descriptor manifest;
+    registry::ReferrersApi listed; // through the referrers API or the sha256-<hex> tag
+};
+
+// Pushes image_artifacts(store, image) to `repository` as referrers of `image`, which the
+// registry holds already. The same artifacts pushed again are the same manifests, listed once.
+std::vector<PushedArtifact> push_documents(
+    registry::Session& session, const std::string& repository, const store::Store& store, const oci::Descriptor& image);
+
+// A verification report found in a registry, checked against its image.
+struct RegistryReport {
+    Digest artifact; // the artifact manifest it came in
+    store::TierVerification verification; // source: REGISTRY/REPOSITORY@<artifact>
+    NodeFacts node;
+};
+
+// What a registry holds about an image, every artifact of dlenv's checked.
+struct RegistryDocuments {
+    std::optional<std::string> lock; // the bytes, as pushed
+    std::optional<std::string> sbom;
+    std::vector<RegistryReport> reports; // in the order listed
+    std::string source; // REGISTRY/REPOSITORY
+};
+
+// Lists the referrers of `image` (registry/referrers.h) and fetches those of dlenv's
+// types. Error(invalid_input), naming the artifact, for one whose annotations name
+// another image than its subject, a lock that is not the lock `image`'s manifest names
+// (its dev.dlenv.lock.digest annotation), or a report whose content says another image,
+// tier, outcome or time than its annotations. Artifacts of other types are left alone.
+RegistryDocuments fetch_documents(registry::Session& session, const std::string& repository,
+    const oci::Descriptor& image, const oci::Manifest& manifest);
+
+// The image `reference` names in its registry (linux/amd64 of an index) and its documents
+// there, as fetch_documents reads them: what a fleet's verifications left, by node.
+struct ImageDocuments {
+    Digest image;
+    RegistryDocuments documents;
+};
+ImageDocuments registry_documents(const ImageReference& reference, bool insecure);
+
+// The node facts of a report as the store's record holds it (its "host").
+NodeFacts node_facts(const nlohmann::json& report);
+
+// The newest report of each tier (by time), as one verification record of `image`.
+store::Verification newest_per_tier(const Digest& image, const std::vector<RegistryReport>& reports);
+
+// Keeps them in the store (open for writing) beside `image`: the lock and SBOM as
+// attachments whose source is `documents.source`, and for each tier the newest report
+// in its verification record.
+void keep_documents(const store::Store& store, const Digest& image, const RegistryDocuments& documents);
+
+} // namespace dlenv::workflow
