@@ -1,5 +1,6 @@
 #include "workflow/build_into_store.h"
 
+#include "core/error.h"
 #include "image/dockerfile.h"
 #include "oci/docker_archive.h"
 #include "store/store.h"
@@ -13,6 +14,11 @@ image::BuildResult build_into_store(
         if (request.progress)
             request.progress(step);
     };
+    if (!build.lock.other_platforms().empty() && (!request.archive.empty() || !request.dockerfile.empty()))
+        throw Error(ErrorCode::invalid_input,
+            "--archive and --dockerfile write one platform's image, and the lock pins "
+                + std::to_string(build.lock.platforms().size()),
+            "build without them, then `dlenv push` the index; or lock a profile of one platform");
     store::Store store = store::Store::open_for_writing(request.store_dir);
     image::BuildResult result = image::build_image(build, store, matrix, request.clock(), progress);
     if (!request.archive.empty()) {
