@@ -1,6 +1,8 @@
 #include "workflow/push_from_store.h"
 
 #include "core/error.h"
+#include "oci/media_types.h"
+#include "registry/index_push.h"
 #include "registry/push.h"
 #include "registry/session.h"
 #include "store/store.h"
@@ -9,6 +11,17 @@ namespace dlenv::workflow {
 namespace {
 
 constexpr const char* k_base_name_annotation = "org.opencontainers.image.base.name";
+
+// The image of a multi-platform build's index whose base annotation picks where to mount
+// from: every platform's base lives in the same repository.
+oci::Descriptor first_manifest(const store::Store& store, const oci::Descriptor& index)
+{
+    oci::Index parsed = oci::Index::parse(store.layout().read_blob(index), index.digest.text());
+    if (parsed.manifests.empty())
+        throw Error(ErrorCode::invalid_input, "image index " + index.digest.text() + " lists no manifest",
+            "build the image again");
+    return parsed.manifests.front();
+}
 
 } // namespace
 
@@ -63,10 +76,14 @@ std::vector<PushedImage> push_from_store(const PushRequest& request)
         registry::PushOptions options;
         options.progress = request.progress;
         options.upload.chunk_size = request.chunk_size;
-        oci::Manifest parsed = oci::Manifest::parse(store.layout().read_blob(*manifest), manifest->digest.text());
+        bool index = manifest->media_type == oci::media_type::k_index;
+        oci::Manifest parsed = oci::Manifest::parse(
+            store.layout().read_blob(index ? first_manifest(store, *manifest) : *manifest), manifest->digest.text());
         options.upload.mount_from = mount_source(request.mount_from, destination, parsed);
-        registry::PushResult result = registry::push_image(
-            *session, destination.repository, store.layout(), *manifest, { remote_tag }, options);
+        registry::PushResult result = index
+            ? registry::push_index(*session, destination.repository, store.layout(), *manifest, { remote_tag }, options)
+            : registry::push_image(
+                *session, destination.repository, store.layout(), *manifest, { remote_tag }, options);
         pushed.push_back({ store_tag, destination.registry + "/" + destination.repository + ":" + remote_tag, *manifest,
             std::move(result.blobs) });
         if (request.pushed)
