@@ -97,3 +97,14 @@ grep -q "linux/arm64" "$scratch/old.err" || fail "the error names the platform: 
 grep -q "no wheel of torch for CPython 3.11 on aarch64" "$scratch/old.err" || fail "the error names torch: $(cat "$scratch/old.err")"
 [[ ! -e $scratch/old.lock.json ]] || fail "no lock is written"
 echo "ok: $(head -1 "$scratch/old.err")"
+
+# The arm64 image, on this machine: read, not run.
+set +e
+"$dlenv" verify fleet --tier static --platform linux/arm64 --store "$store" --json >"$scratch/verify.json" 2>"$scratch/verify.err"
+status=$?
+set -e
+expect_eq "the static tier passes the arm64 image" "$status" "0"
+expect_eq "its findings" "$(json_field '" ".join(f["code"] + ":" + f["outcome"] for f in j["tiers"][0]["findings"])' <"$scratch/verify.json")" \
+  "kit-lock:pass package-version:pass package-version:pass entrypoint-closure:pass container-start:skip framework-import:skip"
+expect_eq "against the arm64 manifest" "$(json_field 'j["digest"]' <"$scratch/verify.json")" "$arm64"
+grep -q "torch 2.6.0+cu126 is installed" "$scratch/verify.json" || fail "the arm64 packages were checked"
