@@ -10,6 +10,7 @@
 #include "image/builder.h"
 #include "image/docker_wheels.h"
 #include "oci/compression.h"
+#include "registry/platform.h"
 #include "resolve/report.h"
 #include "workflow/build_into_store.h"
 
@@ -46,10 +47,17 @@ nlohmann::json result_json(const image::BuildResult& result)
     for (const auto& finding : result.base_fit)
         base.push_back({ { "severity", resolve::severity_name(finding.verdict) }, { "code", finding.code },
             { "message", finding.message } });
-    return { { "name", result.name }, { "digest", result.manifest.digest.text() },
+    nlohmann::json json = { { "name", result.name }, { "digest", result.manifest.digest.text() },
         { "lock_digest", result.lock_digest }, { "layers", layers }, { "base", base },
         { "python", python_notes(result) }, { "system_packages", result.system_packages },
         { "fetched", artifacts_json(result.fetched) }, { "moved", moves_json(result.history) } };
+    if (!result.platforms.empty()) {
+        json["platforms"] = nlohmann::json::array();
+        for (const auto& manifest : result.platforms)
+            json["platforms"].push_back(
+                { { "platform", registry::platform_text(*manifest.platform) }, { "digest", manifest.digest.text() } });
+    }
+    return json;
 }
 
 void print_result(const image::BuildResult& result, std::ostream& out)
@@ -59,6 +67,8 @@ void print_result(const image::BuildResult& result, std::ostream& out)
         reused += layer.reused ? 1 : 0;
     out << "built " << result.name << ":latest " << result.manifest.digest.text() << "\n"
         << "  layers: " << result.layers.size() << " from the lock (" << reused << " reused)\n";
+    for (const auto& manifest : result.platforms)
+        out << "  platform " << registry::platform_text(*manifest.platform) << ": " << manifest.digest.text() << "\n";
     for (const auto& finding : result.base_fit)
         out << "  base: " << (finding.verdict == Verdict::warn ? "warning: " : "") << finding.message << "\n";
     for (const auto& note : python_notes(result))

@@ -66,7 +66,8 @@ fleet::FleetJob fleet_job(const FleetArgs& args, const Options& options)
 
 void register_fleet(CLI::App& app, Options& options, int& exit_code)
 {
-    auto* cmd = app.add_subcommand("fleet", "Verify an image on many GPU nodes through Slurm or Kubernetes, and read back how each node did");
+    auto* cmd = app.add_subcommand(
+        "fleet", "Verify an image on many GPU nodes through Slurm or Kubernetes, and read back how each node did");
     cmd->require_subcommand(1);
     for (Registrar registrar : { register_fleet_slurm, register_fleet_k8s, register_fleet_status })
         registrar(*cmd, options, exit_code);

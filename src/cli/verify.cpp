@@ -20,6 +20,7 @@ struct VerifyArgs {
     std::string image; // NAME[:TAG]
     std::vector<std::string> tiers;
     std::string runtime;
+    std::string platform;
     int timeout_seconds = 60;
     std::string data_dir;
     std::string acceptance_file; // the acceptance tier's settings, JSON
@@ -100,6 +101,7 @@ int run_verify(const VerifyArgs& args, const Options& options)
     request.tag = image.tag;
     request.tiers = expand_tiers(args.tiers);
     request.runtime = args.runtime;
+    request.platform = args.platform;
     request.timeout_seconds = args.timeout_seconds;
     if (!args.data_dir.empty())
         request.acceptance.data_dir = args.data_dir;
@@ -145,6 +147,10 @@ void register_verify(CLI::App& app, Options& options, int& exit_code)
            "runc, crun or bwrap (default: the first of them on PATH), or the engine docker or podman "
            "(the image is loaded into it for the run and removed afterwards)")
         ->type_name("NAME");
+    cmd->add_option("--platform", args->platform,
+           "Of an image built for several platforms, the one to verify (default: this machine's); the static "
+           "tier reads another machine's image without running it")
+        ->type_name("OS/ARCH");
     cmd->add_option("--timeout", args->timeout_seconds, "Seconds each run in the container may take")
         ->type_name("SECONDS")
         ->check(CLI::Range(1, 86400));

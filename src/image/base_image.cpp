@@ -131,7 +131,8 @@ std::optional<oci::Descriptor> import_base(const BaseSource& base, const store::
             return checked(store, oci::import_docker_archive(base.path, base.ref, store.layout()));
         case BaseSource::Kind::layout: {
             oci::ImageLayout layout = oci::ImageLayout::open(base.path);
-            return checked(store, oci::copy_image(layout, oci::find_image(layout, base.ref), store.layout()));
+            return checked(
+                store, oci::copy_image(layout, oci::find_image(layout, base.ref, base.platform), store.layout()));
         }
         }
         return std::nullopt;

@@ -24,6 +24,7 @@ struct BaseSource {
     std::filesystem::path path; // the layout directory or the archive
     std::string ref; // the layout's ref or the archive's tag
     std::optional<Digest> pinned_manifest; // registry: the manifest the lock pins
+    oci::Platform platform { "amd64", "linux", "" }; // layout: the manifest taken from an index; the image's config
 };
 
 // Finds the base without writing anything: a registry image when the lock pins its

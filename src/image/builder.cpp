@@ -10,11 +10,13 @@
 #include "image/image_config.h"
 #include "image/image_labels.h"
 #include "image/packages_layer.h"
+#include "image/platform_build.h"
 #include "image/system_layer.h"
 #include "lock/lockfile.h"
 #include "oci/layer_index.h"
 #include "oci/layer_writer.h"
 #include "oci/media_types.h"
+#include "registry/platform.h"
 #include "store/layer_cache.h"
 #include "store/staging.h"
 #include "store/tags.h"
@@ -152,15 +154,18 @@ BuildRequest prepare_build(const std::filesystem::path& lockfile, const std::str
     store::check_image_name(image);
     BaseSource source = base.empty() ? locate_base(lock.base_image().reference, lock.base_image().manifest, store_dir)
                                      : locate_base(base, std::nullopt, store_dir);
+    source.platform = registry::parse_platform(lock.base_image().platform);
     std::vector<PlannedLayer> layers = plan_layers(lock, compression);
     return BuildRequest { lock, image, source, layers, compression, lock.image().source_date_epoch, false, {} };
 }
 
-BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
-    std::int64_t now, const std::function<void(const std::string&)>& progress)
+namespace {
+
+// The image of one platform, its blobs and manifest written; nothing recorded yet.
+BuildResult build_manifest(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
+    const std::function<void(const std::string&)>& progress)
 {
     const lock::Lockfile& lock = request.lock;
-    const std::string& name = request.name;
     const std::string& base_reference = request.base.reference;
     std::int64_t epoch = request.source_date_epoch;
 
@@ -178,6 +183,7 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
             throw Error(ErrorCode::invalid_input,
                 "base image " + base_reference + ": its config " + base_manifest.config.digest.text()
                     + " is not a JSON object");
+        check_base_architecture(base_config, request.base.platform, base_reference);
         base_fit = check_base_fits(lock, base_reference, base_config, matrix);
         base_layers = base_manifest.layers;
         for (const auto& layer : base_manifest.layers)
@@ -186,7 +192,8 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     std::vector<BuiltLayer> built;
     std::vector<FetchedArtifact> fetched;
     std::vector<std::string> system_notes;
-    ConfigChanges changes { epoch, nvidia_environment(lock, matrix), image_labels(lock), {} };
+    ConfigChanges changes { epoch, nvidia_environment(lock, matrix), image_labels(lock), {},
+        request.base.platform.architecture };
     auto add_layer = [&](const PlannedLayer& plan, const std::optional<store::CachedLayer>& cached) {
         progress(plan.created_by);
         auto [layer, diff_id] = write_or_reuse(plan, cached, store, request);
@@ -223,10 +230,29 @@ BuildResult build_image(const BuildRequest& request, store::Store& store, const 
     oci::Descriptor written
         = store.layout().write_blob(oci::to_blob_json(manifest.to_json()), oci::media_type::k_manifest);
 
+    // The history is build_image's to record, once the tags move.
+    return BuildResult { request.name, lock.digest().text(), written, built, base_fit, packages, system_notes, fetched,
+        store::HistoryEntry { {}, {}, {}, written, {} }, {} };
+}
+
+} // namespace
+
+BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
+    std::int64_t now, const std::function<void(const std::string&)>& progress)
+{
+    BuildResult result = request.lock.other_platforms().empty()
+        ? build_manifest(request, store, matrix, progress)
+        : build_platforms(
+            request,
+            [&](const BuildRequest& platform) {
+                progress("platform " + platform.lock.base_image().platform);
+                return build_manifest(platform, store, matrix, progress);
+            },
+            store);
     store::Records records = store.records();
-    store::HistoryEntry entry = store::record_build(records, name, written, lock.digest().text(), now);
+    result.history = store::record_build(records, result.name, result.manifest, result.lock_digest, now);
     store.commit(std::move(records));
-    return BuildResult { name, lock.digest().text(), written, built, base_fit, packages, system_notes, fetched, entry };
+    return result;
 }
 
 } // namespace dlenv::image

@@ -59,6 +59,9 @@ struct BuildResult {
     std::vector<std::string> system_packages; // what installing them did not do (SystemLayer's notes)
     std::vector<FetchedArtifact> fetched; // empty when every layer that reads artifacts was reused
     store::HistoryEntry history; // what moved
+    // A lock of several platforms: `manifest` is the image index over these, each with its
+    // platform, in the lock's order; `layers` and the rest are every platform's. Empty for one.
+    std::vector<oci::Descriptor> platforms;
 };
 
 // Builds the image a lockfile describes into `store` (opened for writing): base image,
@@ -69,8 +72,8 @@ struct BuildResult {
 // the previous latest becomes `rollback`, in one commit of the records. Blobs are written before the manifest, the
 // manifest before the tags, so a kill at any point leaves the previous state intact. A base whose config says it cannot
 // serve the lock's framework (check_base_fits) fails before any layer, and so does one whose Python cannot take the
-// lock's packages (packages_target). Equal lockfiles give equal manifest digests, in any store, at any time. `progress`
-// hears each step.
+// lock's packages (packages_target). Equal lockfiles give equal manifest digests, in any store, at any time. A lock of
+// several platforms builds each (platform_build.h) and tags the index over them. `progress` hears each step.
 BuildResult build_image(const BuildRequest& request, store::Store& store, const matrix::Matrix& matrix,
     std::int64_t now, const std::function<void(const std::string&)>& progress);
 

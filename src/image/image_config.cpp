@@ -5,9 +5,9 @@
 namespace dlenv::image {
 namespace {
 
-nlohmann::json scratch_config()
+nlohmann::json scratch_config(const std::string& architecture)
 {
-    return { { "architecture", "amd64" }, { "os", "linux" }, { "config", nlohmann::json::object() },
+    return { { "architecture", architecture }, { "os", "linux" }, { "config", nlohmann::json::object() },
         { "rootfs", { { "type", "layers" }, { "diff_ids", nlohmann::json::array() } } } };
 }
 
@@ -35,7 +35,7 @@ bool has_env(const nlohmann::json& env, const std::string& name)
 
 nlohmann::json compose_config(const nlohmann::json& base, const ConfigChanges& changes)
 {
-    nlohmann::json config = base.is_null() ? scratch_config() : base;
+    nlohmann::json config = base.is_null() ? scratch_config(changes.architecture) : base;
     std::string created = rfc3339_utc(changes.created);
     config["created"] = created;
     if (!config.contains("config") || config["config"].is_null())

@@ -24,6 +24,7 @@ struct ConfigChanges {
     std::vector<std::pair<std::string, std::string>> env; // set or replaced, in this order
     std::map<std::string, std::string> labels;
     std::vector<std::pair<Digest, std::string>> layers; // diff_id and created_by, in order
+    std::string architecture = "amd64"; // of a scratch image's config; a base's config keeps its own
 };
 
 // The base's config (JSON, from a `docker save` or an OCI image; null for scratch) with

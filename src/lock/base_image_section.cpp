@@ -29,19 +29,6 @@ std::optional<resolve::BaseFact<Version>> read_fact(const JsonReader& carries, s
     return resolve::BaseFact<Version> { fact->at("version").as<Version>(), fact->at("origin").string() };
 }
 
-BaseCarries read_carries(const JsonReader& carries)
-{
-    carries.allow_only({ "cuda", "cudnn", "nccl", "python" });
-    return { read_fact<CudaVersion>(carries, "cuda"), read_fact<CudnnVersion>(carries, "cudnn"),
-        read_fact<NcclVersion>(carries, "nccl"), read_fact<PythonVersion>(carries, "python") };
-}
-
-nlohmann::json to_json(const BaseCarries& carries)
-{
-    return { { "cuda", fact_json(carries.cuda) }, { "cudnn", fact_json(carries.cudnn) },
-        { "nccl", fact_json(carries.nccl) }, { "python", fact_json(carries.python) } };
-}
-
 std::optional<resolve::BaseFact<PythonVersion>> python_of(const resolve::BaseDescription& base)
 {
     std::string prefix = k_python_variable + "=";
@@ -58,6 +45,19 @@ std::optional<resolve::BaseFact<PythonVersion>> python_of(const resolve::BaseDes
 
 } // namespace
 
+BaseCarries read_base_carries(const JsonReader& carries)
+{
+    carries.allow_only({ "cuda", "cudnn", "nccl", "python" });
+    return { read_fact<CudaVersion>(carries, "cuda"), read_fact<CudnnVersion>(carries, "cudnn"),
+        read_fact<NcclVersion>(carries, "nccl"), read_fact<PythonVersion>(carries, "python") };
+}
+
+nlohmann::json to_json(const BaseCarries& carries)
+{
+    return { { "cuda", fact_json(carries.cuda) }, { "cudnn", fact_json(carries.cudnn) },
+        { "nccl", fact_json(carries.nccl) }, { "python", fact_json(carries.python) } };
+}
+
 BaseCarries base_carries_of(const resolve::BaseDescription& base, const resolve::BaseContents& contents)
 {
     return { contents.cuda, contents.cudnn, contents.nccl, python_of(base) };
@@ -68,7 +68,7 @@ BaseImageSection read_base_image_section(const JsonReader& base)
     base.allow_only({ "reference", "digest", "manifest", "platform", "carries" });
     auto carries = base.find("carries");
     return { base.at("reference").string(), base.optional_as<Digest>("digest"), base.optional_as<Digest>("manifest"),
-        base.at("platform").string(), carries ? std::optional(read_carries(*carries)) : std::nullopt };
+        base.at("platform").string(), carries ? std::optional(read_base_carries(*carries)) : std::nullopt };
 }
 
 nlohmann::json to_json(const BaseImageSection& base)

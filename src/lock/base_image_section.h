@@ -3,18 +3,11 @@
 #include "core/digest.h"
 #include "core/version.h"
 #include "resolve/base_contents.h"
-#include "resolve/image_require_cuda.h"
 
 #include <optional>
 #include <string>
-#include <string_view>
 
 namespace dlenv::lock {
-
-// The platform whose image of a multi-platform base the lock pins.
-constexpr std::string_view k_platform = "linux/amd64";
-static_assert(k_platform.substr(k_platform.find('/') + 1) == resolve::k_image_architecture,
-    "check asks the gate of the images a lock pins");
 
 // What a pinned base carries by its own account, read from its config when it was
 // pinned; each fact with what says it ("env CUDA_VERSION"), nullopt where nothing does.
@@ -35,7 +28,7 @@ struct BaseImageSection {
     std::string reference; // the profile's base_image: "nvidia/cuda:11.8.0-runtime-ubuntu22.04"
     std::optional<Digest> digest; // what the tag named when locked: an index or a manifest
     std::optional<Digest> manifest; // the image manifest for `platform`
-    std::string platform; // "linux/amd64"
+    std::string platform; // "linux/amd64": the profile's first platform
     // What the pinned manifest's config says the base carries. nullopt, and no "carries"
     // field, when the base is not pinned, or was pinned by a dlenv that did not read it.
     std::optional<BaseCarries> carries;

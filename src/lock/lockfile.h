@@ -7,6 +7,7 @@
 #include "lock/image_section.h"
 #include "lock/locked_stack.h"
 #include "lock/packages.h"
+#include "lock/platform_section.h"
 #include "lock/provenance.h"
 #include "lock/system_packages.h"
 #include "lock/validation.h"
@@ -37,6 +38,9 @@ struct LockSections {
     std::vector<LockedWarning> warnings;
     std::optional<LockedHost> host;
     std::optional<SystemPackagesSection> system_packages; // only when the profile names system packages
+    // The profile's further platforms, in its order; written ("other_platforms") only when
+    // there are any, so a lock of one platform keeps its bytes.
+    std::vector<PlatformSection> other_platforms;
 };
 
 // A lockfile: everything a build reads, pinned, as canonical JSON
@@ -82,8 +86,18 @@ public:
     const Digest& digest() const { return m_digest; }
     std::string text() const; // the canonical bytes
 
+    // The platforms the lock pins: its own (base_image.platform) first, then the others.
+    std::vector<std::string> platforms() const;
+    const std::vector<PlatformSection>& other_platforms() const { return m_whole.other_platforms; }
+    // The lock as a build for `platform` (one of platforms()) reads it: base_image's
+    // platform, manifest and carries, python and packages are that platform's; file(),
+    // text() and digest() stay the whole lock's, which the image carries and is labelled
+    // with. Error(not_found) naming the lock's platforms for another.
+    Lockfile for_platform(const std::string& platform) const;
+
     void write(const std::filesystem::path& path) const; // as an OutputFile: "-", a device or FIFO, or atomically
 
+    // The mutators below are for the lock as built or read, not a view of another platform.
     // Pins the base image: `digest` is what its tag named when locked (an index or a
     // manifest), `manifest` the image manifest for the lock's platform, `carries` what
     // that manifest's config says the base holds. Recomputes the lock's digest.
@@ -95,10 +109,21 @@ public:
     void set_packages(const std::vector<LockedPackage>& packages);
     // Records the locked system packages. Recomputes the lock's digest.
     void set_system_packages(const SystemPackagesSection& section);
+    // Adds a further platform, not pinned yet. Recomputes the lock's digest.
+    void add_platform(PlatformSection section);
+    // Pins the base manifest of a further platform and what its config says, and records
+    // its closure. Error(not_found) for a platform the lock lacks. Recompute the digest.
+    void pin_platform_base(const std::string& platform, const Digest& manifest, const BaseCarries& carries);
+    void set_platform_packages(const std::string& platform, const std::vector<LockedPackage>& packages);
 
 private:
     Lockfile(LockSections sections, std::string file);
+    PlatformSection& other_platform(const std::string& platform);
+    void update(); // m_sections and m_digest from m_whole, after a change
 
+    // The mutators change m_whole, the lock's own view; m_sections is what the accessors
+    // give, equal to it but for a view of another platform.
+    LockSections m_whole;
     LockSections m_sections;
     std::string m_file;
     Digest m_digest;

@@ -85,4 +85,24 @@ PythonEnvironment read_python_environment(const JsonReader& field)
     return environment;
 }
 
+nlohmann::json packages_json(const std::optional<std::vector<LockedPackage>>& packages)
+{
+    if (!packages)
+        return nullptr;
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& package : *packages)
+        list.push_back(to_json(package));
+    return list;
+}
+
+std::optional<std::vector<LockedPackage>> read_locked_packages(const std::optional<JsonReader>& field)
+{
+    if (!field)
+        return std::nullopt;
+    std::vector<LockedPackage> packages;
+    for (const auto& item : field->items())
+        packages.push_back(read_locked_package(item));
+    return packages;
+}
+
 } // namespace dlenv::lock

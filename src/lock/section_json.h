@@ -5,12 +5,14 @@
 #include "lock/image_section.h"
 #include "lock/locked_stack.h"
 #include "lock/packages.h"
+#include "lock/platform_section.h"
 #include "lock/provenance.h"
 #include "lock/system_packages.h"
 #include "lock/validation.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <vector>
 
 namespace dlenv::lock {
@@ -23,8 +25,12 @@ namespace dlenv::lock {
 LockedProfile read_locked_profile(const JsonReader& profile);
 LockedStack read_locked_stack(const JsonReader& stack);
 BaseImageSection read_base_image_section(const JsonReader& base);
+BaseCarries read_base_carries(const JsonReader& carries);
+PlatformSection read_platform_section(const JsonReader& field);
 ImageSection read_image_section(const JsonReader& image);
 LockedPackage read_locked_package(const JsonReader& field);
+// A closure as the lock writes it: a list, or null when it was not locked (absent reads so too).
+std::optional<std::vector<LockedPackage>> read_locked_packages(const std::optional<JsonReader>& field);
 PackageSources read_package_sources(const JsonReader& field);
 PythonEnvironment read_python_environment(const JsonReader& field);
 Validation read_validation(const JsonReader& validation);
@@ -37,8 +43,11 @@ std::string read_sha256_hex(const JsonReader& field);
 nlohmann::json to_json(const LockedProfile& profile);
 nlohmann::json to_json(const LockedStack& stack);
 nlohmann::json to_json(const BaseImageSection& base);
+nlohmann::json to_json(const BaseCarries& carries);
+nlohmann::json to_json(const PlatformSection& section);
 nlohmann::json to_json(const ImageSection& image);
 nlohmann::json to_json(const LockedPackage& package);
+nlohmann::json packages_json(const std::optional<std::vector<LockedPackage>>& packages);
 nlohmann::json to_json(const PackageSources& sources);
 nlohmann::json to_json(const PythonEnvironment& environment);
 nlohmann::json to_json(const Thresholds& thresholds);

@@ -9,13 +9,17 @@
 namespace dlenv::oci {
 namespace {
 
-Descriptor platform_manifest(const ImageLayout& layout, const Descriptor& index_descriptor, const std::string& ref)
+Descriptor platform_manifest(
+    const ImageLayout& layout, const Descriptor& index_descriptor, const std::string& ref, const Platform& platform)
 {
     Index index = Index::parse(layout.read_blob(index_descriptor), layout.dir().string() + " " + ref);
     for (const auto& manifest : index.manifests)
-        if (!manifest.platform || (manifest.platform->os == "linux" && manifest.platform->architecture == "amd64"))
+        if (!manifest.platform
+            || (manifest.platform->os == platform.os && manifest.platform->architecture == platform.architecture))
             return manifest;
-    throw Error(ErrorCode::not_found, layout.dir().string() + ": image " + ref + " has no linux/amd64 manifest");
+    throw Error(ErrorCode::not_found,
+        layout.dir().string() + ": image " + ref + " has no " + platform.os + "/" + platform.architecture
+            + " manifest");
 }
 
 void copy_blob(const ImageLayout& from, const Descriptor& blob, const ImageLayout& to)
@@ -37,7 +41,7 @@ void copy_blob(const ImageLayout& from, const Descriptor& blob, const ImageLayou
 
 } // namespace
 
-Descriptor find_image(const ImageLayout& layout, const std::string& ref)
+Descriptor find_image(const ImageLayout& layout, const std::string& ref, const Platform& platform)
 {
     Index index = layout.read_index();
     std::vector<std::string> refs;
@@ -49,7 +53,7 @@ Descriptor find_image(const ImageLayout& layout, const std::string& ref)
         if (!match)
             continue;
         if (descriptor.media_type == media_type::k_index)
-            return platform_manifest(layout, descriptor, ref);
+            return platform_manifest(layout, descriptor, ref, platform);
         return descriptor;
     }
     if (ref.empty())

@@ -8,8 +8,8 @@
 
 namespace dlenv::resolve {
 
-// The architecture of the images dlenv builds: a lock pins the linux/amd64 image of its
-// base (lock's k_platform), so `check` asks what that image's gate says.
+// The architecture whose gate `check` asks: a lock pins the linux/amd64 image of its base
+// unless its profile names other platforms (whose gates the matrix records alike).
 constexpr std::string_view k_image_architecture = "amd64";
 
 // The NVIDIA_REQUIRE_CUDA an image of a CUDA line carries, and where it comes from.

@@ -145,7 +145,41 @@ SystemArchive parse_system_archive(const JsonReader& field)
     return archive;
 }
 
+// The profile's platforms, each once; the first sets the packages' machine, which a
+// `packages.machine` naming another contradicts.
+std::vector<std::string> profile_platforms(
+    const JsonReader& field, const std::optional<JsonReader>& packages, PackageSettings& settings)
+{
+    std::vector<std::string> platforms = field.strings();
+    if (platforms.empty())
+        field.fail("expected at least one platform", "name linux/amd64, linux/arm64 or both");
+    for (std::size_t i = 0; i < platforms.size(); ++i) {
+        if (!platform_machine(platforms[i]))
+            field.items()[i].fail(
+                "unknown platform '" + platforms[i] + "'", "platforms are linux/amd64 and linux/arm64");
+        if (std::find(platforms.begin(), platforms.begin() + static_cast<std::ptrdiff_t>(i), platforms[i])
+            != platforms.begin() + static_cast<std::ptrdiff_t>(i))
+            field.items()[i].fail("'" + platforms[i] + "' is named twice");
+    }
+    std::string machine = *platform_machine(platforms.front());
+    auto named = packages ? packages->find("machine") : std::nullopt;
+    if (named && settings.machine != machine)
+        named->fail("machine '" + settings.machine + "' is not that of the first platform, " + platforms.front(),
+            "leave packages.machine out: each platform's machine follows from its name");
+    settings.machine = machine;
+    return platforms;
+}
+
 } // namespace
+
+std::optional<std::string> platform_machine(std::string_view platform)
+{
+    if (platform == "linux/amd64")
+        return "x86_64";
+    if (platform == "linux/arm64")
+        return "aarch64";
+    return std::nullopt;
+}
 
 Profile Profile::parse(const std::string& file, const std::string& text)
 {
@@ -153,7 +187,7 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     JsonReader doc(file, json);
     doc.allow_only({ "format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
         "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation", "packages",
-        "system_packages", "system_archive" });
+        "system_packages", "system_archive", "platforms" });
     if (std::string format = doc.at("format").string(); format != k_format)
         doc.at("format").fail("unknown format '" + format + "'", "this dlenv reads " + std::string(k_format));
 
@@ -192,6 +226,8 @@ Profile Profile::parse(const std::string& file, const std::string& text)
         p.requirements = list->strings();
     if (auto packages = doc.find("packages"))
         p.packages = package_settings(*packages, p.python);
+    if (auto list = doc.find("platforms"))
+        p.platforms = profile_platforms(*list, doc.find("packages"), p.packages);
     if (auto list = doc.find("gpus"))
         p.gpus = list->strings();
     p.driver_floor = doc.optional_as<DriverVersion>("driver_floor");

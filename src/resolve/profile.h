@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlenv::resolve {
@@ -79,6 +80,10 @@ struct Profile {
     std::optional<DriverVersion> driver_floor; // the oldest driver in the fleet
     bool forward_compat = false;
     std::string base_image;
+    // The platforms the image is built for, each as "os/architecture": the first is the
+    // lock's own (its base manifest, packages and Python), the others are locked beside it.
+    // Default linux/amd64 alone; `packages.machine` is the first platform's machine.
+    std::vector<std::string> platforms = { "linux/amd64" };
     std::vector<ProfileFile> files;
     // Distribution packages (Debian's or Ubuntu's) added to the base, with their
     // dependencies; from `system_archive`, else the archive the base's os-release implies.
@@ -93,6 +98,10 @@ struct Profile {
     // Parses and validates; errors name `file`, the field and what is expected.
     static Profile parse(const std::string& file, const std::string& text);
 };
+
+// The wheel machine of a platform a profile may name: "linux/amd64" -> "x86_64",
+// "linux/arm64" -> "aarch64"; nullopt for any other.
+std::optional<std::string> platform_machine(std::string_view platform);
 
 // The profiles shipped in profiles/, compiled in.
 const std::vector<EmbeddedFile>& shipped_profile_files();

@@ -29,7 +29,7 @@ struct StoredImage {
 };
 
 // Reads the manifest `descriptor` points at and its config. Error(invalid_input) for an
-// index (dlenv stores one manifest per tag) or a config that is not JSON.
+// index (platform_image picks one of its manifests first) or a config that is not JSON.
 StoredImage read_image(const oci::ImageLayout& layout, const oci::Descriptor& descriptor);
 
 // The value of `key` in an environment list, if set.

@@ -1,5 +1,6 @@
 #include "verify/static_tier.h"
 
+#include "verify/image_platform.h"
 #include "verify/import_checks.h"
 #include "verify/static_checks.h"
 
@@ -7,6 +8,7 @@
 #include "core/file.h"
 #include "rootfs/lookup.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace dlenv::verify {
@@ -66,6 +68,15 @@ TierReport run_static_tier(
         }
 
     lock = check_kit_lock(context.rootfs, image.manifest, tier.findings);
+    // An image of a multi-platform lock is held to that platform's packages; one for
+    // another machine is read, never run here.
+    std::string platform = image_platform(image.config);
+    std::vector<std::string> locked = lock ? lock->platforms() : std::vector<std::string> {};
+    if (std::find(locked.begin(), locked.end(), platform) != locked.end())
+        lock = lock->for_platform(platform);
+    bool runs_here = platform.empty() || platform == host_platform();
+    std::string not_run = "not run: the image is for " + platform + " and this machine is " + host_platform()
+        + "; its files and ELF closures were read instead";
     Promises promises;
     if (lock) {
         promises = promise(image, search, *lock, tier.findings);
@@ -78,9 +89,14 @@ TierReport run_static_tier(
     // The start check speaks shell; an entrypoint in another language is started by /bin/sh.
     std::optional<std::string> shell
         = program && program->ends_with("sh") ? program : find_program(context.rootfs, image.process.env, "/bin/sh");
-    check_container_start(context, shell, tier.findings, tier.figures);
-    if (lock)
+    if (runs_here)
+        check_container_start(context, shell, tier.findings, tier.figures);
+    else
+        tier.findings.push_back({ "container-start", Verdict::unknown, not_run });
+    if (lock && runs_here)
         check_package_imports(context, promises, tier.findings);
+    else if (lock)
+        tier.findings.push_back({ "framework-import", Verdict::unknown, not_run });
     tier.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return tier;
 }

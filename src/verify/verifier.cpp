@@ -8,6 +8,7 @@
 #include "store/verifications.h"
 #include "verify/engine.h"
 #include "verify/gpu_tier.h"
+#include "verify/image_platform.h"
 #include "verify/static_checks.h"
 #include "verify/static_tier.h"
 #include "verify/unpack.h"
@@ -96,7 +97,7 @@ Report verify_image(const VerifyRequest& request)
     StoredImage image = [&] {
         store::Store store = store::Store::open(request.store_dir);
         store::remove_abandoned_staging(store);
-        oci::Descriptor found = find_image(store, request);
+        oci::Descriptor found = platform_image(store.layout(), find_image(store, request), request.platform);
         try {
             StoredImage read = read_image(store.layout(), found);
             work.emplace(store, "verify-");
@@ -137,6 +138,11 @@ Report verify_image(const VerifyRequest& request)
     for (const auto& wanted : request.tiers.empty() ? lock_tiers(lock) : request.tiers) {
         if (wanted == k_tier_static)
             continue;
+        if (std::string platform = image_platform(image.config); !platform.empty() && platform != host_platform()) {
+            report.unavailable.emplace_back(
+                wanted, "it runs the image, which is for " + platform + ", on " + host_platform());
+            continue;
+        }
         GpuTierResult result = wanted == k_tier_acceptance
             ? run_acceptance_tier(context, report.host, request.acceptance,
                 acceptance_settings(request.acceptance, lock ? lock->validation().acceptance : std::nullopt),

@@ -29,9 +29,9 @@ struct BuildIntoStoreRequest {
 // SPDX 2.3 SBOM to its digest (store/attachments.h, source "build"), then, when asked, the
 // archive (oci::export_docker_archive, dated to the build's source_date_epoch; `progress`
 // hears "docker archive PATH") and the Dockerfile with its context, its packages going
-// where the build put them and its wheels from the store. Errors are those of
-// the steps; the image stays built and tagged when the SBOM, the archive or the context
-// fails.
+// where the build put them and its wheels from the store; a lock of several platforms
+// has neither (Error(invalid_input)): each holds one image. Errors are those of
+// the steps; the image stays built and tagged when the SBOM, the archive or the context fails.
 image::BuildResult build_into_store(
     const image::BuildRequest& build, const BuildIntoStoreRequest& request, const matrix::Matrix& matrix);
 

@@ -51,8 +51,12 @@ sbom::Subject sbom_subject(const std::filesystem::path& store_dir, const std::st
 
 sbom::Subject sbom_subject(const store::Store& store, const std::string& name, const std::string& tag)
 {
-    oci::Descriptor descriptor = find_tag(store, name, tag);
-    std::string shown = name + ":" + tag;
+    return sbom_subject(store, name, find_tag(store, name, tag), name + ":" + tag);
+}
+
+sbom::Subject sbom_subject(
+    const store::Store& store, const std::string& name, const oci::Descriptor& descriptor, const std::string& shown)
+{
     BuiltImage built = read_built_image(store, descriptor, shown);
     std::size_t base_count = base_layer_count(store.layout(), built.image.manifest, built.base, shown);
     return { name, descriptor.digest, std::move(built.lock), built.base, added_layers(built.image, base_count) };

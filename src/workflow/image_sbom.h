@@ -1,5 +1,6 @@
 #pragma once
 
+#include "oci/descriptor.h"
 #include "sbom/subject.h"
 #include "store/store.h"
 
@@ -17,5 +18,9 @@ namespace dlenv::workflow {
 sbom::Subject sbom_subject(const std::filesystem::path& store_dir, const std::string& name, const std::string& tag);
 // The same, of a store already open (for reading or writing).
 sbom::Subject sbom_subject(const store::Store& store, const std::string& name, const std::string& tag);
+// The same, of one manifest of NAME (a platform's image of a multi-platform build), named
+// `shown` in errors.
+sbom::Subject sbom_subject(
+    const store::Store& store, const std::string& name, const oci::Descriptor& image, const std::string& shown);
 
 } // namespace dlenv::workflow

@@ -15,6 +15,7 @@
 #include "registry/platform.h"
 #include "resolve/base_contents.h"
 #include "resolve/framework_on_base.h"
+#include "resolve/python_runtime.h"
 #include "store/store.h"
 
 namespace dlenv::workflow {
@@ -27,13 +28,13 @@ struct ServedBase {
     nlohmann::json config;
 };
 
-ServedBase fetch_base(const lock::Lockfile& lockfile, const std::string& base, bool insecure)
+ServedBase fetch_base(const std::string& base, const std::string& platform, bool insecure)
 {
     try {
         ImageReference reference = ImageReference::parse(base);
         std::unique_ptr<registry::Session> session = registry::open_session(reference, insecure);
         registry::ResolvedImage image
-            = registry::resolve_image(*session, reference, registry::parse_platform(lockfile.base_image().platform));
+            = registry::resolve_image(*session, reference, registry::parse_platform(platform));
         oci::Manifest manifest = oci::Manifest::parse(image.manifest.bytes, reference.text());
         std::string config = registry::get_config_blob(*session, reference.repository, manifest.config);
         return { std::move(image), JsonReader::parse_document(base + " config", config) };
@@ -56,11 +57,56 @@ std::optional<resolve::BaseContents> pin_base_image(
     std::string base = lockfile.base_image().reference;
     if (!is_registry_reference(base))
         return std::nullopt;
-    ServedBase served = fetch_base(lockfile, base, insecure);
+    ServedBase served = fetch_base(base, lockfile.base_image().platform, insecure);
     resolve::BaseDescription description = resolve::describe_config(base, served.config);
     resolve::BaseContents contents = resolve::base_contents_of(description, matrix);
     lockfile.pin_base(served.image.digest, served.image.manifest.digest, lock::base_carries_of(description, contents));
     return contents;
+}
+
+// A further platform's manifest comes from the index the lock's tag digest names: a base
+// that is one image, or a tag that moved meanwhile, pins no consistent set.
+void pin_platform_base(
+    lock::Lockfile& lockfile, const std::string& platform, const matrix::Matrix& matrix, bool insecure)
+{
+    const std::string& base = lockfile.base_image().reference;
+    ServedBase served = fetch_base(base, platform, insecure);
+    if (!served.image.index)
+        throw Error(ErrorCode::not_found, "pin base image " + base + ": it is one image, not an index with " + platform,
+            "use a multi-platform base, or drop " + platform + " from the profile's platforms");
+    if (served.image.digest != *lockfile.base_image().digest)
+        throw Error(ErrorCode::conflict, "pin base image " + base + ": its tag moved while it was locked",
+            "run `dlenv lock` again");
+    resolve::BaseDescription description = resolve::describe_config(base, served.config);
+    lockfile.pin_platform_base(platform, served.image.manifest.digest,
+        lock::base_carries_of(description, resolve::base_contents_of(description, matrix)));
+}
+
+// The profile as it is for one of its platforms: that machine's wheels and runtime.
+resolve::Profile profile_for(const resolve::Profile& profile, const std::string& platform)
+{
+    resolve::Profile out = profile;
+    out.packages.machine = *resolve::platform_machine(platform);
+    return out;
+}
+
+// What a profile of several platforms cannot have: one runtime archive for every
+// machine, or system packages (their closure is resolved for the lock's own platform only).
+void check_platforms(const resolve::Profile& profile)
+{
+    if (profile.platforms.size() < 2)
+        return;
+    const auto& runtime = profile.packages.python_runtime;
+    if (runtime && !runtime->standalone)
+        throw Error(ErrorCode::invalid_input,
+            profile.file + ": packages.python_runtime: one archive cannot serve " + profile.platforms[0] + " and "
+                + profile.platforms[1],
+            "name the runtime by its Python (\"" + profile.python.text() + "\") so each platform gets its build");
+    if (!profile.system_packages.empty())
+        throw Error(ErrorCode::invalid_input,
+            profile.file + ": system_packages: they are locked for one platform only, and the profile names "
+                + std::to_string(profile.platforms.size()),
+            "name one platform, or install them in the base image");
 }
 
 std::vector<lock::LockedPackage> lock_closure(const resolve::Profile& profile, const resolve::Stack& stack,
@@ -78,6 +124,37 @@ std::vector<lock::LockedPackage> lock_closure(const resolve::Profile& profile, c
     } catch (...) {
         finish();
         throw;
+    }
+}
+
+// The further platforms of a profile: each one's Python and, as for the lock's own,
+// its base manifest and closure. A closure the indexes cannot give for a platform (torch
+// publishes aarch64 CUDA wheels for some builds only) is bad input naming the platform.
+void lock_other_platforms(lock::Lockfile& lockfile, const matrix::Matrix& matrix, const LockRequest& request,
+    const resolve::Stack& stack, const lock::PackageSources& sources)
+{
+    for (std::size_t i = 1; i < request.profile.platforms.size(); ++i) {
+        const std::string& platform = request.profile.platforms[i];
+        resolve::Profile profile = profile_for(request.profile, platform);
+        resolve::Stack platform_stack = stack;
+        platform_stack.python_runtime = resolve::pin_python_runtime(matrix, profile);
+        lockfile.add_platform(
+            { platform, std::nullopt, std::nullopt, lock::python_environment(profile, platform_stack), std::nullopt });
+        if (!request.offline && lockfile.base_image().digest)
+            pin_platform_base(lockfile, platform, matrix, request.insecure);
+        if (request.offline && !request.sources.wheelhouse)
+            continue;
+        try {
+            lockfile.set_platform_packages(platform, lock_closure(profile, platform_stack, sources, request.progress));
+        } catch (const Error& e) {
+            ErrorCode code = e.code() == ErrorCode::conflict ? ErrorCode::invalid_input : e.code();
+            throw Error(code, e.message(),
+                code == ErrorCode::invalid_input ? "the indexes have no such wheel for " + platform
+                        + "; drop it from the profile's platforms, "
+                          "or pick a framework build published for it"
+                                                 : e.hint())
+                .with_context("lock the packages for " + platform);
+        }
     }
 }
 
@@ -108,6 +185,7 @@ LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request
     LockResult result { resolve::resolve_profile(matrix, profile, host), "", std::nullopt };
     if (!result.resolution.stack)
         return result;
+    check_platforms(profile);
     const resolve::Stack& stack = *result.resolution.stack;
     result.path = request.output.empty() ? "lockfiles/" + profile.name + ".lock.json" : request.output;
     lock::PackageSources sources = requested_sources(request.sources, profile, stack);
@@ -118,6 +196,7 @@ LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request
         base = pin_base_image(lockfile, matrix, request.insecure);
     if (!request.offline || request.sources.wheelhouse)
         lockfile.set_packages(lock_closure(profile, stack, sources, request.progress));
+    lock_other_platforms(lockfile, matrix, request, stack, sources);
     if (!request.offline && !profile.system_packages.empty())
         lockfile.set_system_packages(
             lock::lock_system_packages(profile, read_base_system(lockfile, request), request.progress.reading));

@@ -1,6 +1,8 @@
 #include "workflow/push_from_store.h"
 
 #include "core/error.h"
+#include "oci/media_types.h"
+#include "registry/index_push.h"
 #include "registry/push.h"
 #include "registry/session.h"
 #include "store/store.h"
@@ -11,6 +13,18 @@ namespace dlenv::workflow {
 namespace {
 
 constexpr const char* k_base_name_annotation = "org.opencontainers.image.base.name";
+
+// The manifests of a multi-platform build's index, in its order; the image itself otherwise.
+std::vector<oci::Descriptor> platform_manifests(const store::Store& store, const oci::Descriptor& image)
+{
+    if (image.media_type != oci::media_type::k_index)
+        return { image };
+    oci::Index parsed = oci::Index::parse(store.layout().read_blob(image), image.digest.text());
+    if (parsed.manifests.empty())
+        throw Error(ErrorCode::invalid_input, "image index " + image.digest.text() + " lists no manifest",
+            "build the image again");
+    return parsed.manifests;
+}
 
 } // namespace
 
@@ -65,10 +79,16 @@ std::vector<PushedImage> push_from_store(const PushRequest& request)
         registry::PushOptions options;
         options.progress = request.progress;
         options.upload.chunk_size = request.chunk_size;
-        oci::Manifest parsed = oci::Manifest::parse(store.layout().read_blob(*manifest), manifest->digest.text());
+        bool index = manifest->media_type == oci::media_type::k_index;
+        // The first platform's base annotation picks where to mount from: every platform's
+        // base lives in the same repository.
+        oci::Manifest parsed = oci::Manifest::parse(
+            store.layout().read_blob(platform_manifests(store, *manifest).front()), manifest->digest.text());
         options.upload.mount_from = mount_source(request.mount_from, destination, parsed);
-        registry::PushResult result = registry::push_image(
-            *session, destination.repository, store.layout(), *manifest, { remote_tag }, options);
+        registry::PushResult result = index
+            ? registry::push_index(*session, destination.repository, store.layout(), *manifest, { remote_tag }, options)
+            : registry::push_image(
+                *session, destination.repository, store.layout(), *manifest, { remote_tag }, options);
         pushed.push_back({ store_tag, destination.registry + "/" + destination.repository + ":" + remote_tag, *manifest,
             std::move(result.blobs), {} });
     }
@@ -78,7 +98,11 @@ std::vector<PushedImage> push_from_store(const PushRequest& request)
     for (auto& image : pushed) {
         auto [found, added] = attached.try_emplace(image.manifest.digest);
         if (added)
-            found->second = push_documents(*session, destination.repository, store, image.manifest);
+            for (const oci::Descriptor& platform_image : platform_manifests(store, image.manifest)) {
+                std::vector<PushedArtifact> documents
+                    = push_documents(*session, destination.repository, store, platform_image);
+                found->second.insert(found->second.end(), documents.begin(), documents.end());
+            }
         image.artifacts = found->second;
         if (request.pushed)
             request.pushed(image);

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# One profile for linux/amd64 and linux/arm64: `dlenv lock` pins each platform's manifest
+# of a two-platform base from the registry's index and each machine's wheels from an index
+# replica; `dlenv build` builds both images and tags the OCI index over them, the same
+# index digest from a fresh store; `dlenv push` writes that index, which skopeo reads
+# with both platforms; the arm64 image verifies statically. A platform the framework
+# build has no wheels for exits 2 naming both.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/registry_lib.sh"
+command -v skopeo >/dev/null || { echo "skip: skopeo is not installed"; exit 77; }
+command -v docker-registry >/dev/null || { echo "skip: docker-registry is not installed"; exit 77; }
+
+fixtures=$source_dir/tests/fixtures
+python3 "$fixtures/platform_base/make_platform_base.py" "$scratch/base"
+python3 "$fixtures/platform_base/make_platform_wheels.py" "$scratch/wheels"
+python3 "$fixtures/wheels/make_index.py" "$scratch/wheels" "$scratch/index"
+python3 "$fixtures/wheels/serve_index.py" "$scratch/index" "$scratch/port" json &
+index_pid=$!
+trap 'kill "$index_pid" 2>/dev/null; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
+index_url=http://127.0.0.1:$(cat "$scratch/port")/simple/
+
+start_registry "$scratch/registry"
+remote=127.0.0.1:$registry_port
+skopeo copy -q --all --dest-tls-verify=false "oci:$scratch/base:platform-base" "docker://$remote/base/platform:1"
+platform_digest() { # platform_digest RAW_INDEX_JSON ARCH
+  python3 -c 'import json,sys; print(next(m["digest"] for m in json.loads(sys.argv[1])["manifests"] if m["platform"]["architecture"]==sys.argv[2]))' "$1" "$2"
+}
+base_index=$(skopeo inspect --raw --tls-verify=false "docker://$remote/base/platform:1")
+
+profile() { # profile FILE NAME TORCH CUDA PYTHON: torch alone, on the registry's base, for both platforms
+  cat >"$1" <<JSON
+{"format": "dlenv.profile/v1", "name": "$2", "python": "$5", "base_image": "$remote/base/platform:1",
+ "framework": {"name": "torch", "version": "$3", "cuda": "$4"}, "platforms": ["linux/amd64", "linux/arm64"],
+ "validation": {"tiers": ["static"]}}
+JSON
+}
+lock_json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+profile "$scratch/fleet.json" fleet 2.6 12.6 3.12
+"$dlenv" lock "$scratch/fleet.json" -o "$scratch/fleet.lock.json" --insecure \
+  --index "pypi=$index_url" --index "pytorch=$index_url" >"$scratch/lock.out"
+lock=$scratch/fleet.lock.json
+expect_eq "the lock pins the base's index" "$(lock_json "$lock" 'j["base_image"]["digest"]')" \
+  "sha256:$(printf '%s' "$base_index" | sha256sum | cut -d' ' -f1)"
+expect_eq "its own platform" "$(lock_json "$lock" 'j["base_image"]["platform"]')" "linux/amd64"
+expect_eq "the amd64 manifest" "$(lock_json "$lock" 'j["base_image"]["manifest"]')" "$(platform_digest "$base_index" amd64)"
+expect_eq "the other platform" "$(lock_json "$lock" '[p["platform"] for p in j["other_platforms"]]')" "['linux/arm64']"
+expect_eq "the arm64 manifest" "$(lock_json "$lock" 'j["other_platforms"][0]["base_manifest"]')" \
+  "$(platform_digest "$base_index" arm64)"
+expect_eq "the amd64 wheels" "$(lock_json "$lock" '" ".join(p["filename"] for p in j["packages"])')" \
+  "filelock-3.13.1-py3-none-any.whl nvidia_cuda_runtime_cu12-12.6.77-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl torch-2.6.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"
+expect_eq "the arm64 wheels" \
+  "$(lock_json "$lock" '" ".join(p["filename"] for p in j["other_platforms"][0]["packages"])')" \
+  "filelock-3.13.1-py3-none-any.whl torch-2.6.0+cu126-cp312-cp312-linux_aarch64.whl"
+expect_eq "the arm64 machine" "$(lock_json "$lock" 'j["other_platforms"][0]["python"]["machine"]')" "aarch64"
+
+store=$scratch/store/.dlenv
+"$dlenv" build "$lock" --store "$store" --insecure --json >"$scratch/build.json"
+digest=$(json_field 'j["digest"]' <"$scratch/build.json")
+raw=$(skopeo inspect --raw "oci:$store:fleet:latest")
+expect_eq "the store tags an index" "$(printf '%s' "$raw" | json_field 'j["mediaType"]')" \
+  "application/vnd.oci.image.index.v1+json"
+expect_eq "over both platforms" \
+  "$(printf '%s' "$raw" | json_field '" ".join(m["platform"]["os"]+"/"+m["platform"]["architecture"] for m in j["manifests"])')" \
+  "linux/amd64 linux/arm64"
+expect_eq "the arm64 config" \
+  "$(skopeo inspect --override-arch arm64 --config "oci:$store:fleet:latest" | json_field 'j["architecture"]')" "arm64"
+arm64=$(platform_digest "$raw" arm64)
+expect_eq "the arm64 image is built on the arm64 base" \
+  "$(json_field 'j["annotations"]["org.opencontainers.image.base.digest"]' <"$store/blobs/sha256/${arm64#sha256:}")" \
+  "$(platform_digest "$base_index" arm64)"
+
+"$dlenv" build "$lock" --store "$scratch/fresh/.dlenv" --insecure --json >"$scratch/rebuild.json"
+expect_eq "a fresh store builds the same index" "$(json_field 'j["digest"]' <"$scratch/rebuild.json")" "$digest"
+
+"$dlenv" push fleet "$remote/team/fleet:1" --store "$store" --insecure >"$scratch/push.out" 2>&1
+pushed=$(skopeo inspect --raw --tls-verify=false "docker://$remote/team/fleet:1")
+expect_eq "the registry holds the index" "sha256:$(printf '%s' "$pushed" | sha256sum | cut -d' ' -f1)" "$digest"
+expect_eq "with both platforms" \
+  "$(printf '%s' "$pushed" | json_field '" ".join(m["platform"]["architecture"] for m in j["manifests"])')" "amd64 arm64"
+expect_eq "skopeo reads the arm64 image" \
+  "$(skopeo inspect --override-arch arm64 --tls-verify=false "docker://$remote/team/fleet:1" | json_field 'j["Architecture"] + " " + str(len(j["Layers"]))')" \
+  "arm64 $(json_field 'str(len(j["layers"]))' <"$store/blobs/sha256/${arm64#sha256:}")"
+expect_eq "the registry's arm64 config" \
+  "$(skopeo inspect --override-arch arm64 --config --tls-verify=false "docker://$remote/team/fleet:1" | json_field 'j["architecture"]')" \
+  "arm64"
+
+profile "$scratch/old.json" old 2.1 11.8 3.11
+set +e
+"$dlenv" lock "$scratch/old.json" -o "$scratch/old.lock.json" --insecure \
+  --index "pypi=$index_url" --index "pytorch=$index_url" >/dev/null 2>"$scratch/old.err"
+status=$?
+set -e
+expect_eq "a platform without the framework's wheels exits 2" "$status" "2"
+grep -q "linux/arm64" "$scratch/old.err" || fail "the error names the platform: $(cat "$scratch/old.err")"
+grep -q "no wheel of torch for CPython 3.11 on aarch64" "$scratch/old.err" || fail "the error names torch: $(cat "$scratch/old.err")"
+[[ ! -e $scratch/old.lock.json ]] || fail "no lock is written"
+echo "ok: $(head -1 "$scratch/old.err")"
+
+# The arm64 image, on this machine: read, not run.
+set +e
+"$dlenv" verify fleet --tier static --platform linux/arm64 --store "$store" --json >"$scratch/verify.json" 2>"$scratch/verify.err"
+status=$?
+set -e
+expect_eq "the static tier passes the arm64 image" "$status" "0"
+expect_eq "its findings" "$(json_field '" ".join(f["code"] + ":" + f["outcome"] for f in j["tiers"][0]["findings"])' <"$scratch/verify.json")" \
+  "kit-lock:pass package-version:pass package-version:pass entrypoint-closure:pass container-start:skip framework-import:skip"
+expect_eq "against the arm64 manifest" "$(json_field 'j["digest"]' <"$scratch/verify.json")" "$arm64"
+grep -q "torch 2.6.0+cu126 is installed" "$scratch/verify.json" || fail "the arm64 packages were checked"
