@@ -86,7 +86,8 @@ TEST_CASE("a build installs the packages as a layer and reuses it while the clos
         == std::vector<std::string> { "dlenv build: 7 Python packages into /usr/local/lib/python3.11/site-packages",
             "dlenv build: validation kit in /opt/dlenv" });
     CHECK(field(first.at("fetched"), "state") == std::vector<std::string>(7, "fetched"));
-    CHECK(json_of({ "fsck", "--store", store, "--json" }).at("checked_artifacts") == 7);
+    // The 7 wheels, and the lock and SBOM kept beside the image.
+    CHECK(json_of({ "fsck", "--store", store, "--json" }).at("checked_artifacts") == 9);
 
     // Neither the wheelhouse nor the store's copies are needed for the same closure again.
     fs::remove_all(scratch / "wheels");
