@@ -195,8 +195,17 @@ std::string Session::authorization(const Scope& scope, bool renew)
     if (m_challenge->scheme != "bearer")
         throw Error(ErrorCode::auth, m_registry + " asks for " + m_challenge->scheme + " authentication",
             "dlenv speaks Basic and Bearer token authentication");
-    auto found = m_tokens.find(scope);
-    if (renew || found == m_tokens.end() || std::chrono::steady_clock::now() >= found->second.expires)
+    auto usable = [&](const Scope& held) {
+        auto found = m_tokens.find(held);
+        return found != m_tokens.end() && std::chrono::steady_clock::now() < found->second.expires ? found
+                                                                                                   : m_tokens.end();
+    };
+    auto found = usable(scope);
+    // A token to pull and push a repository also pulls from it: a push's reads (the
+    // referrers it lists) need no second token.
+    if (found == m_tokens.end() && scope.ends_with(":pull"))
+        found = usable(scope + ",push");
+    if (renew || found == m_tokens.end())
         found = m_tokens.insert_or_assign(scope, fetch_token(*m_challenge, scope)).first;
     return "Bearer " + found->second.value;
 }

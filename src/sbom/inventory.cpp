@@ -36,9 +36,15 @@ void add_base(std::vector<Item>& items, const lock::BaseImageSection& base, cons
     const std::optional<Digest>& digest = base.digest ? base.digest : built_on;
     if (!digest)
         return;
-    ImageReference reference = ImageReference::parse(base.reference);
-    items.push_back({ ItemKind::base, k_base, reference.familiar_name(), digest->text(), oci_purl(reference, *digest),
-        digest->hex(), "", "", "",
+    // A base read from a layout or an archive has no registry to name in a purl.
+    std::string name = base.reference;
+    std::string purl;
+    if (is_registry_reference(base.reference)) {
+        ImageReference reference = ImageReference::parse(base.reference);
+        name = reference.familiar_name();
+        purl = oci_purl(reference, *digest);
+    }
+    items.push_back({ ItemKind::base, k_base, name, digest->text(), purl, digest->hex(), "", "", "",
         "base image " + base.reference + ", built on its " + base.platform + " manifest "
             + (built_on ? built_on->text() : std::string("NOASSERTION")),
         k_image });

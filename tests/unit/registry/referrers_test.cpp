@@ -3,6 +3,7 @@
 #include "registry/manifests.h"
 #include "registry/referrers.h"
 #include "support/local_registry.h"
+#include "support/refusal.h"
 #include "unit/registry/canned_registry.h"
 
 #include <catch2/catch.hpp>
@@ -39,16 +40,6 @@ oci::Descriptor push_subject(registry::Session& session)
         { "application/vnd.example+json", "{}", {} }, registry::ReferrersApi::api);
     registry::put_manifest(session, "team/app", subject.digest.text(), subject, bytes);
     return subject;
-}
-
-std::string refusal(const std::function<void()>& call)
-{
-    try {
-        call();
-    } catch (const Error& e) {
-        return std::string(to_string(e.code())) + ": " + e.what();
-    }
-    return "no error";
 }
 
 } // namespace

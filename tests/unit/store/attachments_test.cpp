@@ -1,6 +1,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "store/attachments.h"
+#include "support/refusal.h"
 #include "support/scratch.h"
 
 #include <catch2/catch.hpp>
@@ -10,16 +11,6 @@ using namespace dlenv;
 namespace {
 
 const Digest k_image = Digest::from_hex(std::string(64, 'a'));
-
-std::string refusal(const std::function<void()>& call)
-{
-    try {
-        call();
-    } catch (const Error& e) {
-        return std::string(to_string(e.code())) + ": " + e.what();
-    }
-    return "no error";
-}
 
 } // namespace
 

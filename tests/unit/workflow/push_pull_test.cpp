@@ -5,6 +5,7 @@
 #include "store/tags.h"
 #include "support/closed_port.h"
 #include "support/local_registry.h"
+#include "support/refusal.h"
 #include "support/scratch.h"
 #include "workflow/pull_into_store.h"
 #include "workflow/push_from_store.h"
@@ -48,16 +49,6 @@ std::string states(const std::vector<registry::BlobProgress>& blobs)
                     : blob.state == registry::BlobProgress::State::finished ? "finished"
                                                                             : "transferring");
     return out;
-}
-
-std::string refusal(const std::function<void()>& call)
-{
-    try {
-        call();
-    } catch (const Error& e) {
-        return std::string(to_string(e.code())) + ": " + e.what() + " | " + e.hint();
-    }
-    return "no error";
 }
 
 // A push of `image` from the store at DIR/store, over plain HTTP.
@@ -163,7 +154,7 @@ TEST_CASE("the tags to push: the destination's tag, latest by default, or every 
     CHECK(pairs(workflow::tags_to_push(records, { "app", "v2" }, to("reg.example/team/app"), false)) == "v2 -> latest");
     CHECK(pairs(workflow::tags_to_push(records, { "app", "latest" }, to("reg.example/team/app"), true))
         == "v1 -> v1, v2 -> v2");
-    CHECK(refusal([&] {
+    CHECK(refusal_with_hint([&] {
         workflow::tags_to_push(records, { "app", "v1" }, to("reg.example/team/app:v1"), true);
     })
         == "invalid_input: --all-tags pushes every tag of app under its own name | give the repository without a "
@@ -196,12 +187,12 @@ TEST_CASE("a push to a digest, or of a tag the store lacks, is refused before an
     std::string registry = "127.0.0.1:" + std::to_string(dlenv::testing::closed_port());
     std::string digest = "sha256:" + std::string(64, 'b');
     workflow::PushRequest request = push_request(scratch, { "app", "v1" }, registry + "/team/app@" + digest);
-    CHECK(refusal([&] { workflow::push_from_store(request); })
+    CHECK(refusal_with_hint([&] { workflow::push_from_store(request); })
         == "invalid_input: push to a digest: " + registry + "/team/app@" + digest
             + " | name a tag; the registry answers with the digest");
     request.destination = registry + "/team/app:v1";
     request.image = { "app", "v9" };
-    CHECK(refusal([&] { workflow::push_from_store(request); })
+    CHECK(refusal_with_hint([&] { workflow::push_from_store(request); })
         == "not_found: app:v9 is not in the store at " + (scratch / "store").string()
             + " | `dlenv images` lists what is there");
 }
