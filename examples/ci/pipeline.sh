@@ -9,7 +9,14 @@
 #   push           the SBOM to OUT/sbom.spdx.json, then the image to REGISTRY/NAME:TAG
 #   verify-gpu     the gpu tier on a GPU runner; its report in OUT/verify-gpu.json. Exit 3
 #                  (no GPU or driver here) is "could not run here", never a pass
+#   fleet-verify   the gpu tier on every node of a Slurm fleet (`dlenv fleet slurm --submit`),
+#                  each node's report pushed to the registry with the image; exit 3 where no
+#                  node could run it
 #   promote        production moves to latest once every tier its lock requires passed
+#   promote-from-registry
+#                  the same on the reports the registry holds for REGISTRY/NAME:TAG (those
+#                  of the GPU runner or the fleet), in any store that built LOCKFILE: the
+#                  same lock builds the same digest
 #
 #   examples/ci/pipeline.sh STEP...   runs the steps in order. A step that fails stops the
 #   run with its exit status; one that could not run here (exit 3) is reported and the run
@@ -19,7 +26,9 @@
 # (default the profile's base name), LOCKFILE (default lockfiles/NAME.lock.json), STORE
 # (default build/pipeline/.dlenv), OUT (default build/pipeline/out), REGISTRY (the team's
 # registry and repository path), TAG (default the commit's SHA), DLENV (default
-# build/src/dlenv), and extra flags for one command each: LOCK_FLAGS, BUILD_FLAGS, PUSH_FLAGS.
+# build/src/dlenv), extra flags for one command each: LOCK_FLAGS, BUILD_FLAGS, PUSH_FLAGS,
+# FLEET_FLAGS (`dlenv fleet slurm`'s: --nodes, --partition, ...), and REGISTRY_FLAGS for the
+# steps that read the registry (fleet-verify, promote-from-registry), such as --insecure.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +42,8 @@ tag=${TAG:-${GITHUB_SHA:-${CI_COMMIT_SHA:-candidate}}}
 read -r -a lock_flags <<<"${LOCK_FLAGS:-}"
 read -r -a build_flags <<<"${BUILD_FLAGS:-}"
 read -r -a push_flags <<<"${PUSH_FLAGS:-}"
+read -r -a fleet_flags <<<"${FLEET_FLAGS:-}"
+read -r -a registry_flags <<<"${REGISTRY_FLAGS:-}"
 mkdir -p "$out"
 
 say() { echo "pipeline: $*" >&2; }
@@ -75,11 +86,27 @@ step_verify_gpu() {
   return "$status"
 }
 
+step_fleet_verify() {
+  : "${REGISTRY:?set REGISTRY to the registry and repository path of the team}"
+  local status=0
+  "$dlenv" fleet slurm "$name" --store "$store" --registry "$REGISTRY/$name:$tag" --submit \
+    "${registry_flags[@]}" "${fleet_flags[@]}" || status=$?
+  if [[ $status == 3 ]]; then
+    say "fleet-verify: no node could run the gpu tier (exit 3): the gpu tier is not verified"
+  fi
+  return "$status"
+}
+
 step_promote() {
   "$dlenv" promote "$name" --store "$store"
 }
 
-steps=(lock build verify-static push verify-gpu promote)
+step_promote_from_registry() {
+  : "${REGISTRY:?set REGISTRY to the registry and repository path of the team}"
+  "$dlenv" promote "$name" --store "$store" --from-registry "$REGISTRY/$name:$tag" "${registry_flags[@]}"
+}
+
+steps=(lock build verify-static push verify-gpu fleet-verify promote promote-from-registry)
 [[ $# -gt 0 ]] || {
   echo "usage: $0 STEP... (steps: ${steps[*]})" >&2
   exit 2

@@ -78,6 +78,18 @@ expect_eq "no gpu verification is on record" \
   "['static']"
 
 # A lock that requires the gpu tier: the run stops at promote, exit 1, production unmoved.
+# A second machine (the promoting job): a fresh store builds the same lock into the same
+# digest and promotes on the reports pushed with the image, with no verification of its own.
+fresh=$scratch/fresh
+expect_eq "the promoting job promotes on the registry's static report" \
+  "$(STORE=$fresh REGISTRY_FLAGS=--insecure run_pipeline build promote-from-registry)" \
+  "exit 0
+pipeline: build: done
+pipeline: promote-from-registry: done"
+expect_eq "production in the fresh store is the image" "$(image_digest "$fresh" quickstart-static production)" \
+  "$digest"
+expect_eq "the fresh store verified nothing itself" "$(ls "$fresh/dlenv/verifications" 2>/dev/null | wc -l)" "0"
+
 python3 - "$PROFILE" "$scratch/profile/quickstart-gpu.json" <<'PY'
 import json, sys
 profile = json.load(open(sys.argv[1]))
