@@ -72,3 +72,12 @@ grep -q "^pushed 127.0.0.1:$registry_port/team/quickstart:sha256-${digest#sha256
   fail "the node did not push the image back: $(cat "$log")"
 [[ ! -e "${TMPDIR:-/tmp}/dlenv-fleet-$job" ]] || fail "the node's store was left behind"
 echo "ok: the node pulled by digest, verified, pushed back and removed its store"
+
+# The node's report went up with the image: fleet status reads it back, by node.
+set +e
+"$dlenv" fleet status "$remote:v1" --insecure --json >"$scratch/fleet.json"
+rc=$?
+set -e
+expect_eq "fleet status reports the node's static pass and no gpu pass (exit 1)" \
+  "$rc $(python3 -c 'import json,sys; print([(r["node"], r["tier"], r["passed"]) for r in json.load(sys.stdin)["reports"]])' <"$scratch/fleet.json")" \
+  "1 [('$(uname -n)', 'static', True)]"
