@@ -98,6 +98,16 @@ grep -q "no wheel of torch for CPython 3.11 on aarch64" "$scratch/old.err" || fa
 [[ ! -e $scratch/old.lock.json ]] || fail "no lock is written"
 echo "ok: $(head -1 "$scratch/old.err")"
 
+# The SBOM of each platform: the arm64 one names the arm64 manifest and its own wheels.
+"$dlenv" sbom fleet --platform linux/arm64 --store "$store" -o "$scratch/arm64.spdx.json"
+expect_eq "the arm64 SBOM names the arm64 image" "$(json_field 'j["name"]' <"$scratch/arm64.spdx.json")" \
+  "fleet@$arm64"
+expect_eq "and its torch" \
+  "$(json_field '" ".join(p["versionInfo"] for p in j["packages"] if p["name"] == "torch")' <"$scratch/arm64.spdx.json")" \
+  "2.6.0+cu126"
+expect_eq "the default is this machine's platform" \
+  "$("$dlenv" sbom fleet --store "$store" | json_field 'j["name"]')" "fleet@$(platform_digest "$raw" amd64)"
+
 # The arm64 image, on this machine: read, not run.
 set +e
 "$dlenv" verify fleet --tier static --platform linux/arm64 --store "$store" --json >"$scratch/verify.json" 2>"$scratch/verify.err"
