@@ -54,4 +54,20 @@ oci::Descriptor platform_image(const oci::ImageLayout& layout, const oci::Descri
         have.empty() ? "it names no platforms" : "it has " + have + "; pick one with --platform");
 }
 
+std::vector<oci::Descriptor> platform_images(const oci::ImageLayout& layout, const oci::Descriptor& descriptor)
+{
+    if (descriptor.media_type != oci::media_type::k_index)
+        return { descriptor };
+    oci::Index index = oci::Index::parse(layout.read_blob(descriptor), descriptor.digest.text());
+    if (index.manifests.empty())
+        throw Error(ErrorCode::invalid_input, "image index " + descriptor.digest.text() + " lists no manifest",
+            "build the image again");
+    return index.manifests;
+}
+
+std::string platform_text(const oci::Descriptor& image)
+{
+    return image.platform ? text_of(*image.platform) : "";
+}
+
 } // namespace dlenv::verify

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace dlenv::verify {
 
@@ -21,5 +22,12 @@ std::string host_platform();
 // manifest, its manifest for that platform when it is an image index.
 // Error(not_found) naming the platforms the index has.
 oci::Descriptor platform_image(const oci::ImageLayout& layout, const oci::Descriptor& descriptor, std::string platform);
+
+// Every image `descriptor` stands for: itself when it is a manifest, the manifests of an
+// image index in its order. Error(invalid_input) for an index that lists none.
+std::vector<oci::Descriptor> platform_images(const oci::ImageLayout& layout, const oci::Descriptor& descriptor);
+
+// "linux/arm64" for the image of an index that names its platform; "" otherwise.
+std::string platform_text(const oci::Descriptor& image);
 
 } // namespace dlenv::verify

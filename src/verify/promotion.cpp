@@ -7,6 +7,7 @@
 #include "store/tags.h"
 #include "store/verifications.h"
 #include "verify/image.h"
+#include "verify/image_platform.h"
 #include "verify/static_checks.h"
 #include "verify/unpack.h"
 
@@ -51,13 +52,41 @@ void check_blobs(const store::Store& store, const std::string& name, const oci::
         "lists every damaged blob");
 }
 
-std::string hint_for(const std::string& name, const std::string& tier)
+std::string hint_for(const std::string& name, const std::string& tier, const std::string& platform)
 {
-    return "run `dlenv verify " + name + " --tier " + tier + "`" + (tier == "static" ? "" : " on a GPU machine");
+    return "run `dlenv verify " + name + " --tier " + tier + (platform.empty() ? "" : " --platform " + platform) + "`"
+        + (tier == "static" ? "" : " on a GPU machine");
 }
 
 using RecordOf = std::function<store::Verification(const Digest& image)>;
 
+// The problems of one image of latest (latest itself, or one platform's of its index)
+// against the tiers its lock requires.
+void check_image(const std::string& name, const oci::Descriptor& image, const RecordOf& record_of,
+    const std::string& where, PromotionCheck& check)
+{
+    const std::string platform = platform_text(image);
+    store::Verification record = record_of(image.digest);
+    std::string digest = image.digest.short_text() + (platform.empty() ? "" : " (" + platform + ")")
+        + (where.empty() ? "" : " " + where);
+    if (record.image != image.digest) {
+        check.problems.push_back("the verifications " + where + " are of " + record.image.short_text() + ", not of "
+            + image.digest.short_text());
+        return;
+    }
+    for (const auto& tier : check.required) {
+        auto found = record.tiers.find(tier);
+        if (found == record.tiers.end())
+            check.problems.push_back(
+                "no passing `" + tier + "` verification for " + digest + " (" + hint_for(name, tier, platform) + ")");
+        else if (!found->second.passed)
+            check.problems.push_back("the `" + tier + "` verification of " + digest + " failed at " + found->second.time
+                + " (fix the image, build it and " + hint_for(name, tier, platform) + ")");
+    }
+}
+
+// Each image of latest must pass what the lock requires: an image built for several
+// platforms is promoted once every platform's image passed.
 PromotionCheck check_against(
     const store::Store& store, const std::string& name, const RecordOf& record_of, const std::string& where)
 {
@@ -67,27 +96,13 @@ PromotionCheck check_against(
         throw Error(ErrorCode::not_found, name + " has no latest image", "build it with `dlenv build`");
     check_blobs(store, name, *latest);
     PromotionCheck check { *latest, {}, {}, {} };
-    StoredImage image = read_image(store.layout(), *latest);
-    lock::Lockfile lock = lock_of(store, image);
+    const std::vector<oci::Descriptor> images = platform_images(store.layout(), *latest);
+    lock::Lockfile lock = lock_of(store, read_image(store.layout(), images.front()));
     check.required = lock.validation().tiers;
     for (const auto& gpu : lock.stack().gpus)
         check.gpu_models.push_back(gpu.name);
-    store::Verification record = record_of(latest->digest);
-    std::string digest = latest->digest.short_text() + (where.empty() ? "" : " " + where);
-    if (record.image != latest->digest) {
-        check.problems.push_back("the verifications " + where + " are of " + record.image.short_text() + ", not of "
-            + latest->digest.short_text());
-        return check;
-    }
-    for (const auto& tier : check.required) {
-        auto found = record.tiers.find(tier);
-        if (found == record.tiers.end())
-            check.problems.push_back(
-                "no passing `" + tier + "` verification for " + digest + " (" + hint_for(name, tier) + ")");
-        else if (!found->second.passed)
-            check.problems.push_back("the `" + tier + "` verification of " + digest + " failed at " + found->second.time
-                + " (fix the image, build it and " + hint_for(name, tier) + ")");
-    }
+    for (const oci::Descriptor& image : images)
+        check_image(name, image, record_of, where, check);
     return check;
 }
 

@@ -11,7 +11,8 @@ namespace dlenv::verify {
 
 // Whether NAME's `latest` may become `production`: the tiers its lock requires
 // ("validation": {"tiers": [...]}, read from the lock the image carries) each have a
-// passing verification on record for its digest.
+// passing verification on record for its digest; of an image index, for each platform's
+// image.
 struct PromotionCheck {
     oci::Descriptor image; // latest
     std::vector<std::string> required; // the lock's tiers

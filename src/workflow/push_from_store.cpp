@@ -6,6 +6,7 @@
 #include "registry/push.h"
 #include "registry/session.h"
 #include "store/store.h"
+#include "verify/image_platform.h"
 
 #include <map>
 
@@ -13,18 +14,6 @@ namespace dlenv::workflow {
 namespace {
 
 constexpr const char* k_base_name_annotation = "org.opencontainers.image.base.name";
-
-// The manifests of a multi-platform build's index, in its order; the image itself otherwise.
-std::vector<oci::Descriptor> platform_manifests(const store::Store& store, const oci::Descriptor& image)
-{
-    if (image.media_type != oci::media_type::k_index)
-        return { image };
-    oci::Index parsed = oci::Index::parse(store.layout().read_blob(image), image.digest.text());
-    if (parsed.manifests.empty())
-        throw Error(ErrorCode::invalid_input, "image index " + image.digest.text() + " lists no manifest",
-            "build the image again");
-    return parsed.manifests;
-}
 
 } // namespace
 
@@ -82,8 +71,9 @@ std::vector<PushedImage> push_from_store(const PushRequest& request)
         bool index = manifest->media_type == oci::media_type::k_index;
         // The first platform's base annotation picks where to mount from: every platform's
         // base lives in the same repository.
-        oci::Manifest parsed = oci::Manifest::parse(
-            store.layout().read_blob(platform_manifests(store, *manifest).front()), manifest->digest.text());
+        oci::Manifest parsed
+            = oci::Manifest::parse(store.layout().read_blob(verify::platform_images(store.layout(), *manifest).front()),
+                manifest->digest.text());
         options.upload.mount_from = mount_source(request.mount_from, destination, parsed);
         registry::PushResult result = index
             ? registry::push_index(*session, destination.repository, store.layout(), *manifest, { remote_tag }, options)
@@ -98,7 +88,7 @@ std::vector<PushedImage> push_from_store(const PushRequest& request)
     for (auto& image : pushed) {
         auto [found, added] = attached.try_emplace(image.manifest.digest);
         if (added)
-            for (const oci::Descriptor& platform_image : platform_manifests(store, image.manifest)) {
+            for (const oci::Descriptor& platform_image : verify::platform_images(store.layout(), image.manifest)) {
                 std::vector<PushedArtifact> documents
                     = push_documents(*session, destination.repository, store, platform_image);
                 found->second.insert(found->second.end(), documents.begin(), documents.end());

@@ -118,3 +118,14 @@ expect_eq "its findings" "$(json_field '" ".join(f["code"] + ":" + f["outcome"] 
   "kit-lock:pass package-version:pass package-version:pass entrypoint-closure:pass container-start:skip framework-import:skip"
 expect_eq "against the arm64 manifest" "$(json_field 'j["digest"]' <"$scratch/verify.json")" "$arm64"
 grep -q "torch 2.6.0+cu126 is installed" "$scratch/verify.json" || fail "the arm64 packages were checked"
+
+# Promotion wants every platform's image verified: the arm64 one passed, the amd64 one was
+# never verified.
+set +e
+"$dlenv" promote fleet --store "$store" >"$scratch/promote.out" 2>"$scratch/promote.err"
+status=$?
+set -e
+amd64=$(platform_digest "$raw" amd64)
+expect_eq "promote refuses while one platform is unverified, naming that one" \
+  "$status $(head -1 "$scratch/promote.err")" \
+  "1 dlenv: fleet:latest cannot be promoted: no passing \`static\` verification for ${amd64:0:19} (linux/amd64) (run \`dlenv verify fleet --tier static --platform linux/amd64\`)"
