@@ -16,6 +16,7 @@ namespace {
 struct DiffArgs {
     std::string before;
     std::string after;
+    std::string platform;
 };
 
 nlohmann::json text_json(const std::optional<std::string>& text)
@@ -100,8 +101,8 @@ nlohmann::json diff_json(
 int run_diff(const DiffArgs& args, const Options& options)
 {
     std::filesystem::path store = store_dir(options);
-    workflow::DiffSide before = workflow::read_diff_side(store, args.before);
-    workflow::DiffSide after = workflow::read_diff_side(store, args.after);
+    workflow::DiffSide before = workflow::read_diff_side(store, args.before, args.platform);
+    workflow::DiffSide after = workflow::read_diff_side(store, args.after, args.platform);
     workflow::SideDiff diff = workflow::diff_sides(before, after);
     if (options.json)
         print_json(diff_json(diff, before, after));
@@ -122,6 +123,10 @@ void register_diff(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("before", args->before, "A lock file, or an image NAME[:TAG] or NAME@sha256:... of the store")
         ->required();
     cmd->add_option("after", args->after, "The same, after the change")->required();
+    cmd->add_option("--platform", args->platform,
+           "Of locks and images of several platforms, the one to compare (default: a lock's first, an image's for this "
+           "machine)")
+        ->type_name("OS/ARCH");
     add_store_options(cmd, options);
     cmd->callback([args, &options, &exit_code] { exit_code = run_diff(*args, options); });
 }

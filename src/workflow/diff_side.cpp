@@ -6,6 +6,7 @@
 #include "store/records.h"
 #include "store/store.h"
 #include "store/verifications.h"
+#include "verify/image_platform.h"
 #include "workflow/built_image.h"
 
 #include <algorithm>
@@ -48,9 +49,16 @@ bool only_a_file(const std::string& text, const ImageArgument& image)
         || text.starts_with("../") || !valid_name(image.name);
 }
 
-DiffSide lock_side(const std::string& text)
+// The lock as a build for `platform` reads it; the whole lock (its first platform's view)
+// for "".
+lock::Lockfile seen_for(const lock::Lockfile& lock, const std::string& platform)
 {
-    return { text, lock::Lockfile::parse(text, read_file(text)), std::nullopt };
+    return platform.empty() ? lock : lock.for_platform(platform);
+}
+
+DiffSide lock_side(const std::string& text, const std::string& platform)
+{
+    return { text, seen_for(lock::Lockfile::parse(text, read_file(text)), platform), std::nullopt };
 }
 
 // The tiers in the order they run, so a reviewer reads them so.
@@ -74,10 +82,12 @@ std::vector<std::pair<std::string, TierOutcome>> verifications_of(
     return out;
 }
 
-DiffSide image_side(const store::Store& store, const std::string& text, const ImageArgument& argument)
+DiffSide image_side(
+    const store::Store& store, const std::string& text, const ImageArgument& argument, const std::string& platform)
 {
-    oci::Descriptor descriptor = argument.digest ? find_digest(store, argument.name, Digest::parse(*argument.digest))
-                                                 : find_tag(store, argument.name, argument.tag);
+    oci::Descriptor named = argument.digest ? find_digest(store, argument.name, Digest::parse(*argument.digest))
+                                            : find_tag(store, argument.name, argument.tag);
+    oci::Descriptor descriptor = verify::platform_image(store.layout(), named, platform);
     BuiltImage built = read_built_image(store, descriptor, argument.shown());
     ImageFacts facts { argument.name, descriptor.digest, built.base, {}, {} };
     std::vector<std::string> created_by = layer_history(built.image);
@@ -86,7 +96,7 @@ DiffSide image_side(const store::Store& store, const std::string& text, const Im
         facts.layers.push_back({ layer.digest, layer.size, created_by[i] });
     }
     facts.verifications = verifications_of(store, descriptor.digest, built.lock);
-    return { text, std::move(built.lock), std::move(facts) };
+    return { text, seen_for(built.lock, platform), std::move(facts) };
 }
 
 } // namespace
@@ -97,11 +107,11 @@ std::int64_t ImageFacts::size() const
         [](std::int64_t total, const LayerFacts& layer) { return total + layer.size; });
 }
 
-DiffSide read_diff_side(const std::filesystem::path& store_dir, const std::string& text)
+DiffSide read_diff_side(const std::filesystem::path& store_dir, const std::string& text, const std::string& platform)
 {
     ImageArgument argument = image_argument(text);
     if (only_a_file(text, argument))
-        return lock_side(text);
+        return lock_side(text, platform);
     std::error_code ec;
     bool file = std::filesystem::exists(text, ec);
     bool has_store = std::filesystem::exists(store_dir / "oci-layout", ec);
@@ -115,9 +125,9 @@ DiffSide read_diff_side(const std::filesystem::path& store_dir, const std::strin
                 + store_dir.string(),
             "write ./" + text + " for the file, or move it away to compare the image");
     if (image)
-        return image_side(*store, text, argument);
+        return image_side(*store, text, argument, platform);
     if (file)
-        return lock_side(text);
+        return lock_side(text, platform);
     throw Error(ErrorCode::not_found,
         "\"" + text + "\" is neither a file nor an image of the store " + store_dir.string(),
         "name a lock file, or an image `dlenv images` lists (NAME[:TAG] or NAME@sha256:...)");

@@ -47,8 +47,10 @@ struct DiffSide {
 // or "../", or is no image name is a file; other text is the file when one exists, else
 // the image. Error(invalid_input) when it names both an existing file and an image of the
 // store, naming both; Error(not_found) when it names neither; the errors of reading a
-// lock, the store and the image otherwise.
-DiffSide read_diff_side(const std::filesystem::path& store_dir, const std::string& text);
+// lock, the store and the image otherwise. A lock or image of several platforms is read
+// for `platform` (the lock as that platform's build reads it, the index's image for it);
+// "" reads a lock's first platform and an index's image for this machine.
+DiffSide read_diff_side(const std::filesystem::path& store_dir, const std::string& text, const std::string& platform);
 
 std::string_view tier_outcome_name(TierOutcome outcome); // "passed", "failed", "not run"
 

@@ -108,6 +108,17 @@ expect_eq "and its torch" \
 expect_eq "the default is this machine's platform" \
   "$("$dlenv" sbom fleet --store "$store" | json_field 'j["name"]')" "fleet@$(platform_digest "$raw" amd64)"
 
+# A diff per platform: the lock against the arm64 image it built is equal; another platform
+# is refused naming the lock's.
+expect_eq "the lock and its arm64 image are equal for linux/arm64" \
+  "$("$dlenv" diff "$lock" fleet --platform linux/arm64 --store "$store" >/dev/null; echo $?)" "0"
+set +e
+"$dlenv" diff "$lock" "$lock" --platform linux/s390x >/dev/null 2>"$scratch/diff.err"
+status=$?
+set -e
+expect_eq "a platform the lock lacks is refused, naming it" "$status $(head -1 "$scratch/diff.err")" \
+  "2 dlenv: $lock: the lock has no platform linux/s390x"
+
 # The arm64 image, on this machine: read, not run.
 set +e
 "$dlenv" verify fleet --tier static --platform linux/arm64 --store "$store" --json >"$scratch/verify.json" 2>"$scratch/verify.err"

@@ -13,7 +13,7 @@ namespace {
 std::string error_text(const std::filesystem::path& store, const std::string& text)
 {
     try {
-        workflow::read_diff_side(store, text);
+        workflow::read_diff_side(store, text, "");
     } catch (const Error& e) {
         return std::string(to_string(e.code())) + ": " + e.message() + " | " + e.hint();
     }
@@ -26,9 +26,9 @@ TEST_CASE("two images of one profile differ by the file, its layer, and the tier
 {
     Scratch scratch;
     TwoBuilds builds = two_builds(scratch);
-    workflow::DiffSide before = workflow::read_diff_side(scratch / "store", "app:rollback");
+    workflow::DiffSide before = workflow::read_diff_side(scratch / "store", "app:rollback", "");
     workflow::DiffSide after
-        = workflow::read_diff_side(scratch / "store", "app@" + builds.second.manifest.digest.text());
+        = workflow::read_diff_side(scratch / "store", "app@" + builds.second.manifest.digest.text(), "");
     REQUIRE(before.image);
     REQUIRE(after.image);
     CHECK(before.image->digest == builds.first.manifest.digest);
@@ -64,10 +64,10 @@ TEST_CASE("an image compared with the lock it was built from is equal to it", "[
 {
     Scratch scratch;
     TwoBuilds builds = two_builds(scratch);
-    workflow::DiffSide lock = workflow::read_diff_side(scratch / "store", builds.first_lock);
+    workflow::DiffSide lock = workflow::read_diff_side(scratch / "store", builds.first_lock, "");
     CHECK_FALSE(lock.image);
-    CHECK(workflow::diff_sides(lock, workflow::read_diff_side(scratch / "store", "app:rollback")).empty());
-    CHECK(workflow::diff_sides(lock, workflow::read_diff_side(scratch / "store", "app")).size() == 1);
+    CHECK(workflow::diff_sides(lock, workflow::read_diff_side(scratch / "store", "app:rollback", "")).empty());
+    CHECK(workflow::diff_sides(lock, workflow::read_diff_side(scratch / "store", "app", "")).size() == 1);
 }
 
 TEST_CASE("a diff's argument that names a file and an image, or neither, or a bad image, is refused", "[workflow]")
