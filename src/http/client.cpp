@@ -2,14 +2,12 @@
 
 #include "core/error.h"
 #include "http/connection_refused.h"
+#include "http/libcurl.h"
 #include "http/url.h"
-
-#include <curl/curl.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
 #include <system_error>
 
 namespace dlenv::http {
@@ -19,20 +17,19 @@ constexpr int k_max_redirects = 10;
 
 struct CurlHeaders {
     curl_slist* list = nullptr;
-    ~CurlHeaders() { curl_slist_free_all(list); }
-    void add(const std::string& line) { list = curl_slist_append(list, line.c_str()); }
+    ~CurlHeaders() { libcurl().slist_free_all(list); }
+    void add(const std::string& line) { list = libcurl().slist_append(list, line.c_str()); }
 };
 
 // One easy handle per thread, reset between requests: libcurl keeps its connection
 // cache on the handle, so a thread's requests to one registry reuse a connection.
 CURL* thread_handle()
 {
-    static std::once_flag global;
-    std::call_once(global, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    thread_local std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> handle(curl_easy_init(), curl_easy_cleanup);
+    const Libcurl& curl = libcurl();
+    thread_local std::unique_ptr<CURL, decltype(curl.easy_cleanup)> handle(curl.easy_init(), curl.easy_cleanup);
     if (!handle)
         throw Error(ErrorCode::environment, "libcurl could not start");
-    curl_easy_reset(handle.get());
+    curl.easy_reset(handle.get());
     return handle.get();
 }
 
@@ -132,7 +129,7 @@ bool is_tls_failure(CURLcode code)
 std::string connect_failure(CURL* curl)
 {
     long os_error = 0;
-    curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_error);
+    libcurl().easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_error);
     if (os_error == ECONNREFUSED)
         return "connection refused";
     return os_error ? "could not connect: " + std::generic_category().message(static_cast<int>(os_error))
@@ -176,7 +173,8 @@ Response Client::send(const Request& request) const
 Response Client::send_once(const Request& request, const std::string& url, bool with_authorization) const
 {
     Url target = Url::parse(url);
-    CURL* curl = thread_handle();
+    CURL* handle = thread_handle();
+    const Libcurl& curl = libcurl();
     Transfer transfer { request, {}, 0, false, false };
     CurlHeaders headers;
     for (const auto& header : request.headers)
@@ -185,57 +183,57 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
         headers.add("Authorization: " + request.authorization);
     headers.add("Expect:"); // no 100-continue round trip before each upload
 
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "dlenv");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, m_options.connect_timeout_s);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, m_options.stall_timeout_s);
+    curl.easy_setopt(handle, CURLOPT_URL, url.c_str());
+    curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl.easy_setopt(handle, CURLOPT_USERAGENT, "dlenv");
+    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, m_options.connect_timeout_s);
+    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, m_options.stall_timeout_s);
     // Large buffers: multi-GB blobs then move in fewer writes, reads and hash updates.
-    curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L << 10);
-    curl_easy_setopt(curl, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+    curl.easy_setopt(handle, CURLOPT_BUFFERSIZE, 512L << 10);
+    curl.easy_setopt(handle, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
+    curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+    curl.easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
+    curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+    curl.easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
     if (m_options.insecure_hosts.count(target.authority)) {
-        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+        curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
     } else if (!m_options.ca_file.empty()) {
-        curl_easy_setopt(curl, CURLOPT_CAINFO, m_options.ca_file.c_str());
+        curl.easy_setopt(handle, CURLOPT_CAINFO, m_options.ca_file.c_str());
     }
 
     if (request.method == "HEAD") {
-        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+        curl.easy_setopt(handle, CURLOPT_NOBODY, 1L);
     } else if (request.stream) {
-        curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
-        curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(request.stream->size));
-        curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
-        curl_easy_setopt(curl, CURLOPT_READDATA, &transfer);
-        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+        curl.easy_setopt(handle, CURLOPT_UPLOAD, 1L);
+        curl.easy_setopt(handle, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(request.stream->size));
+        curl.easy_setopt(handle, CURLOPT_READFUNCTION, on_read);
+        curl.easy_setopt(handle, CURLOPT_READDATA, &transfer);
+        curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
     } else if (request.method != "GET") {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+        curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
         if (!find_header(request.headers, "Content-Type"))
             headers.add("Content-Type:"); // not libcurl's form-encoding default
     }
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.list);
+    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers.list);
     if (request.on_progress) {
-        curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-        curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+        curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+        curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl.easy_setopt(handle, CURLOPT_XFERINFODATA, &transfer);
     }
 
     char reason[CURL_ERROR_SIZE] = {};
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, reason);
-    CURLcode code = curl_easy_perform(curl);
+    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, reason);
+    CURLcode code = curl.easy_perform(handle);
     if (code == CURLE_COULDNT_CONNECT)
-        throw ConnectionRefused(ErrorCode::network, request.method + " " + url + ": " + connect_failure(curl));
+        throw ConnectionRefused(ErrorCode::network, request.method + " " + url + ": " + connect_failure(handle));
     if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.body_refused))
         throw Error(is_tls_failure(code) ? ErrorCode::environment : ErrorCode::network,
-            request.method + " " + url + ": " + (reason[0] ? reason : curl_easy_strerror(code)));
+            request.method + " " + url + ": " + (reason[0] ? reason : curl.easy_strerror(code)));
     transfer.response.url = url;
     return std::move(transfer.response);
 }

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace dlenv {
+
+// A shared library opened with dlopen: for a dependency that only some commands need, so
+// that the others do not pay for loading and relocating it (and its own dependencies) at
+// start-up, and for one the host may lack (NVML).
+class SharedLibrary {
+public:
+    // The library by its soname ("libcurl.so.4"), its symbols bound now and kept to itself;
+    // nullopt, with the loader's reason in `why` when given, when it cannot be loaded.
+    static std::optional<SharedLibrary> open(const char* soname, std::string* why = nullptr);
+
+    SharedLibrary(SharedLibrary&& other) noexcept;
+    SharedLibrary& operator=(SharedLibrary&& other) noexcept;
+    SharedLibrary(const SharedLibrary&) = delete;
+    SharedLibrary& operator=(const SharedLibrary&) = delete;
+    ~SharedLibrary();
+
+    // Points `function` at `symbol`; false (and `function` null) when the library lacks it.
+    template <typename Function> bool bind(const char* symbol, Function& function) const
+    {
+        function = reinterpret_cast<Function>(address(symbol));
+        return function != nullptr;
+    }
+
+private:
+    explicit SharedLibrary(void* handle)
+        : m_handle(handle)
+    {
+    }
+    void* address(const char* symbol) const;
+
+    void* m_handle;
+};
+
+} // namespace dlenv
