@@ -3,6 +3,7 @@
 #include "core/error.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +28,27 @@ std::filesystem::path replace_target(const std::filesystem::path& path)
     if (ec)
         throw io_error("resolve", path);
     return target;
+}
+
+// Whether `path` is a regular file (or a link to one) that holds exactly `contents`.
+bool already_holds(const std::filesystem::path& path, std::string_view contents)
+{
+    struct stat st { };
+    if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)
+        || static_cast<std::uint64_t>(st.st_size) != contents.size())
+        return false;
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0)
+        return false;
+    std::string held(contents.size(), '\0');
+    std::size_t got = 0;
+    while (got < held.size()) {
+        ssize_t n = ::read(fd.get(), held.data() + got, held.size() - got);
+        if (n <= 0)
+            return false;
+        got += static_cast<std::size_t>(n);
+    }
+    return held == contents;
 }
 
 } // namespace
@@ -79,6 +101,8 @@ void OutputFile::commit()
 
 void write_output_file(const std::filesystem::path& path, std::string_view contents)
 {
+    if (already_holds(path, contents))
+        return;
     OutputFile file(path);
     file.write(contents);
     file.commit();

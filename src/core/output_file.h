@@ -33,7 +33,10 @@ private:
     std::string m_shown;
 };
 
-// Writes `contents` to an OutputFile at `path`.
+// Writes `contents` to an OutputFile at `path`. A regular file that already holds exactly
+// `contents` is left as it is, its time included: a command rerun on what did not change
+// (a scheduled `dlenv lock`) writes and syncs nothing, and tools that watch the file's
+// time see no change.
 void write_output_file(const std::filesystem::path& path, std::string_view contents);
 
 } // namespace dlenv

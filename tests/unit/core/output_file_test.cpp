@@ -81,6 +81,22 @@ TEST_CASE("an output that is a regular file is replaced whole, through a link to
     CHECK(read_file(scratch / "made/new.json") == "made");
 }
 
+TEST_CASE("an output that already holds the bytes is left as it is, one that differs is replaced", "[core]")
+{
+    Scratch scratch;
+    fs::path lock = scratch / "a.lock.json";
+    write_output_file(lock, "{\"a\": 1}\n");
+    struct stat first = lstat_of(lock);
+    write_output_file(lock, "{\"a\": 1}\n");
+    struct stat same = lstat_of(lock);
+    CHECK(same.st_ino == first.st_ino); // not replaced
+    CHECK(same.st_mtim.tv_sec == first.st_mtim.tv_sec);
+    CHECK(same.st_mtim.tv_nsec == first.st_mtim.tv_nsec);
+    write_output_file(lock, "{\"a\": 2}\n"); // the same size, other bytes
+    CHECK(lstat_of(lock).st_ino != first.st_ino);
+    CHECK(read_file(lock) == "{\"a\": 2}\n");
+}
+
 TEST_CASE("an output that is a directory is refused before anything is written", "[core]")
 {
     Scratch scratch;
