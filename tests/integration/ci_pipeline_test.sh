@@ -4,13 +4,19 @@
 # static → push with the SBOM to the reference registry on 127.0.0.1 → verify gpu, which
 # exits 3 here (no GPU) and is reported as not run → promote locally. The run exits 3, not 0:
 # a tier that could not run is no pass, and a lock that requires the gpu tier is not
-# promoted. Every job of the pipeline's GitHub and GitLab files calls steps the script has.
+# promoted. The fleet step submits the gpu tier to a one-node Slurm cluster on 127.0.0.1,
+# whose node cannot run it either (exit 3) but pushes its static report with the image, and
+# a second machine promotes on the registry's reports. Every job of the pipeline's GitHub and
+# GitLab files calls steps the script has.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
+source "$(dirname "$0")/slurm_lib.sh"
 
 command -v docker-registry >/dev/null || { echo "docker-registry is not installed (scripts/setup.sh)"; exit 77; }
 command -v skopeo >/dev/null || { echo "skopeo is not installed (scripts/setup.sh)"; exit 77; }
 pipeline=$source_dir/examples/ci/pipeline.sh
+no_slurm=$(slurm_missing)
+trap 'stop_slurm; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 build_quickstart "$scratch/quickstart/.dlenv" # for its small base archive
 static_quickstart_profile "$scratch/profile"
@@ -76,6 +82,31 @@ expect_eq "production is the image, promoted on its static pass" "$(image_digest
 expect_eq "no gpu verification is on record" \
   "$(python3 -c 'import json,sys; print(sorted(json.load(open(sys.argv[1]))["tiers"]))' "$STORE/dlenv/verifications/sha256-${digest#sha256:}.json")" \
   "['static']"
+
+# The fleet step: the node pulls the pushed image by digest, cannot run the gpu tier
+# either, and pushes its reports back with the image; fleet status names the node.
+if [[ -n $no_slurm ]]; then
+  echo "skip: the fleet step: $no_slurm"
+else
+  start_slurm "$scratch/slurm" 1
+  mkdir "$scratch/fleet-job"
+  expect_eq "the fleet step runs through sbatch and could not run the gpu tier" \
+    "$(cd "$scratch/fleet-job" && REGISTRY_FLAGS=--insecure FLEET_FLAGS="--dlenv $dlenv" run_pipeline fleet-verify)" \
+    "exit 3
+pipeline: fleet-verify: no node could run the gpu tier (exit 3): the gpu tier is not verified
+pipeline: could not run here: fleet-verify (exit 3); run them where the machine has what they need"
+  expect_eq "the registry holds the node's static report beside the push's, the lock and the SBOM" \
+    "$(skopeo inspect --tls-verify=false --raw "docker://$REGISTRY/quickstart-static:sha256-${digest#sha256:}" |
+      python3 -c 'import json,sys; print(" ".join(sorted(m["artifactType"] for m in json.load(sys.stdin)["manifests"])))')" \
+    "application/spdx+json application/vnd.dlenv.lock.v1+json application/vnd.dlenv.verification.v1+json application/vnd.dlenv.verification.v1+json"
+  set +e
+  "$dlenv" fleet status "$REGISTRY/quickstart-static:$TAG" --insecure --json >"$scratch/fleet.json"
+  set -e
+  expect_eq "fleet status names the node and its newest static report" \
+    "$(python3 -c 'import json,sys; print([(r["node"], r["tier"], r["passed"]) for r in json.load(sys.stdin)["reports"]])' <"$scratch/fleet.json")" \
+    "[('$(uname -n)', 'static', True)]"
+  stop_slurm
+fi
 
 # A lock that requires the gpu tier: the run stops at promote, exit 1, production unmoved.
 # A second machine (the promoting job): a fresh store builds the same lock into the same
