@@ -15,8 +15,9 @@
 #   promote        production moves to latest once every tier its lock requires passed
 #   promote-from-registry
 #                  the same on the reports the registry holds for REGISTRY/NAME:TAG (those
-#                  of the GPU runner or the fleet), in any store that built LOCKFILE: the
-#                  same lock builds the same digest
+#                  of the GPU runner or the fleet), in any store that built LOCKFILE (the
+#                  same lock builds the same digest), then REGISTRY/NAME:production names
+#                  the promoted digest: what the cluster pulls moves only on those reports
 #
 #   examples/ci/pipeline.sh STEP...   runs the steps in order. A step that fails stops the
 #   run with its exit status; one that could not run here (exit 3) is reported and the run
@@ -104,6 +105,7 @@ step_promote() {
 step_promote_from_registry() {
   : "${REGISTRY:?set REGISTRY to the registry and repository path of the team}"
   "$dlenv" promote "$name" --store "$store" --from-registry "$REGISTRY/$name:$tag" "${registry_flags[@]}"
+  "$dlenv" push "$name:production" "$REGISTRY/$name:production" --store "$store" "${push_flags[@]}"
 }
 
 steps=(lock build verify-static push verify-gpu fleet-verify promote promote-from-registry)

@@ -120,6 +120,9 @@ pipeline: promote-from-registry: done"
 expect_eq "production in the fresh store is the image" "$(image_digest "$fresh" quickstart-static production)" \
   "$digest"
 expect_eq "the fresh store verified nothing itself" "$(ls "$fresh/dlenv/verifications" 2>/dev/null | wc -l)" "0"
+expect_eq "the registry's production tag names the image" \
+  "sha256:$(skopeo inspect --raw --tls-verify=false "docker://$REGISTRY/quickstart-static:production" | sha256sum | cut -d' ' -f1)" \
+  "$digest"
 
 python3 - "$PROFILE" "$scratch/profile/quickstart-gpu.json" <<'PY'
 import json, sys
