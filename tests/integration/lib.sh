@@ -5,11 +5,31 @@ set -euo pipefail
 dlenv=${DLENV:?set DLENV to the dlenv binary}
 source_dir=${DLENV_SOURCE_DIR:?set DLENV_SOURCE_DIR to the repository}
 scratch=$(mktemp -d)
-trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+trap 'stop_serving; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 fail() {
   echo "FAIL: $*" >&2
   exit 1
+}
+
+# Serves DIR on 127.0.0.1 with tests/fixtures/wheels/serve_index.py (MODE: "", json or
+# ranges, as it says) and sets served_origin to http://127.0.0.1:PORT. One server at a
+# time: starting another stops the last. A test that sets its own EXIT trap calls
+# stop_serving in it.
+served_pid=
+start_serving() { # start_serving DIR [MODE]
+  stop_serving
+  local port_file=$scratch/served-port
+  rm -f "$port_file"
+  python3 "$source_dir/tests/fixtures/wheels/serve_index.py" "$1" "$port_file" ${2:+"$2"} >/dev/null 2>&1 &
+  served_pid=$!
+  for _ in $(seq 200); do [[ -s $port_file ]] && break; sleep 0.05; done
+  [[ -s $port_file ]] || fail "serve_index.py did not start serving $1"
+  served_origin=http://127.0.0.1:$(cat "$port_file")
+}
+stop_serving() { # stops the server start_serving started, by its PID
+  [[ -z $served_pid ]] || { kill "$served_pid"; wait "$served_pid" 2>/dev/null || true; }
+  served_pid=
 }
 
 expect_eq() { # expect_eq WHAT ACTUAL EXPECTED

@@ -40,15 +40,8 @@ packages_of() { # packages_of LOCK FIELD: the field of each pinned package, one 
 expect_eq "the wheelhouse lock pins the closure" "$(packages_of "$scratch/wheelhouse.lock.json" name | tr '\n' ' ')" \
   "filelock nvidia-cublas-cu11 nvidia-cudnn-cu11 nvidia-nccl-cu11 torch triton typing-extensions "
 
-python3 "$fixtures/serve_index.py" "$scratch/index" "$scratch/port" >/dev/null 2>&1 &
-server=$!
-stop_server() {
-  [[ -z $server ]] || { kill "$server"; wait "$server" 2>/dev/null || true; }
-  server=
-}
-trap 'stop_server; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 500); do [[ -f $scratch/port ]] && break; sleep 0.01; done
-origin=http://127.0.0.1:$(cat "$scratch/port")
+start_serving "$scratch/index"
+origin=$served_origin
 lock=$scratch/torch.lock.json
 "$dlenv" lock "$scratch/torch.json" -o "$lock" --index "pypi=$origin/simple/" --index "pytorch=$origin/simple/" \
   >/dev/null
@@ -102,7 +95,7 @@ expect_eq "the fresh store has no torch artifact" "$(ls "$scratch/fresh/.dlenv/d
 expect_eq "nor a temporary file" "$(ls -A "$scratch/fresh/.dlenv/dlenv/artifacts/sha256" | grep -c '^\.')" "0"
 
 # The server stops and every file the lock names is deleted: the fetched store still builds.
-stop_server
+stop_serving
 rm -rf "$scratch/index" "$scratch/wheels" "$scratch/cpython.tar.gz" "$scratch/torch.whl.orig"
 "$dlenv" build "$lock" --store "$offline" >/dev/null
 expect_eq "built without the network, the same image as with it" "$(image_digest "$offline" torch-app latest)" "$online_digest"

@@ -135,7 +135,7 @@ stop_fault_proxy() {
   proxy_pid=
 }
 
-trap 'stop_fault_proxy; stop_token_server; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+trap 'stop_serving; stop_fault_proxy; stop_token_server; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 # How many requests of METHOD for PATH-PREFIX the registry has logged.
 count_requests() { # count_requests METHOD PATH_PREFIX

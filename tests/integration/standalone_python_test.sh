@@ -29,15 +29,8 @@ mv "$scratch/runtime.tar.gz" "$scratch/serve/$release/$asset"
 runtime_sha256=$(sha256sum "$scratch/serve/$release/$asset" | cut -d' ' -f1)
 expect_eq "the archive's top directory is python/" "$(tar -tzf "$scratch/serve/$release/$asset" | cut -d/ -f1 | sort -u)" "python"
 
-python3 "$source_dir/tests/fixtures/wheels/serve_index.py" "$scratch/serve" "$scratch/port" >/dev/null 2>&1 &
-server=$!
-stop_server() {
-  [[ -z $server ]] || { kill "$server"; wait "$server" 2>/dev/null || true; }
-  server=
-}
-trap 'stop_server; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 500); do [[ -f $scratch/port ]] && break; sleep 0.01; done
-url=http://127.0.0.1:$(cat "$scratch/port")/$release/$asset
+start_serving "$scratch/serve"
+url=$served_origin/$release/$asset
 
 # The matrices with CPython 3.11's build replaced by the served archive.
 cp -r "$source_dir/profiles/compat" "$scratch/matrix"
@@ -69,7 +62,7 @@ expect_eq "the lock pins the served build" "$(json_value 'j["python"]["runtime"]
 
 store=$scratch/store/.dlenv
 "$dlenv" fetch "$lock" --store "$store" >/dev/null 2>&1
-stop_server
+stop_serving
 rm -rf "$scratch/serve"
 
 python3 "$source_dir/tests/fixtures/nvidia_cuda/make_base.py" --cuda 11.8.0 --os ubuntu22.04 --flavour cudnn8-runtime \

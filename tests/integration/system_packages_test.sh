@@ -71,16 +71,9 @@ for suite, kept in (("bookworm", stanzas), ("broken", [s for s in stanzas if not
     open(os.path.join(repo, "dists", suite, "Release"), "w").write(release)
 PY
 
-server_pid=
-stop_server() {
-  [[ -z $server_pid ]] || { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
-  server_pid=
-}
-trap 'stop_server; podman_cleanup; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
-python3 "$source_dir/tests/fixtures/wheels/serve_index.py" "$repo" "$scratch/port" &
-server_pid=$!
-for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
-archive_url=http://127.0.0.1:$(cat "$scratch/port")
+trap 'stop_serving; podman_cleanup; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+start_serving "$repo"
+archive_url=$served_origin
 
 profile_for() { # profile_for FILE SUITE PACKAGE...
   python3 - "$@" "$scratch/base" "$archive_url" <<'PY'
@@ -122,7 +115,7 @@ echo "ok: every locked .deb is the served file, by sha256 and size"
 profile_for "$scratch/pip.json" bookworm python3 python3-numpy python3-pip
 "$dlenv" lock "$scratch/pip.json" -o "$scratch/pip.lock.json" --store "$scratch/docker-store" --wheelhouse "$scratch/wheels" >/dev/null
 "$dlenv" fetch "$scratch/pip.lock.json" --store "$scratch/docker-store" >/dev/null
-stop_server
+stop_serving
 built=$("$dlenv" build "$scratch/numpy.lock.json" --store "$store")
 expect_eq "the build says which scripts it did not run" "$(grep -c '^  system packages: postinst scripts not run (dlenv runs no package manager): .*python3-numpy' <<<"$built")" "1"
 expect_eq "and which alternatives it set up instead" \
@@ -221,10 +214,8 @@ echo "ok: the Dockerfile's image holds dlenv build's $(wc -l <"$scratch/dlenv.tr
 
 # An unknown package is the profile's mistake (2); an archive that lacks what a package
 # needs is a conflict (1) with the chain that led there.
-python3 "$source_dir/tests/fixtures/wheels/serve_index.py" "$repo" "$scratch/port2" &
-server_pid=$!
-for _ in $(seq 100); do [[ -s $scratch/port2 ]] && break; sleep 0.05; done
-archive_url=http://127.0.0.1:$(cat "$scratch/port2")
+start_serving "$repo"
+archive_url=$served_origin
 profile_for "$scratch/unknown.json" bookworm python3 python3-nump
 set +e
 refused=$("$dlenv" lock "$scratch/unknown.json" -o "$scratch/unknown.lock.json" --store "$store" --wheelhouse "$scratch/wheels" 2>&1)
