@@ -813,13 +813,15 @@ TEST_CASE("jax 0.4.26-0.4.29 are CUDA 12 builds on Python 3.9-3.12, cuDNN 8.9 be
     CHECK(finding(cuda11, "framework-no-cuda-build")->message == "jax 0.4.26 has no CUDA 11.8 build");
 }
 
-TEST_CASE("jax 0.4.26 needs cuDNN 8.9 from pip, which torch 2.6's cuDNN 9 pin rules out; torch 2.3's serves",
+TEST_CASE("jax 0.4.26 needs cuDNN 8.9 from pip, which torch 2.6's cuDNN 9 pin rules out and torch 2.3's serves",
     "[resolve][coexist][jax]")
 {
     Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.4.26" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "frameworks-cudnn" });
+    CHECK(problems(r) == Codes { "cudnn-unconfirmed", "frameworks-cudnn" });
+    CHECK(finding(r, "cudnn-unconfirmed")->message
+        == "jax==0.4.26: the CUDA builds of cuDNN 8.9.2.26 are not on record (unconfirmed)");
     CHECK(finding(r, "frameworks-cudnn")->message
         == "torch 2.6.0 cu124 carries cuDNN 9.1.0.70 and jax 0.4.26 cuda12 needs cuDNN 8.9.2.26-8.99: one environment "
            "holds one nvidia-cudnn-cu12, so they cannot be installed together");
@@ -918,7 +920,7 @@ TEST_CASE("torch 2.4-2.9 builds name the NCCL their wheels pin", "[resolve]")
     }
 }
 
-TEST_CASE("torch 2.7's cu128 build and jax 0.5 share one nvidia-nccl-cu12; torch 2.6's cu126 NCCL is unknown",
+TEST_CASE("torch 2.7's cu128 build and jax 0.5 share one nvidia-nccl-cu12, torch 2.6's cu126 NCCL is unknown",
     "[resolve][coexist]")
 {
     Report known = check({ .frameworks = { "torch==2.7.1+cu128", "jax==0.5.3" } });
