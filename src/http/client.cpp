@@ -39,6 +39,8 @@ struct Transfer {
     std::int64_t sent = 0;
     bool body_begun = false;
     bool body_refused = false;
+    std::size_t body_bytes = 0; // of a 2xx body so far
+    bool body_too_large = false;
 };
 
 bool streams_body(const Transfer& transfer)
@@ -77,6 +79,13 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
         transfer.body_begun = true;
         if (!transfer.request.accept_body(transfer.response)) {
             transfer.body_refused = true;
+            return 0; // libcurl ends the transfer with CURLE_WRITE_ERROR
+        }
+    }
+    if (transfer.request.max_body_bytes && transfer.response.ok()) {
+        transfer.body_bytes += bytes.size();
+        if (transfer.body_bytes > transfer.request.max_body_bytes) {
+            transfer.body_too_large = true;
             return 0; // libcurl ends the transfer with CURLE_WRITE_ERROR
         }
     }
@@ -175,7 +184,7 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
     Url target = Url::parse(url);
     CURL* handle = thread_handle();
     const Libcurl& curl = libcurl();
-    Transfer transfer { request, {}, 0, false, false };
+    Transfer transfer { request, {}, 0, false, false, 0, false };
     CurlHeaders headers;
     for (const auto& header : request.headers)
         headers.add(header.name + ": " + header.value);
@@ -231,6 +240,11 @@ Response Client::send_once(const Request& request, const std::string& url, bool 
     CURLcode code = curl.easy_perform(handle);
     if (code == CURLE_COULDNT_CONNECT)
         throw ConnectionRefused(ErrorCode::network, request.method + " " + url + ": " + connect_failure(handle));
+    if (transfer.body_too_large)
+        throw Error(ErrorCode::invalid_input,
+            request.method + " " + url + ": the body is larger than the limit of "
+                + std::to_string(request.max_body_bytes) + " bytes",
+            "this is not the document expected there; check the URL");
     if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.body_refused))
         throw Error(is_tls_failure(code) ? ErrorCode::environment : ErrorCode::network,
             request.method + " " + url + ": " + (reason[0] ? reason : curl.easy_strerror(code)));

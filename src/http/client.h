@@ -2,6 +2,7 @@
 
 #include "http/response.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -36,6 +37,9 @@ struct Request {
     std::function<bool(const Response&)> accept_body;
     // Bytes moved so far and the total when known (0 when not), for progress bars.
     std::function<void(std::int64_t done, std::int64_t total)> on_progress;
+    // When nonzero, the most bytes a 2xx response body may have: past it the transfer
+    // ends and send throws Error(invalid_input) naming the URL and the limit.
+    std::size_t max_body_bytes = 0;
 };
 
 // $SSL_CERT_FILE when set: the default ClientOptions::ca_file.

@@ -271,7 +271,7 @@ struct JaxBuild {
     std::string extra; // "cuda12"
     std::string local_extra; // "cuda12_local" (before 0.6.0), "cuda12-local"
     std::string plugin; // "jax-cuda12-plugin"
-    std::string pjrt; // "jax-cuda12-pjrt"
+    std::string pjrt; // "jax-cuda12-pjrt"; "" where the plugin carries its own PJRT (before 0.4.29)
     CudaRange cuda;
     CudnnRange cudnn;
     NcclRange nccl;

@@ -340,8 +340,9 @@ private:
             b.allow_only({ "extra", "local_extra", "plugin", "pjrt", "cuda", "cudnn", "nccl", "driver_linux",
                 "min_compute_capability" });
             release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("plugin").string(),
-                b.at("pjrt").string(), range<CudaVersion>(b.at("cuda")), range<CudnnVersion>(b.at("cudnn")),
-                range<NcclVersion>(b.at("nccl")), b.optional_as<DriverVersion>("driver_linux"),
+                b.optional_string("pjrt").value_or(""), range<CudaVersion>(b.at("cuda")),
+                range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
+                b.optional_as<DriverVersion>("driver_linux"),
                 b.optional_as<ComputeCapability>("min_compute_capability") });
         }
         std::sort(release.versions.begin(), release.versions.end());

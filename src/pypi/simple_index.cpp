@@ -19,18 +19,21 @@ constexpr const char* k_json_type = "application/vnd.pypi.simple.v1+json";
 
 } // namespace
 
-SimpleIndex::SimpleIndex(std::string url, http::ClientOptions options, http::RetryPolicy retry)
+SimpleIndex::SimpleIndex(std::string url, http::ClientOptions options, http::RetryPolicy retry, PageLimits limits)
     : m_url(url.ends_with('/') ? std::move(url) : url + "/")
     , m_client(std::move(options))
     , m_retry(retry)
+    , m_limits(limits)
 {
 }
 
-http::Response SimpleIndex::get(const std::string& url, const std::vector<http::Header>& headers) const
+http::Response SimpleIndex::get(
+    const std::string& url, const std::vector<http::Header>& headers, std::size_t max_bytes) const
 {
     http::Request request;
     request.url = url;
     request.headers = headers;
+    request.max_body_bytes = max_bytes;
     return http::with_retries(m_retry, [&] { return m_client.send(request); });
 }
 
@@ -41,7 +44,8 @@ std::vector<DistributionFile> SimpleIndex::files(const std::string& project)
         return known->second;
     std::string page_url = m_url + project + "/";
     try {
-        http::Response response = get(page_url, { { "Accept", std::string(k_json_type) + ", text/html;q=0.1" } });
+        http::Response response
+            = get(page_url, { { "Accept", std::string(k_json_type) + ", text/html;q=0.1" } }, m_limits.page_bytes);
         if (response.status == 404)
             return m_files[project];
         if (!response.ok())
@@ -85,7 +89,7 @@ Metadata SimpleIndex::metadata(const DistributionFile& file)
 Metadata SimpleIndex::pep658_metadata(const DistributionFile& file) const
 {
     std::string url = file.url + ".metadata";
-    http::Response response = get(url, {});
+    http::Response response = get(url, {}, m_limits.metadata_bytes);
     if (!response.ok())
         throw Error(ErrorCode::network, "GET " + url + " answered HTTP " + std::to_string(response.status),
             "the index advertises a metadata file it does not serve; try again later");

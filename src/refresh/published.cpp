@@ -30,7 +30,8 @@ const std::vector<std::string>& pypi_projects()
 Published read_published(const matrix::Matrix& matrix, const Upstream& upstream)
 {
     Published out { upstream, {}, {}, {} };
-    pypi::SimpleIndex index(upstream.pytorch_index, {}, http::RetryPolicy { .retry_refused = false });
+    pypi::SimpleIndex index(upstream.pytorch_index, {}, http::RetryPolicy { .retry_refused = false },
+        { .page_bytes = upstream.limits.torch_index, .metadata_bytes = upstream.limits.wheel_metadata });
     out.torch = read_torch_index(index);
     for (auto& line : out.torch)
         for (auto& [tag, variant] : line.variants)
@@ -39,9 +40,9 @@ Published read_published(const matrix::Matrix& matrix, const Upstream& upstream)
                 variant.pins_url = variant.metadata_wheel->url + ".metadata";
             }
     http::Client client;
-    out.cuda = unknown_cuda_releases(matrix, client, upstream.cuda_redist);
+    out.cuda = unknown_cuda_releases(matrix, client, upstream.cuda_redist, upstream.limits.redist_manifest);
     for (const auto& project : pypi_projects())
-        out.pypi[project] = pypi_releases(client, upstream.pypi, project);
+        out.pypi[project] = pypi_releases(client, upstream.pypi, project, upstream.limits.pypi_project);
     return out;
 }
 

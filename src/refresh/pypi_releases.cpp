@@ -31,10 +31,10 @@ std::vector<Pep440Version> parse_pypi_releases(const std::string& body, const st
 }
 
 std::vector<Pep440Version> pypi_releases(
-    const http::Client& client, const std::string& pypi_url, const std::string& project)
+    const http::Client& client, const std::string& pypi_url, const std::string& project, std::size_t max_bytes)
 {
     std::string url = pypi_url + project + "/json";
-    auto body = get_document(client, url);
+    auto body = get_document(client, url, max_bytes);
     return body ? parse_pypi_releases(*body, url) : std::vector<Pep440Version> {};
 }
 

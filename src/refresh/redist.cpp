@@ -24,16 +24,17 @@ std::uint32_t patch_of(const CudaVersion& v)
 
 class Prober {
 public:
-    Prober(const http::Client& client, std::string base)
+    Prober(const http::Client& client, std::string base, std::size_t max_bytes)
         : m_client(client)
         , m_base(std::move(base))
+        , m_max_bytes(max_bytes)
     {
     }
 
     std::optional<PublishedCudaRelease> get(const CudaVersion& version)
     {
         std::string url = m_base + "redistrib_" + version.text() + ".json";
-        auto body = get_document(m_client, url);
+        auto body = get_document(m_client, url, m_max_bytes);
         if (!body)
             return std::nullopt;
         return parse_redistrib(*body, url, version);
@@ -54,6 +55,7 @@ public:
 private:
     const http::Client& m_client;
     std::string m_base;
+    std::size_t m_max_bytes;
 };
 
 } // namespace
@@ -74,7 +76,7 @@ PublishedCudaRelease parse_redistrib(const std::string& body, const std::string&
 }
 
 std::vector<PublishedCudaRelease> unknown_cuda_releases(
-    const matrix::Matrix& matrix, const http::Client& client, const std::string& redist_url)
+    const matrix::Matrix& matrix, const http::Client& client, const std::string& redist_url, std::size_t max_bytes)
 {
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> newest; // X.Y -> newest patch known
     for (const auto& toolkit : matrix.toolkits()) {
@@ -82,7 +84,7 @@ std::vector<PublishedCudaRelease> unknown_cuda_releases(
         auto [at, added] = newest.try_emplace(key, patch_of(toolkit.version));
         at->second = std::max(at->second, patch_of(toolkit.version));
     }
-    Prober prober(client, redist_url);
+    Prober prober(client, redist_url, max_bytes);
     std::vector<PublishedCudaRelease> out;
     for (const auto& [line, patch] : newest)
         prober.updates_after(line.first, line.second, patch, out);

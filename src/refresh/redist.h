@@ -4,6 +4,7 @@
 #include "http/client.h"
 #include "matrix/matrix.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,8 +28,8 @@ PublishedCudaRelease parse_redistrib(const std::string& body, const std::string&
 // The toolkit releases NVIDIA publishes a manifest for that `matrix` has no row of, found
 // without a list of them: after the newest release the matrix knows of each X.Y line, the
 // next updates (X.Y.Z+1, ...), and after the newest line the next minor and major lines,
-// each until the server answers 404. Oldest first.
+// each until the server answers 404. Oldest first. A manifest past `max_bytes` is refused.
 std::vector<PublishedCudaRelease> unknown_cuda_releases(
-    const matrix::Matrix& matrix, const http::Client& client, const std::string& redist_url);
+    const matrix::Matrix& matrix, const http::Client& client, const std::string& redist_url, std::size_t max_bytes);
 
 } // namespace dlenv::refresh

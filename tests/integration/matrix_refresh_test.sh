@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `dlenv matrix refresh` against replicas of the vendors' pages served on 127.0.0.1
 # (tests/fixtures/matrix_refresh, see its README): with the built-in matrices it proposes
-# nothing and exits 0; with a copy that lacks torch 2.6's cu124 build and CUDA 12.4.1 it
-# proposes both back as sourced rows (cuDNN and NCCL from the wheel's METADATA, the
-# driver left for a hand row), exits 1, and `--matrix` reads the refreshed copy; a
-# hostile manifest exits 2 naming the URL and field, as does an --out that is no directory
-# or holds a link; no server exits 3.
+# nothing and exits 0; with a copy that lacks torch 2.6's cu124 build, CUDA 12.4.1 and
+# the jax releases after 0.4.28 it proposes the first two back as sourced rows (cuDNN and
+# NCCL from the wheel's METADATA, the driver left for a hand row) and names the jax
+# releases PyPI's JSON API lists beyond them as needing a hand row, exits 1, and `--matrix`
+# reads the refreshed copy; a hostile manifest exits 2 naming the URL and field, as does an
+# --out that is no directory or holds a link; no server exits 3.
 source "$(dirname "$0")/lib.sh"
 
 replica=$scratch/replica
@@ -29,7 +30,7 @@ for f in "$source_dir"/profiles/compat/*.json; do
 done
 echo "ok: an unchanged refresh copies the files byte for byte"
 
-# The matrices as they were before torch 2.6's cu124 build and CUDA 12.4.1 were known.
+# The matrices as they were before torch 2.6's cu124 build, CUDA 12.4.1 and jax 0.4.29 were known.
 mkdir "$scratch/old"
 cp "$source_dir"/profiles/compat/*.json "$scratch/old/"
 python3 - "$scratch/old" <<'PY'
@@ -45,6 +46,9 @@ def torch(doc):
     line["variants"] = [v for v in line["variants"] if v["tag"] != "cu124"]
 edit("torch.json", torch)
 edit("cuda.json", lambda doc: doc.update(toolkits=[t for t in doc["toolkits"] if t["version"] != "12.4.1"]))
+def known_by_0428(row):
+    return all(tuple(map(int, v.split("."))) <= (0, 4, 28) for v in row["versions"])
+edit("jax.json", lambda doc: doc.update(releases=[r for r in doc["releases"] if known_by_0428(r)]))
 PY
 
 set +e
@@ -58,7 +62,9 @@ expected="torch.json:
 cuda.json:
   + toolkits[version=12.4.1]: 12.4 Update 1, released 2024-04-03 (the manifest bundles Linux driver 550.54.15)
       needs a hand row: driver_linux, driver_windows
-2 changes proposed, 0 hand rows needed; the refreshed matrices are in $scratch/new (use them with --matrix $scratch/new)"
+needs a hand row:
+  ! jax 0.4.29, 0.4.30 on PyPI: newer than every row's (0.4.28); needs a row (CUDA and cuDNN floors, Python range, the CUDA plugins)
+2 changes proposed, 1 hand row needed; the refreshed matrices are in $scratch/new (use them with --matrix $scratch/new)"
 expect_eq "old matrices: proposal" "$out" "$expected"
 
 # The added rows, as a reviewer sees them in the pull request.

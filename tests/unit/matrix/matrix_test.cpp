@@ -595,6 +595,35 @@ TEST_CASE("torch 2.4 cu121 and 2.9 cu128 carry the NCCL their PyPI wheels pin", 
     CHECK(nccl_of("2.9", "cu128") == "2.27.5");
 }
 
+TEST_CASE("every torch 2.4-2.9 variant holds its wheels' NCCL pin, or none where no pin is on record", "[matrix]")
+{
+    std::map<std::string, std::string> nccl; // "2.6 cu124" -> "2.21.5", "(none)" when not on record
+    for (const auto& release : Matrix::embedded().torch_releases())
+        for (const auto& variant : release.variants)
+            if (auto line = Pep440Version::parse(release.line + ".0");
+                Pep440Version::parse("2.4.0") <= line && line <= Pep440Version::parse("2.9.0"))
+                nccl[release.line + " " + variant.tag] = variant.nccl ? variant.nccl->text() : "(none)";
+    CHECK(nccl
+        == std::map<std::string, std::string> { { "2.4 cu118", "2.20.5" }, { "2.4 cu121", "2.20.5" },
+            { "2.4 cu124", "(none)" }, { "2.5 cu118", "2.21.5" }, { "2.5 cu121", "(none)" }, { "2.5 cu124", "2.21.5" },
+            { "2.6 cu118", "2.21.5" }, { "2.6 cu124", "2.21.5" }, { "2.6 cu126", "(none)" }, { "2.7 cu118", "2.21.5" },
+            { "2.7 cu126", "2.26.2" }, { "2.7 cu128", "2.26.2" }, { "2.8 cu126", "2.27.3" }, { "2.8 cu128", "2.27.3" },
+            { "2.8 cu129", "(none)" }, { "2.9 cu126", "(none)" }, { "2.9 cu128", "2.27.5" },
+            { "2.9 cu130", "2.27.7" } });
+}
+
+TEST_CASE("the PyPI wheel of torch 2.8 and 2.9 is the CUDA 12.8 build, and no other build of theirs is", "[matrix]")
+{
+    std::map<std::string, bool> defaults;
+    for (const auto& release : Matrix::embedded().torch_releases())
+        if (release.line == "2.8" || release.line == "2.9")
+            for (const auto& variant : release.variants)
+                defaults[release.line + " " + variant.tag] = variant.pypi_default;
+    CHECK(defaults
+        == std::map<std::string, bool> { { "2.8 cu126", false }, { "2.8 cu128", true }, { "2.8 cu129", false },
+            { "2.9 cu126", false }, { "2.9 cu128", true }, { "2.9 cu130", false } });
+}
+
 TEST_CASE("a cuDNN release's support notes are data: deprecated architectures and recommended CUDA", "[matrix]")
 {
     const Matrix& m = Matrix::embedded();

@@ -795,11 +795,66 @@ TEST_CASE("jax 0.8 defaults to its cuda13 build, which needs a Turing or newer G
     CHECK_FALSE(has_code(cuda12, "gpu-below-framework-minimum"));
 }
 
+TEST_CASE("jax 0.4.26-0.4.29 are CUDA 12 builds on Python 3.9-3.12, cuDNN 8.9 before 0.4.29 and 9.1 from it",
+    "[resolve][jax]")
+{
+    Report r29 = check({ .frameworks = { "jax==0.4.29" }, .python = "3.9" });
+    SHOW(r29);
+    CHECK(r29.verdict() == Verdict::ok);
+    CHECK(finding(r29, "framework-build")->message == "jax==0.4.29 runs as jax 0.4.29 cuda12: CUDA 12.1, cuDNN 9.1");
+    // 0.4.31 raised the floor to Python 3.10.
+    Report r31 = check({ .frameworks = { "jax==0.4.31" }, .python = "3.9" });
+    CHECK(r31.verdict() == Verdict::fail);
+    CHECK(problems(r31) == Codes { "python-unsupported" });
+    CHECK(finding(r31, "python-unsupported")->message == "jax 0.4.31 cuda12 supports Python 3.10-3.12, not 3.9");
+    // jaxlib 0.4.26 dropped CUDA 11.8.
+    Report cuda11 = check({ .frameworks = { "jax==0.4.26" }, .cuda = "11.8" });
+    CHECK(cuda11.verdict() == Verdict::fail);
+    CHECK(finding(cuda11, "framework-no-cuda-build")->message == "jax 0.4.26 has no CUDA 11.8 build");
+}
+
+TEST_CASE("jax 0.4.26 needs cuDNN 8.9 from pip, which torch 2.6's cuDNN 9 pin rules out and torch 2.3's serves",
+    "[resolve][coexist][jax]")
+{
+    Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.4.26" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "cudnn-unconfirmed", "frameworks-cudnn" });
+    CHECK(finding(r, "cudnn-unconfirmed")->message
+        == "jax==0.4.26: the CUDA builds of cuDNN 8.9.2.26 are not on record (unconfirmed)");
+    CHECK(finding(r, "frameworks-cudnn")->message
+        == "torch 2.6.0 cu124 carries cuDNN 9.1.0.70 and jax 0.4.26 cuda12 needs cuDNN 8.9.2.26-8.99: one environment "
+           "holds one nvidia-cudnn-cu12, so they cannot be installed together");
+    CHECK(finding(r, "frameworks-nccl")->message
+        == "torch 2.6.0 cu124 carries NCCL 2.21.5 and jax 0.4.26 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
+           "serves both");
+    Report older = check({ .frameworks = { "torch==2.3.1", "jax==0.4.28" } });
+    SHOW(older);
+    CHECK(finding(older, "frameworks-cudnn")->verdict == Verdict::ok);
+    CHECK(finding(older, "frameworks-nccl")->message
+        == "torch 2.3.1 cu121 carries NCCL 2.20.5 and jax 0.4.28 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
+           "serves both");
+}
+
+TEST_CASE("torch 2.9's cu130 NCCL pin meets jax 0.8's nvidia-nccl-cu13 floor exactly", "[resolve][coexist][jax]")
+{
+    Report r = check({ .frameworks = { "torch==2.9.1+cu130", "jax==0.8.0" } });
+    SHOW(r);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::ok);
+    CHECK(nccl->message
+        == "torch 2.9.1 cu130 carries NCCL 2.27.7 and jax 0.8.0 cuda13 needs NCCL >=2.27.7: one nvidia-nccl-cu13 "
+           "serves both");
+}
+
 TEST_CASE("a jax release the matrix does not list is bad input naming the line's releases", "[resolve][jax]")
 {
-    Error e = error_of({ .frameworks = { "jax==0.4.29" } });
-    CHECK(e.message() == "jax 0.4.29 is not a release");
-    CHECK(e.hint() == "releases of jax 0.4: 0.4.30, 0.4.31, 0.4.32, 0.4.33, 0.4.34, 0.4.35, 0.4.36, 0.4.37 and 0.4.38");
+    Error e = error_of({ .frameworks = { "jax==0.4.25" } });
+    CHECK(e.message() == "jax 0.4.25 is not a release");
+    CHECK(e.hint()
+        == "releases of jax 0.4: 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, 0.4.32, 0.4.33, 0.4.34, 0.4.35, "
+           "0.4.36, 0.4.37 and 0.4.38");
     CHECK(error_of({ .frameworks = { "jax==0.3" } }).message() == "the matrix has no jax 0.3");
 }
 
@@ -829,10 +884,57 @@ TEST_CASE(
 
 TEST_CASE("a torch build whose NCCL pin the matrix does not hold says so instead of leaving it out", "[resolve]")
 {
-    Report r = check({ .frameworks = { "torch==2.5" } });
+    Report r = check({ .frameworks = { "torch==2.4.1" }, .cuda = "12.4" });
     CHECK(finding(r, "framework-build")->message
-        == "torch==2.5 runs as torch 2.5 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL not on record (the PyPI default "
-           "build)");
+        == "torch==2.4.1 runs as torch 2.4.1 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL not on record");
+}
+
+TEST_CASE("torch 2.4-2.9 builds name the NCCL their wheels pin", "[resolve]")
+{
+    const std::vector<std::pair<Ask, std::string>> cases {
+        { { .frameworks = { "torch==2.4.0" }, .cuda = "11.8" },
+            "torch==2.4.0 runs as torch 2.4.0 cu118: CUDA 11.8, cuDNN 9.1.0.70, NCCL 2.20.5" },
+        { { .frameworks = { "torch==2.5.1" } },
+            "torch==2.5.1 runs as torch 2.5.1 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.21.5 (the PyPI default build)" },
+        { { .frameworks = { "torch==2.6.0" }, .cuda = "12.4" },
+            "torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.21.5" },
+        { { .frameworks = { "torch==2.6.0" }, .cuda = "11.8" },
+            "torch==2.6.0 runs as torch 2.6.0 cu118: CUDA 11.8, cuDNN 9.1.0.70, NCCL 2.21.5" },
+        { { .frameworks = { "torch==2.7.1" }, .cuda = "12.8" },
+            "torch==2.7.1 runs as torch 2.7.1 cu128: CUDA 12.8, cuDNN 9.7.1.26, NCCL 2.26.2" },
+        { { .frameworks = { "torch==2.8.0" } },
+            "torch==2.8.0 runs as torch 2.8.0 cu128: CUDA 12.8, cuDNN 9.10.2.21, NCCL 2.27.3 (the PyPI default "
+            "build)" },
+        { { .frameworks = { "torch==2.8.0" }, .cuda = "12.6" },
+            "torch==2.8.0 runs as torch 2.8.0 cu126: CUDA 12.6, cuDNN 9.10.2.21, NCCL 2.27.3" },
+        { { .frameworks = { "torch==2.9.1" }, .cuda = "13.0" },
+            "torch==2.9.1 runs as torch 2.9.1 cu130: CUDA 13.0, cuDNN 9.13.0.50, NCCL 2.27.7" },
+    };
+    for (const auto& [ask, message] : cases) {
+        Report r = check(ask);
+        SHOW(r);
+        const Finding* build = finding(r, "framework-build");
+        REQUIRE(build);
+        CHECK(build->verdict == Verdict::ok);
+        CHECK(build->message == message);
+    }
+}
+
+TEST_CASE("torch 2.7's cu128 build and jax 0.5 share one nvidia-nccl-cu12, torch 2.6's cu126 NCCL is unknown",
+    "[resolve][coexist]")
+{
+    Report known = check({ .frameworks = { "torch==2.7.1+cu128", "jax==0.5.3" } });
+    SHOW(known);
+    const Finding* nccl = finding(known, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::ok);
+    CHECK(nccl->message
+        == "torch 2.7.1 cu128 carries NCCL 2.26.2 and jax 0.5.3 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
+           "serves both");
+    Report unknown = check({ .frameworks = { "torch==2.6.0+cu126", "jax==0.5.3" } });
+    SHOW(unknown);
+    REQUIRE(finding(unknown, "frameworks-nccl"));
+    CHECK(finding(unknown, "frameworks-nccl")->verdict == Verdict::unknown);
 }
 
 TEST_CASE("jax 0.5 accepts torch 2.6's cuDNN 9.1.0.70 and NCCL 2.21.5", "[resolve][coexist]")
