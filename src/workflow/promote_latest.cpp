@@ -40,8 +40,7 @@ std::vector<std::string> uncovered_models(
     std::vector<std::string> problems;
     for (const auto& model : models) {
         bool covered = std::any_of(reports.begin(), reports.end(), [&](const store::TierVerification& report) {
-            std::vector<std::string> gpus = node_facts(report.report).gpus;
-            return report.tier == "gpu" && report.passed && std::find(gpus.begin(), gpus.end(), model) != gpus.end();
+            return report.tier == "gpu" && report.passed && node_facts(report.report).has_model(model);
         });
         if (!covered)
             problems.push_back("no passing `gpu` report from a node with " + model
