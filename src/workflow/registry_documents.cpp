@@ -232,6 +232,24 @@ ImageDocuments registry_documents(const ImageReference& reference, bool insecure
             oci::Manifest::parse(image.manifest.bytes, reference.text())) };
 }
 
+ImageSetDocuments platform_documents(const ImageReference& reference, bool insecure)
+{
+    std::unique_ptr<registry::Session> session = registry::open_session(reference, insecure);
+    const std::string& repository = reference.repository;
+    registry::FetchedManifest top = registry::get_manifest(*session, repository, reference.manifest_reference());
+    ImageSetDocuments found { top.digest, {} };
+    std::vector<oci::Descriptor> images = { top.descriptor() };
+    if (top.is_index())
+        images = oci::Index::parse(top.bytes, reference.text()).manifests;
+    for (const auto& image : images) {
+        registry::FetchedManifest manifest
+            = image.digest == top.digest ? top : registry::get_manifest(*session, repository, image.digest.text());
+        found.images.push_back({ image,
+            fetch_documents(*session, repository, image, oci::Manifest::parse(manifest.bytes, image.digest.text())) });
+    }
+    return found;
+}
+
 void keep_documents(const store::Store& store, const Digest& image, const RegistryDocuments& documents)
 {
     if (documents.lock)

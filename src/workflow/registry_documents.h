@@ -93,6 +93,20 @@ struct ImageDocuments {
 };
 ImageDocuments registry_documents(const ImageReference& reference, bool insecure);
 
+// One image of what a reference names in its registry (the image itself, or one
+// platform's of an index) with its documents, as fetch_documents reads them.
+struct PlatformDocuments {
+    oci::Descriptor image; // with its platform when an index lists it
+    RegistryDocuments documents;
+};
+// What `reference` names (an image manifest or an index) and each image it stands for,
+// in the index's order: what an image built for several platforms was verified on.
+struct ImageSetDocuments {
+    Digest digest; // of what the reference names
+    std::vector<PlatformDocuments> images;
+};
+ImageSetDocuments platform_documents(const ImageReference& reference, bool insecure);
+
 // The node facts of a report as the store's record holds it (its "host"); a GPU without
 // an entry in "gpu_uuids" (or a null one) has no UUID. Error(invalid_input) naming the
 // field for a "gpu_uuids" entry that is no GPU UUID.
