@@ -69,9 +69,10 @@ TEST_CASE("a report goes out annotated with its node's GPU models and UUIDs, unk
         { { "gpu", true, "2026-01-02T00:00:00Z",
               { { "host",
                   { { "node", "gpu-node-07" }, { "driver", "550.54.15" }, { "gpus", { "NVIDIA L4", "NVIDIA L4" } },
-                      { "gpu_uuids", { k_second, nullptr } } } } } },
+                      { "gpu_uuids", { k_second, nullptr } } } } },
+              "" },
             { "static", true, "2026-01-01T00:00:00Z",
-                { { "host", { { "node", "gpu-node-07" }, { "gpus", { "NVIDIA L4" } } } } } } });
+                { { "host", { { "node", "gpu-node-07" }, { "gpus", { "NVIDIA L4" } } } } }, "" } });
     std::vector<registry::Artifact> artifacts = workflow::image_artifacts(store, image);
     REQUIRE(artifacts.size() == 2);
     const auto& gpu = artifacts[0].annotations;
