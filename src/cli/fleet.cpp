@@ -3,7 +3,7 @@
 #include "cli/store_output.h"
 #include "core/error.h"
 #include "store/records.h"
-#include "workflow/image_sbom.h"
+#include "workflow/image_tiers.h"
 
 namespace dlenv::cli {
 namespace {
@@ -56,10 +56,9 @@ fleet::FleetJob fleet_job(const FleetArgs& args, const Options& options)
     if (registry.digest)
         throw Error(ErrorCode::invalid_input, "--registry " + args.registry + ": names a digest",
             "name the repository and tag the image was pushed to; the nodes pull it by the digest it has in the store");
-    // The subject of the image's bill of materials is its digest and the lock it carries.
-    sbom::Subject subject = workflow::sbom_subject(store_dir(options), image.name, image.tag);
-    fleet::FleetJob job { image.name, std::move(registry), subject.image,
-        fleet::node_tiers(subject.lock.validation().tiers), args.nodes, args.gpus_per_node, args.insecure };
+    workflow::ImageTiers stored = workflow::image_tiers(store_dir(options), image.name, image.tag);
+    fleet::FleetJob job { image.name, std::move(registry), stored.image, fleet::node_tiers(stored.tiers), args.nodes,
+        args.gpus_per_node, args.insecure };
     fleet::check_job(job);
     return job;
 }

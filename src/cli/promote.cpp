@@ -48,7 +48,8 @@ void register_promote(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("name", args->name, "The image name")->required()->type_name("NAME");
     cmd->add_option("--from-registry", args->from_registry,
            "Promote on the verification reports this registry image holds (pushed by `dlenv push` from the "
-           "machines that verified it) instead of the store's; it must be NAME:latest's digest")
+           "machines that verified it) instead of the store's; it must be NAME:latest's digest, and of an index each "
+           "platform's image needs its own reports there")
         ->type_name("REF");
     cmd->add_flag("--require-gpu-models", args->require_gpu_models,
         "Also require a passing gpu-tier report from a node with each GPU model the lock targets");

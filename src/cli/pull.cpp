@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include "cli/node_gpus.h"
 #include "cli/output.h"
 #include "cli/registry_options.h"
 #include "cli/store_output.h"
@@ -19,7 +20,7 @@ nlohmann::json documents_json(const workflow::RegistryDocuments& documents)
     for (const auto& report : documents.reports)
         reports.push_back({ { "tier", report.verification.tier }, { "passed", report.verification.passed },
             { "time", report.verification.time }, { "artifact", report.artifact.text() }, { "node", report.node.host },
-            { "gpus", report.node.gpus }, { "driver", report.node.driver } });
+            { "gpus", node_gpus_json(report.node.gpus) }, { "driver", report.node.driver } });
     return { { "lock", documents.lock.has_value() }, { "sbom", documents.sbom.has_value() }, { "reports", reports } };
 }
 

@@ -28,7 +28,11 @@ struct Nvml {
     nvmlReturn (*device_name)(nvmlDevice, char*, unsigned);
     nvmlReturn (*compute_capability)(nvmlDevice, int*, int*);
     nvmlReturn (*memory_info)(nvmlDevice, NvmlMemory*);
+    nvmlReturn (*uuid)(nvmlDevice, char*, unsigned);
 };
+
+// NVML_DEVICE_UUID_V2_BUFFER_SIZE: a UUID with its terminating NUL fits in 96 characters.
+constexpr unsigned k_nvml_uuid_size = 96;
 
 struct LibraryCloser {
     void operator()(void* handle) const { dlclose(handle); }
@@ -53,7 +57,7 @@ std::optional<DriverFacts> probe_nvml()
         || !bind(lib, "nvmlDeviceGetHandleByIndex_v2", nvml.device_by_index)
         || !bind(lib, "nvmlDeviceGetName", nvml.device_name)
         || !bind(lib, "nvmlDeviceGetCudaComputeCapability", nvml.compute_capability)
-        || !bind(lib, "nvmlDeviceGetMemoryInfo", nvml.memory_info))
+        || !bind(lib, "nvmlDeviceGetMemoryInfo", nvml.memory_info) || !bind(lib, "nvmlDeviceGetUUID", nvml.uuid))
         return std::nullopt;
     if (nvml.init() != k_nvml_success)
         return std::nullopt;
@@ -70,7 +74,10 @@ std::optional<DriverFacts> probe_nvml()
                 if (nvml.device_by_index(i, &device) != k_nvml_success
                     || nvml.device_name(device, name, sizeof name) != k_nvml_success)
                     continue;
-                DetectedGpu gpu { name, std::nullopt, std::nullopt };
+                DetectedGpu gpu { name, std::nullopt, std::nullopt, std::nullopt };
+                char uuid[k_nvml_uuid_size] = {};
+                if (nvml.uuid(device, uuid, sizeof uuid) == k_nvml_success)
+                    gpu.uuid = GpuUuid::try_parse(uuid);
                 if (nvml.compute_capability(device, &major, &minor) == k_nvml_success && major > 0)
                     gpu.compute_capability
                         = ComputeCapability(static_cast<std::uint32_t>(major), static_cast<std::uint32_t>(minor));
@@ -92,6 +99,19 @@ std::string trim(std::string text)
     return first == std::string::npos ? "" : text.substr(first, last - first + 1);
 }
 
+// What nvidia-smi prints for a field the GPU does not report.
+constexpr std::string_view k_not_available = "[N/A]";
+
+GpuUuid uuid_field(const std::string& field, const std::string& line)
+{
+    try {
+        return GpuUuid::parse(field);
+    } catch (const Error& e) {
+        throw Error(ErrorCode::invalid_input,
+            "nvidia-smi printed a line dlenv cannot read: '" + line + "': " + e.message(), e.hint());
+    }
+}
+
 } // namespace
 
 DriverFacts parse_nvidia_smi(const std::string& output)
@@ -108,14 +128,16 @@ DriverFacts parse_nvidia_smi(const std::string& output)
         auto driver = fields.size() >= 2 ? DriverVersion::try_parse(fields[1]) : std::nullopt;
         if (!driver)
             throw Error(ErrorCode::invalid_input, "nvidia-smi printed a line dlenv cannot read: '" + line + "'",
-                "expected: name, driver_version, compute_cap, memory.total");
+                "expected: name, driver_version, compute_cap, memory.total, uuid");
         if (!facts)
             facts = DriverFacts { *driver, {}, "nvidia-smi" };
-        DetectedGpu gpu { fields[0], std::nullopt, std::nullopt };
+        DetectedGpu gpu { fields[0], std::nullopt, std::nullopt, std::nullopt };
         if (fields.size() >= 3)
             gpu.compute_capability = ComputeCapability::try_parse(fields[2]);
         if (fields.size() >= 4 && !fields[3].empty() && std::isdigit(static_cast<unsigned char>(fields[3][0])))
             gpu.memory_gib = std::stod(fields[3]) / 1024.0;
+        if (fields.size() >= 5 && fields[4] != k_not_available)
+            gpu.uuid = uuid_field(fields[4], line);
         facts->gpus.push_back(std::move(gpu));
     }
     if (!facts)
@@ -127,8 +149,8 @@ std::optional<DriverFacts> probe_driver()
 {
     if (auto facts = probe_nvml())
         return facts;
-    auto smi = run_process(
-        { "nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total", "--format=csv,noheader,nounits" });
+    auto smi = run_process({ "nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total,uuid",
+        "--format=csv,noheader,nounits" });
     if (!smi || smi->exit_code != 0)
         return std::nullopt;
     return parse_nvidia_smi(smi->out);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/gpu_uuid.h"
 #include "core/version.h"
 
 #include <optional>
@@ -12,6 +13,7 @@ struct DetectedGpu {
     std::string name; // as the driver reports it: "NVIDIA A100-SXM4-80GB"
     std::optional<ComputeCapability> compute_capability;
     std::optional<double> memory_gib; // total device memory
+    std::optional<GpuUuid> uuid; // nullopt where the driver gives none
 };
 
 struct DriverFacts {
@@ -24,8 +26,9 @@ struct DriverFacts {
 // nvidia-smi. Returns nullopt when neither is present: a machine without an NVIDIA driver.
 std::optional<DriverFacts> probe_driver();
 
-// Parses the output of `nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total
-// --format=csv,noheader,nounits`. Throws Error(invalid_input) on a line it cannot read.
+// Parses the output of `nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total,uuid
+// --format=csv,noheader,nounits`. Throws Error(invalid_input) on a line it cannot read, and
+// on a uuid that is neither a GPU UUID nor nvidia-smi's "[N/A]".
 DriverFacts parse_nvidia_smi(const std::string& output);
 
 } // namespace dlenv::host

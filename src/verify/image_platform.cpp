@@ -41,14 +41,13 @@ oci::Descriptor platform_image(const oci::ImageLayout& layout, const oci::Descri
         return descriptor;
     if (platform.empty())
         platform = host_platform();
-    oci::Index index = oci::Index::parse(layout.read_blob(descriptor), descriptor.digest.text());
     std::string have;
-    for (const auto& manifest : index.manifests) {
-        if (!manifest.platform)
-            continue;
-        if (text_of(*manifest.platform) == platform)
+    for (const auto& manifest : platform_images(layout, descriptor)) {
+        std::string text = platform_text(manifest);
+        if (text == platform)
             return manifest;
-        have += (have.empty() ? "" : ", ") + text_of(*manifest.platform);
+        if (!text.empty())
+            have += (have.empty() ? "" : ", ") + text;
     }
     throw Error(ErrorCode::not_found, "image index " + descriptor.digest.text() + " has no image for " + platform,
         have.empty() ? "it names no platforms" : "it has " + have + "; pick one with --platform");

@@ -20,7 +20,8 @@ std::string host_platform();
 
 // The image `descriptor` names for `platform` ("" for this machine's): itself when it is a
 // manifest, its manifest for that platform when it is an image index.
-// Error(not_found) naming the platforms the index has.
+// Error(not_found) naming the platforms the index has; platform_images' error for an index
+// that lists none.
 oci::Descriptor platform_image(const oci::ImageLayout& layout, const oci::Descriptor& descriptor, std::string platform);
 
 // Every image `descriptor` stands for: itself when it is a manifest, the manifests of an

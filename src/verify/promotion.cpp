@@ -11,6 +11,7 @@
 #include "verify/static_checks.h"
 #include "verify/unpack.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace dlenv::verify {
@@ -69,11 +70,6 @@ void check_image(const std::string& name, const oci::Descriptor& image, const Re
     store::Verification record = record_of(image.digest);
     std::string digest = image.digest.short_text() + (platform.empty() ? "" : " (" + platform + ")")
         + (where.empty() ? "" : " " + where);
-    if (record.image != image.digest) {
-        check.problems.push_back("the verifications " + where + " are of " + record.image.short_text() + ", not of "
-            + image.digest.short_text());
-        return;
-    }
     for (const auto& tier : check.required) {
         auto found = record.tiers.find(tier);
         if (found == record.tiers.end())
@@ -114,11 +110,15 @@ PromotionCheck check_promotion(const store::Store& store, const std::string& nam
         store, name, [&store](const Digest& image) { return store::read_verification(store, image); }, "");
 }
 
-PromotionCheck check_promotion(
-    const store::Store& store, const std::string& name, const store::Verification& record, const std::string& where)
+PromotionCheck check_promotion(const store::Store& store, const std::string& name,
+    const std::vector<store::Verification>& records, const std::string& where)
 {
-    return check_against(
-        store, name, [&record](const Digest&) { return record; }, where);
+    auto record_of = [&records](const Digest& image) {
+        auto found = std::find_if(records.begin(), records.end(),
+            [&image](const store::Verification& record) { return record.image == image; });
+        return found == records.end() ? store::Verification { image, {} } : *found;
+    };
+    return check_against(store, name, record_of, where);
 }
 
 } // namespace dlenv::verify

@@ -25,9 +25,10 @@ struct PromotionCheck {
 // match its size and sha256, or when the image carries no lock or another lock than its
 // manifest names.
 PromotionCheck check_promotion(const store::Store& store, const std::string& name);
-// The same against `record` (a registry's reports) instead of the store's record;
-// `where` names it in the problems ("in REGISTRY/REPOSITORY").
-PromotionCheck check_promotion(
-    const store::Store& store, const std::string& name, const store::Verification& record, const std::string& where);
+// The same against `records` (a registry's reports, one record per image they are of)
+// instead of the store's records: an image of latest without one has no verification;
+// `where` names them in the problems ("in REGISTRY/REPOSITORY").
+PromotionCheck check_promotion(const store::Store& store, const std::string& name,
+    const std::vector<store::Verification>& records, const std::string& where);
 
 } // namespace dlenv::verify

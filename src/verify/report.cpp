@@ -5,11 +5,15 @@
 namespace dlenv::verify {
 namespace {
 
+// "gpu_uuids" beside "gpus", one each, null where the driver gave none.
 nlohmann::json host_json(const HostFacts& host)
 {
+    nlohmann::json uuids = nlohmann::json::array();
+    for (const auto& uuid : host.gpu_uuids)
+        uuids.push_back(uuid ? nlohmann::json(uuid->text()) : nlohmann::json(nullptr));
     return { { "kernel", host.kernel }, { "node", host.node },
         { "driver", host.driver ? nlohmann::json(host.driver->text()) : nlohmann::json(nullptr) },
-        { "gpus", host.gpus } };
+        { "gpus", host.gpus }, { "gpu_uuids", uuids } };
 }
 
 // The same keys as the lock's validation.thresholds; an empty object when no lock was read.

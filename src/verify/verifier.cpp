@@ -30,8 +30,10 @@ HostFacts host_facts()
     }
     if (auto driver = host::probe_driver()) {
         host.driver = driver->driver;
-        for (const auto& gpu : driver->gpus)
+        for (const auto& gpu : driver->gpus) {
             host.gpus.push_back(gpu.name);
+            host.gpu_uuids.push_back(gpu.uuid);
+        }
     }
     return host;
 }

@@ -2,20 +2,10 @@
 
 #include "lock/lockfile.h"
 
-#include <algorithm>
 #include <map>
 #include <utility>
 
 namespace dlenv::workflow {
-namespace {
-
-bool has_model(const NodeReport& report, const std::string& model)
-{
-    return std::find(report.node.gpus.begin(), report.node.gpus.end(), model) != report.node.gpus.end();
-}
-
-} // namespace
-
 FleetStatus fleet_status(const ImageDocuments& found)
 {
     FleetStatus status { found.image, {}, {}, {}, {} };
@@ -35,7 +25,7 @@ FleetStatus fleet_status(const ImageDocuments& found)
     for (const auto& gpu : lock.stack().gpus) {
         bool ran = false, passed = false;
         for (const auto& report : status.reports)
-            if (report.tier == "gpu" && has_model(report, gpu.name)) {
+            if (report.tier == "gpu" && report.node.has_model(gpu.name)) {
                 ran = true;
                 passed = passed || report.passed;
             }

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "store/store.h"
 #include "store/tags.h"
+#include "verify/image_platform.h"
 #include "verify/promotion.h"
 #include "workflow/registry_documents.h"
 
@@ -20,17 +21,18 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
     return out;
 }
 
-// The reports of NAME:latest in the registry, once its manifest there is latest's.
-std::vector<RegistryReport> registry_reports(
+// The reports of each image of NAME:latest in the registry (latest itself, or each
+// platform's of its index), once what the registry names is latest.
+ImageSetDocuments registry_reports(
     const std::string& name, const oci::Descriptor& latest, const ImageReference& reference, bool insecure)
 {
-    ImageDocuments found = registry_documents(reference, insecure);
-    if (found.image != latest.digest)
+    ImageSetDocuments found = platform_documents(reference, insecure);
+    if (found.digest != latest.digest)
         throw Error(ErrorCode::verification_failed,
-            reference.text() + " is image " + found.image.text() + ", but " + name + ":latest is "
+            reference.text() + " is image " + found.digest.text() + ", but " + name + ":latest is "
                 + latest.digest.text(),
             "pull " + reference.text() + " into the store, or push " + name + ":latest there");
-    return found.documents.reports;
+    return found;
 }
 
 // One problem per GPU model of the lock no passing gpu-tier report covers.
@@ -40,8 +42,7 @@ std::vector<std::string> uncovered_models(
     std::vector<std::string> problems;
     for (const auto& model : models) {
         bool covered = std::any_of(reports.begin(), reports.end(), [&](const store::TierVerification& report) {
-            std::vector<std::string> gpus = node_facts(report.report).gpus;
-            return report.tier == "gpu" && report.passed && std::find(gpus.begin(), gpus.end(), model) != gpus.end();
+            return report.tier == "gpu" && report.passed && node_facts(report.report).has_model(model);
         });
         if (!covered)
             problems.push_back("no passing `gpu` report from a node with " + model
@@ -61,15 +62,18 @@ store::HistoryEntry promote_latest(const PromoteRequest& request)
     std::optional<verify::PromotionCheck> found_check;
     if (!request.from_registry || !latest) {
         found_check = verify::check_promotion(store, name); // the errors of an unknown name or no latest
-        if (latest)
-            for (const auto& [tier, verification] : store::read_verification(store, latest->digest).tiers)
-                reports.push_back(verification);
+        if (latest) // each platform's image of an index has its own record
+            for (const auto& image : verify::platform_images(store.layout(), *latest))
+                for (const auto& [tier, verification] : store::read_verification(store, image.digest).tiers)
+                    reports.push_back(verification);
     } else {
-        std::vector<RegistryReport> found = registry_reports(name, *latest, *request.from_registry, request.insecure);
-        for (const auto& report : found)
-            reports.push_back(report.verification);
-        found_check = verify::check_promotion(
-            store, name, newest_per_tier(latest->digest, found), "in " + request.from_registry->text());
+        std::vector<store::Verification> records;
+        for (const auto& image : registry_reports(name, *latest, *request.from_registry, request.insecure).images) {
+            for (const auto& report : image.documents.reports)
+                reports.push_back(report.verification);
+            records.push_back(newest_per_tier(image.image.digest, image.documents.reports));
+        }
+        found_check = verify::check_promotion(store, name, records, "in " + request.from_registry->text());
     }
     verify::PromotionCheck check = std::move(*found_check);
     if (request.require_gpu_models) {

@@ -8,6 +8,7 @@
 #include "store/attachments.h"
 #include "workflow/attachment_types.h"
 
+#include <algorithm>
 #include <map>
 
 namespace dlenv::workflow {
@@ -16,15 +17,26 @@ namespace {
 constexpr std::string_view k_report_schema = "dlenv.verification.report/v1";
 constexpr const char* k_lock_annotation = "dev.dlenv.lock.digest";
 
-std::string joined(const std::vector<std::string>& parts)
+constexpr std::string_view k_node_prefix = "dev.dlenv.node.";
+
+// Each GPU's model, or its UUID ("unknown" for none), joined by ", ".
+std::string joined(const std::vector<NodeGpu>& gpus, bool uuids)
 {
     std::string out;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-        out += (i == 0 ? "" : ", ") + parts[i];
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+        out += (i == 0 ? "" : ", ")
+            + (!uuids              ? gpus[i].model
+                    : gpus[i].uuid ? gpus[i].uuid->text()
+                                   : std::string("unknown"));
     return out;
 }
 
 } // namespace
+
+bool NodeFacts::has_model(const std::string& model) const
+{
+    return std::any_of(gpus.begin(), gpus.end(), [&](const NodeGpu& gpu) { return gpu.model == model; });
+}
 
 NodeFacts node_facts(const nlohmann::json& report)
 {
@@ -39,7 +51,18 @@ NodeFacts node_facts(const nlohmann::json& report)
     if (host.contains("gpus") && host["gpus"].is_array())
         for (const auto& gpu : host["gpus"])
             if (gpu.is_string())
-                node.gpus.push_back(gpu.get<std::string>());
+                node.gpus.push_back({ gpu.get<std::string>(), std::nullopt });
+    const nlohmann::json* uuids = host.contains("gpu_uuids") ? &host["gpu_uuids"] : nullptr;
+    for (std::size_t i = 0; uuids && uuids->is_array() && i < uuids->size() && i < node.gpus.size(); ++i) {
+        const nlohmann::json& uuid = (*uuids)[i];
+        if (uuid.is_null())
+            continue;
+        node.gpus[i].uuid = uuid.is_string() ? GpuUuid::try_parse(uuid.get<std::string>()) : std::nullopt;
+        if (!node.gpus[i].uuid)
+            throw Error(ErrorCode::invalid_input,
+                "host.gpu_uuids[" + std::to_string(i) + "]: " + uuid.dump() + " is not a GPU UUID",
+                "a GPU UUID is GPU- and 8-4-4-4-12 hex digits, as `nvidia-smi --query-gpu=uuid` prints it");
+    }
     return node;
 }
 
@@ -54,7 +77,9 @@ std::map<std::string, std::string> report_annotations(const Digest& image, const
     if (!node.host.empty())
         out[k_node_annotation] = node.host;
     if (!node.gpus.empty())
-        out[k_gpus_annotation] = joined(node.gpus);
+        out[k_gpus_annotation] = joined(node.gpus, false);
+    if (std::any_of(node.gpus.begin(), node.gpus.end(), [](const NodeGpu& gpu) { return gpu.uuid.has_value(); }))
+        out[k_gpu_uuids_annotation] = joined(node.gpus, true);
     if (!node.driver.empty())
         out[k_driver_annotation] = node.driver;
     return out;
@@ -99,7 +124,14 @@ RegistryReport read_report(
     } catch (const nlohmann::json::exception& e) {
         throw refused(what, std::string("its content: ") + e.what());
     }
-    for (const auto& [key, value] : report_annotations(image, tier)) {
+    NodeFacts node;
+    try {
+        node = node_facts(tier.report);
+    } catch (const Error& e) {
+        throw refused(what, "its content's report " + e.message());
+    }
+    std::map<std::string, std::string> expected = report_annotations(image, tier);
+    for (const auto& [key, value] : expected) {
         auto found = artifact.annotations.find(key);
         if (found == artifact.annotations.end() || found->second != value)
             throw refused(what,
@@ -107,7 +139,10 @@ RegistryReport read_report(
                     + (found == artifact.annotations.end() ? std::string("missing") : "\"" + found->second + "\"")
                     + " but its content says \"" + value + "\"");
     }
-    return { artifact.manifest, tier, node_facts(tier.report) };
+    for (const auto& [key, value] : artifact.annotations)
+        if (key.starts_with(k_node_prefix) && !expected.contains(key))
+            throw refused(what, "its annotation " + key + " is \"" + value + "\" but its content says nothing of it");
+    return { artifact.manifest, tier, std::move(node) };
 }
 
 void check_lock(const registry::FetchedArtifact& artifact, const oci::Manifest& manifest, const std::string& what)
@@ -195,6 +230,24 @@ ImageDocuments registry_documents(const ImageReference& reference, bool insecure
     return { image.manifest.digest,
         fetch_documents(*session, reference.repository, image.manifest.descriptor(),
             oci::Manifest::parse(image.manifest.bytes, reference.text())) };
+}
+
+ImageSetDocuments platform_documents(const ImageReference& reference, bool insecure)
+{
+    std::unique_ptr<registry::Session> session = registry::open_session(reference, insecure);
+    const std::string& repository = reference.repository;
+    registry::FetchedManifest top = registry::get_manifest(*session, repository, reference.manifest_reference());
+    ImageSetDocuments found { top.digest, {} };
+    std::vector<oci::Descriptor> images = { top.descriptor() };
+    if (top.is_index())
+        images = oci::Index::parse(top.bytes, reference.text()).manifests;
+    for (const auto& image : images) {
+        registry::FetchedManifest manifest
+            = image.digest == top.digest ? top : registry::get_manifest(*session, repository, image.digest.text());
+        found.images.push_back({ image,
+            fetch_documents(*session, repository, image, oci::Manifest::parse(manifest.bytes, image.digest.text())) });
+    }
+    return found;
 }
 
 void keep_documents(const store::Store& store, const Digest& image, const RegistryDocuments& documents)

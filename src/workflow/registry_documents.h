@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/gpu_uuid.h"
 #include "core/image_reference.h"
 #include "oci/descriptor.h"
 #include "registry/referrers.h"
@@ -13,11 +14,20 @@
 
 namespace dlenv::workflow {
 
+// One GPU of a node: its model as the driver names it and its UUID, nullopt where the
+// report gives none (one written before reports carried UUIDs).
+struct NodeGpu {
+    std::string model;
+    std::optional<GpuUuid> uuid;
+};
+
 // The node a verification report ran on, as the report says it (its "host").
 struct NodeFacts {
     std::string host; // empty when the report names none
-    std::vector<std::string> gpus; // models, as the driver names them
+    std::vector<NodeGpu> gpus;
     std::string driver; // empty without one
+
+    bool has_model(const std::string& model) const;
 };
 
 // The annotations that bind an artifact to the image and a report to its node.
@@ -27,6 +37,8 @@ constexpr const char* k_passed_annotation = "dev.dlenv.verification.passed";
 constexpr const char* k_time_annotation = "org.opencontainers.image.created";
 constexpr const char* k_node_annotation = "dev.dlenv.node.host";
 constexpr const char* k_gpus_annotation = "dev.dlenv.node.gpus"; // models joined by ", "
+// The same GPUs' UUIDs joined by ", ", "unknown" for one without; only when one is known.
+constexpr const char* k_gpu_uuids_annotation = "dev.dlenv.node.gpu-uuids";
 constexpr const char* k_driver_annotation = "dev.dlenv.node.driver";
 
 // What goes out with `image`: its lock and SBOM as the store attached them, and one
@@ -67,7 +79,9 @@ struct RegistryDocuments {
 // types. Error(invalid_input), naming the artifact, for one whose annotations name
 // another image than its subject, a lock that is not the lock `image`'s manifest names
 // (its dev.dlenv.lock.digest annotation), or a report whose content says another image,
-// tier, outcome or time than its annotations. Artifacts of other types are left alone.
+// tier, outcome, time or node (host, GPU models and UUIDs, driver) than its annotations,
+// names a node annotation its content does not give, or holds a GPU UUID that is none.
+// Artifacts of other types are left alone.
 RegistryDocuments fetch_documents(registry::Session& session, const std::string& repository,
     const oci::Descriptor& image, const oci::Manifest& manifest);
 
@@ -79,7 +93,23 @@ struct ImageDocuments {
 };
 ImageDocuments registry_documents(const ImageReference& reference, bool insecure);
 
-// The node facts of a report as the store's record holds it (its "host").
+// One image of what a reference names in its registry (the image itself, or one
+// platform's of an index) with its documents, as fetch_documents reads them.
+struct PlatformDocuments {
+    oci::Descriptor image; // with its platform when an index lists it
+    RegistryDocuments documents;
+};
+// What `reference` names (an image manifest or an index) and each image it stands for,
+// in the index's order: what an image built for several platforms was verified on.
+struct ImageSetDocuments {
+    Digest digest; // of what the reference names
+    std::vector<PlatformDocuments> images;
+};
+ImageSetDocuments platform_documents(const ImageReference& reference, bool insecure);
+
+// The node facts of a report as the store's record holds it (its "host"); a GPU without
+// an entry in "gpu_uuids" (or a null one) has no UUID. Error(invalid_input) naming the
+// field for a "gpu_uuids" entry that is no GPU UUID.
 NodeFacts node_facts(const nlohmann::json& report);
 
 // The newest report of each tier (by time), as one verification record of `image`.

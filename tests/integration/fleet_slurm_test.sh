@@ -3,7 +3,8 @@
 # 127.0.0.1) with one gpu generic resource and no GPU behind it: the script dlenv writes asks
 # for the whole node and its GPU and pins the image by digest; submitted, the node pulls it
 # by that digest from a local registry, verifies it (static passes, the gpu tier cannot
-# run), pushes it back, and the job ends with verify's 3, which dlenv prints per node and
+# run on the stand-in driver's H100), pushes it back with a report naming that GPU by model
+# and UUID, and the job ends with verify's 3, which dlenv prints per node and
 # exits with. Hostile names and an -o that is no regular file are refused with exit 2.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
@@ -50,8 +51,11 @@ bash -n "$scratch/verify.sbatch" || fail "the script is no valid bash"
 start_slurm "$scratch/slurm" 1
 mkdir "$scratch/work"
 cd "$scratch/work"
+# The node's driver is a stand-in nvidia-smi (one H100 and its UUID), on the PATH sbatch
+# passes to the job: its GPU has no device node, so the gpu tier still cannot run.
+stand_in_nvidia_smi "$scratch/bin"
 set +e
-out=$("$dlenv" fleet slurm quickstart --registry "$remote:v1" --store "$store" --insecure --dlenv "$dlenv" --submit)
+out=$(PATH="$scratch/bin:$PATH" "$dlenv" fleet slurm quickstart --registry "$remote:v1" --store "$store" --insecure --dlenv "$dlenv" --submit)
 rc=$?
 set -e
 expect_eq "the job's outcome is verify's: could not run" "$rc" 3
@@ -78,6 +82,6 @@ set +e
 "$dlenv" fleet status "$remote:v1" --insecure --json >"$scratch/fleet.json"
 rc=$?
 set -e
-expect_eq "fleet status reports the node's static pass and no gpu pass (exit 1)" \
-  "$rc $(python3 -c 'import json,sys; print([(r["node"], r["tier"], r["passed"]) for r in json.load(sys.stdin)["reports"]])' <"$scratch/fleet.json")" \
-  "1 [('$(uname -n)', 'static', True)]"
+expect_eq "fleet status reports the node's static pass on its GPU, by model and UUID, and no gpu pass (exit 1)" \
+  "$rc $(python3 -c 'import json,sys; print([(r["node"], r["tier"], r["passed"], [(g["model"], g["uuid"]) for g in r["gpus"]]) for r in json.load(sys.stdin)["reports"]])' <"$scratch/fleet.json")" \
+  "1 [('$(uname -n)', 'static', True, [('NVIDIA H100 80GB HBM3', 'GPU-b8ea3855-276c-c9cb-b366-c6fa655957c5')])]"

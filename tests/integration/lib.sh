@@ -51,6 +51,12 @@ build_quickstart() { # build_quickstart STORE
 
 # The quickstart profile as quickstart-static, which requires only the static tier, at
 # DIR/quickstart-static.json with the app it copies beside it.
+stand_in_nvidia_smi() { # stand_in_nvidia_smi DIR: an nvidia-smi in DIR that answers as one H100 with its UUID
+  mkdir -p "$1"
+  printf '#!/bin/sh\ncat %q\n' "$source_dir/tests/fixtures/nvidia_smi/query-gpu-h100.csv" >"$1/nvidia-smi"
+  chmod +x "$1/nvidia-smi"
+}
+
 static_quickstart_profile() { # static_quickstart_profile DIR
   mkdir -p "$1/app"
   cp "$source_dir/examples/quickstart/app/hello.sh" "$1/app/"

@@ -4,7 +4,8 @@
 # replica; `dlenv build` builds both images and tags the OCI index over them, the same
 # index digest from a fresh store; `dlenv push` writes that index, which skopeo reads
 # with both platforms; the arm64 image verifies statically. A platform the framework
-# build has no wheels for exits 2 naming both.
+# build has no wheels for exits 2 naming both. Promotion, from the store or the registry,
+# wants each platform's image verified, naming the one that is not.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
 command -v skopeo >/dev/null || { echo "skip: skopeo is not installed"; exit 77; }
@@ -140,3 +141,27 @@ amd64=$(platform_digest "$raw" amd64)
 expect_eq "promote refuses while one platform is unverified, naming that one" \
   "$status $(head -1 "$scratch/promote.err")" \
   "1 dlenv: fleet:latest cannot be promoted: no passing \`static\` verification for ${amd64:0:19} (linux/amd64) (run \`dlenv verify fleet --tier static --platform linux/amd64\`)"
+
+# From the registry each platform's image needs its own reports there: `push` attaches the
+# arm64 report to the arm64 manifest and the amd64 image has none, then the amd64 one that
+# failed (the base's stand-in python3 imports nothing) is the one named.
+"$dlenv" push fleet "$remote/team/fleet:1" --store "$store" --insecure >/dev/null 2>&1
+from_registry() { # from_registry: promote on the registry's reports; prints the exit code and the error
+  set +e
+  "$dlenv" promote fleet --store "$store" --from-registry "$remote/team/fleet:1" --insecure >/dev/null 2>"$scratch/promote.err"
+  echo "$? $(head -1 "$scratch/promote.err")"
+  set -e
+}
+expect_eq "promote --from-registry refuses while the registry has no amd64 report, naming the platform and tier" \
+  "$(from_registry)" \
+  "1 dlenv: fleet:latest cannot be promoted: no passing \`static\` verification for ${amd64:0:19} (linux/amd64) in $remote/team/fleet:1 (run \`dlenv verify fleet --tier static --platform linux/amd64\`)"
+set +e
+"$dlenv" verify fleet --tier static --platform linux/amd64 --store "$store" --json >"$scratch/amd64.json"
+status=$?
+set -e
+expect_eq "the amd64 image fails its static tier here" "$status $(json_field 'j["digest"]' <"$scratch/amd64.json")" "1 $amd64"
+"$dlenv" push fleet "$remote/team/fleet:1" --store "$store" --insecure >/dev/null 2>&1
+expect_eq "with the amd64 report in the registry, its failure is named by platform and tier" "$(from_registry)" \
+  "1 dlenv: fleet:latest cannot be promoted: the \`static\` verification of ${amd64:0:19} (linux/amd64) in $remote/team/fleet:1 failed at $(json_field 'j["time"]' <"$scratch/amd64.json") (fix the image, build it and run \`dlenv verify fleet --tier static --platform linux/amd64\`)"
+expect_eq "and production is not tagged" \
+  "$(skopeo inspect --raw "oci:$store:fleet:production" >/dev/null 2>&1 && echo tagged || echo untagged)" "untagged"

@@ -7,7 +7,9 @@ image in a registry without the referrers API (the sha256-<hex> tag schema index
 MODE other: a signature-like artifact (application/vnd.example.signature.v1+json) whose
 subject is the image. MODE annotation / content: REPORT_MANIFEST (a dlenv report's
 manifest) copied with its dev.dlenv.image.digest annotation, or the image its content
-reports on, changed to another digest; it replaces the dlenv reports the index lists.
+reports on, changed to another digest; MODE uuid: with its dev.dlenv.node.gpu-uuids
+annotation naming another GPU (the UUID of tests/fixtures/nvidia_smi/l4-driver-555.xml).
+Each replaces the dlenv reports the index lists.
 Prints the pushed manifest's digest.
 """
 import hashlib
@@ -18,6 +20,7 @@ import urllib.request
 INDEX = "application/vnd.oci.image.index.v1+json"
 REPORT = "application/vnd.dlenv.verification.v1+json"
 OTHER_IMAGE = "sha256:" + "2" * 64
+OTHER_GPU = "GPU-c5533cd4-5a60-059e-348d-b6d7466932e4"
 
 
 def request(url, data=None, method=None, headers=None):
@@ -54,6 +57,8 @@ def main():
         content = json.loads(request(base + "/blobs/" + manifest["layers"][0]["digest"]).read())
         if mode == "annotation":
             manifest["annotations"]["dev.dlenv.image.digest"] = OTHER_IMAGE
+        elif mode == "uuid":
+            manifest["annotations"]["dev.dlenv.node.gpu-uuids"] = OTHER_GPU
         else:
             content["image"] = OTHER_IMAGE
         manifest["layers"][0].update(put_blob(base, registry, json.dumps(content).encode()))

@@ -6,7 +6,8 @@
 # skopeo and the tag list show; pushing again lists nothing twice and keeps what others
 # listed; a fresh store pulls them back and promotes from the registry; `fleet status`
 # reads them by node; a report bound to another image, or whose content says another
-# image, is refused and nothing is kept.
+# image, or another GPU UUID than its annotation, is refused and nothing is kept. The
+# verifying machine has a stand-in nvidia-smi: the report names its GPU by model and UUID.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/registry_lib.sh"
 
@@ -36,7 +37,10 @@ expect_eq "the stored lock is the image's" \
   "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["digest"])' "$(attached "$store" lock)")" \
   "$(skopeo inspect --raw "oci:$store:quickstart-static:latest" | json_field 'j["annotations"]["dev.dlenv.lock.digest"]')"
 
-"$dlenv" verify quickstart-static --store "$store" --tier static >/dev/null
+# Verified where a stand-in nvidia-smi reports one H100 with its UUID (NVML is absent here).
+stand_in_nvidia_smi "$scratch/bin"
+PATH="$scratch/bin:$PATH" "$dlenv" verify quickstart-static --store "$store" --tier static >/dev/null
+uuid=GPU-b8ea3855-276c-c9cb-b366-c6fa655957c5
 
 start_registry "$scratch/registry"
 remote=127.0.0.1:$registry_port
@@ -56,9 +60,9 @@ skopeo inspect --tls-verify=false --raw "docker://$remote/team/app@$report" >"$s
 expect_eq "the report's subject is the image" "$(json_field 'j["subject"]["digest"]' <"$scratch/report-manifest.json")" "$digest"
 expect_eq "its config is the empty one" "$(json_field 'j["config"]["mediaType"] + " " + str(j["config"]["size"])' <"$scratch/report-manifest.json")" \
   "application/vnd.oci.empty.v1+json 2"
-expect_eq "its annotations bind it to the image and the node" \
-  "$(json_field '" ".join(j["annotations"][k] for k in ("dev.dlenv.image.digest", "dev.dlenv.verification.tier", "dev.dlenv.verification.passed", "dev.dlenv.node.host"))' <"$scratch/report-manifest.json")" \
-  "$digest static true $(uname -n)"
+expect_eq "its annotations bind it to the image and the node, its GPU by model and UUID" \
+  "$(json_field '" | ".join(j["annotations"][k] for k in ("dev.dlenv.image.digest", "dev.dlenv.verification.tier", "dev.dlenv.verification.passed", "dev.dlenv.node.host", "dev.dlenv.node.gpus", "dev.dlenv.node.gpu-uuids", "dev.dlenv.node.driver"))' <"$scratch/report-manifest.json")" \
+  "$digest | static | true | $(uname -n) | NVIDIA H100 80GB HBM3 | $uuid | 550.54.15"
 
 # An entry another tool listed stays; pushing again lists nothing twice.
 push_referrer() { python3 "$source_dir/tests/integration/push_referrer.py" "$remote" team/app "$digest" "$@"; }
@@ -73,8 +77,8 @@ fresh=$scratch/b/.dlenv
 name=$remote/team/app
 "$dlenv" pull "$name:latest" --store "$fresh" --insecure --json >"$scratch/pull.json"
 expect_eq "pull brings the lock, the SBOM and the report" \
-  "$(json_field '(j["attached"]["lock"], j["attached"]["sbom"], [(r["tier"], r["passed"], r["node"]) for r in j["attached"]["reports"]])' <"$scratch/pull.json")" \
-  "(True, True, [('static', True, '$(uname -n)')])"
+  "$(json_field '(j["attached"]["lock"], j["attached"]["sbom"], [(r["tier"], r["passed"], r["node"], r["gpus"]) for r in j["attached"]["reports"]])' <"$scratch/pull.json")" \
+  "(True, True, [('static', True, '$(uname -n)', [{'model': 'NVIDIA H100 80GB HBM3', 'uuid': '$uuid'}])])"
 cmp -s "$(attached "$fresh" sbom)" "$scratch/sbom.json" || fail "the pulled SBOM is not the one pushed"
 echo "ok: the pulled SBOM is the one pushed"
 cmp -s "$(attached "$fresh" lock)" "$(attached "$store" lock)" || fail "the pulled lock is not the one pushed"
@@ -103,9 +107,14 @@ set +e
 "$dlenv" fleet status "$name:latest" --insecure --json >"$scratch/fleet.json"
 rc=$?
 set -e
-expect_eq "fleet status names the node and the GPU models no node verified (exit 1)" \
-  "$rc $(json_field '([(r["node"], r["tier"], r["passed"]) for r in j["reports"]], j["gpu_models"]["missing"])' <"$scratch/fleet.json")" \
-  "1 ([('$(uname -n)', 'static', True)], ['NVIDIA A100-SXM4-80GB', 'NVIDIA H100 80GB HBM3'])"
+expect_eq "fleet status names the node, its GPU by model and UUID, and the GPU models no node verified (exit 1)" \
+  "$rc $(json_field '([(r["node"], r["tier"], r["passed"], r["gpus"]) for r in j["reports"]], j["gpu_models"]["missing"])' <"$scratch/fleet.json")" \
+  "1 ([('$(uname -n)', 'static', True, [{'model': 'NVIDIA H100 80GB HBM3', 'uuid': '$uuid'}])], ['NVIDIA A100-SXM4-80GB', 'NVIDIA H100 80GB HBM3'])"
+set +e
+"$dlenv" fleet status "$name:latest" --insecure >"$scratch/fleet.txt"
+set -e
+expect_eq "and says it in words" "$(sed -n 2p "$scratch/fleet.txt")" \
+  "  $(uname -n) static passed at $(json_field 'j["reports"][0]["time"]' <"$scratch/fleet.json"), GPUs NVIDIA H100 80GB HBM3 $uuid, driver 550.54.15"
 
 # A report bound to another image, and one whose content reports on another, are refused.
 refused_pull() { # refused_pull WHAT EXPECTED_MESSAGE
@@ -127,3 +136,5 @@ set -e
 expect_eq "promote --from-registry refuses it too" "$rc" 2
 forged=$(push_referrer content "$scratch/report-manifest.json")
 refused_pull content "dlenv: $name@$forged (application/vnd.dlenv.verification.v1+json): its content reports on sha256:$(printf '2%.0s' $(seq 64)), not $digest"
+forged=$(push_referrer uuid "$scratch/report-manifest.json")
+refused_pull uuid "dlenv: $name@$forged (application/vnd.dlenv.verification.v1+json): its annotation dev.dlenv.node.gpu-uuids is \"GPU-c5533cd4-5a60-059e-348d-b6d7466932e4\" but its content says \"$uuid\""

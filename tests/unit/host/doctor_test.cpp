@@ -12,7 +12,7 @@ host::DriverFacts gpus(unsigned n, const std::string& name = "NVIDIA H100 80GB H
 {
     host::DriverFacts facts { DriverVersion::parse("550.54.15"), {}, "nvidia-smi" };
     for (unsigned i = 0; i < n; ++i)
-        facts.gpus.push_back({ name, ComputeCapability(9, 0), memory_gib });
+        facts.gpus.push_back({ name, ComputeCapability(9, 0), memory_gib, std::nullopt });
     return facts;
 }
 
@@ -206,7 +206,7 @@ TEST_CASE("the driver is judged against the lock's floors", "[host]")
 TEST_CASE("GPU models are grouped and looked up in the matrix", "[host]")
 {
     auto driver = gpus(2);
-    driver.gpus.push_back({ "NVIDIA Future GPU", ComputeCapability(12, 1), 96.0 });
+    driver.gpus.push_back({ "NVIDIA Future GPU", ComputeCapability(12, 1), 96.0, std::nullopt });
     auto findings = host::check_gpu_models(driver, h100);
     REQUIRE(findings.size() == 2);
     CHECK(findings[0].message == "2 x NVIDIA H100 80GB HBM3: sm_90 (Hopper), 80 GB HBM3, 3350 GB/s");
