@@ -35,9 +35,10 @@ FrameworkRequest framework_request(const JsonReader& field, bool with_cuda)
         field.allow_only({ "name", "version", "cuda", "extra" });
     else
         field.allow_only({ "name", "version", "extra" });
+    std::string text = field.at("name").string() + "==" + field.at("version").string();
     FrameworkRequest request = [&] {
         try {
-            return FrameworkRequest::parse(field.at("name").string() + "==" + field.at("version").string());
+            return FrameworkRequest::parse(text);
         } catch (const Error& e) {
             field.fail(e.message(), e.hint());
         }
