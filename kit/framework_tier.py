@@ -1,6 +1,7 @@
 """dlenv verify's framework tier, run in the container with the GPUs injected:
     python3 /opt/dlenv/kit/framework_tier.py [--lock PATH]
-For the framework the lock names (torch, tensorflow or jax): it sees the GPUs, its CUDA
+For each framework the lock names (torch, tensorflow or jax; its own, then those of
+stack.also): it sees the GPUs, its CUDA
 and cuDNN are the lock's, a small mixed-precision training step works, and an all-reduce
 across every visible GPU sums right. Prints one JSON object (the kit contract) and exits
 0, whatever the checks found."""
@@ -17,12 +18,13 @@ CHECKS = {"torch": torch_checks, "tensorflow": tensorflow_checks, "jax": jax_che
 
 
 def run(stack, report):
-    checks = CHECKS.get(stack.framework)
-    if checks is None:
-        report.add("framework", "skip", "the lock's framework %r has no checks in the kit (it knows %s)"
-                   % (stack.framework, ", ".join(sorted(CHECKS))))
-        return
-    checks.run(stack, report)
+    for view in stack.frameworks():
+        checks = CHECKS.get(view.framework)
+        if checks is None:
+            report.add("framework", "skip", "the lock's framework %r has no checks in the kit (it knows %s)"
+                       % (view.framework, ", ".join(sorted(CHECKS))))
+            continue
+        checks.run(view, report)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The lock the image was built from (/opt/dlenv/dlenv.lock.json): the stack fields the
 tiers check against."""
 import argparse
+import copy
 import json
 
 DEFAULT_LOCK = "/opt/dlenv/dlenv.lock.json"
@@ -40,8 +41,20 @@ class Stack(object):
         framework = stack.get("framework") or {}
         self.framework = framework.get("name")
         self.framework_version = framework.get("local_version") or framework.get("version")
+        self.also = [(item.get("name"), item.get("local_version") or item.get("version"))
+                     for item in stack.get("also") or []]
         if self.cuda is None:
             raise ValueError("stack.cuda is %r, not a version" % stack["cuda"])
+
+
+    def frameworks(self):
+        """The stack as each framework it installs sees it: its own, then each of `also`."""
+        views = [self]
+        for name, version in self.also:
+            view = copy.copy(self)
+            view.framework, view.framework_version = name, version
+            views.append(view)
+        return views
 
 
 def parse_arguments(tier, add_arguments=None):

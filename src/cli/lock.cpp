@@ -77,6 +77,8 @@ std::string summary(const resolve::Stack& stack)
     std::string out = stack.framework.name + " " + stack.framework.version.str();
     for (const auto& c : stack.companions)
         out += ", " + c.name + " " + c.version.str();
+    for (const auto& a : stack.also)
+        out += ", " + a.framework.name + " " + a.framework.version.str();
     out += "; CUDA " + stack.cuda.text();
     if (stack.cudnn)
         out += ", cuDNN " + *stack.cudnn;
@@ -137,7 +139,9 @@ int run_lock(const LockArgs& args, const Options& options)
 void register_lock(CLI::App& app, Options& options, int& exit_code)
 {
     auto args = std::make_shared<LockArgs>();
-    auto* cmd = app.add_subcommand("lock", "Resolve a profile against the matrices and write its lockfile");
+    auto* cmd = app.add_subcommand("lock",
+        "Resolve a profile against the matrices and write its lockfile; a profile's `also` frameworks are "
+        "locked beside its framework once they can share one environment");
     cmd->add_option("profile", args->profile, "A shipped profile's name (see `dlenv profiles`) or a profile file")
         ->required()
         ->type_name("PROFILE");

@@ -48,11 +48,21 @@ std::map<std::string, Text> companions_of(const LockedStack& stack)
     return out;
 }
 
+// "0.4.31 [cuda12]" by name ("jax"), for each framework beside the stack's own.
+std::map<std::string, Text> also_of(const LockedStack& stack)
+{
+    std::map<std::string, Text> out;
+    for (const auto& framework : stack.also)
+        out[framework.name] = framework.version + (framework.extra.empty() ? "" : " [" + framework.extra + "]");
+    return out;
+}
+
 std::vector<FieldChange> stack_changes(const LockedStack& a, const LockedStack& b)
 {
     std::vector<FieldChange> out;
     compare(out, "framework", a.framework + " " + a.framework_version, b.framework + " " + b.framework_version);
     compare_keyed(out, companions_of(a), companions_of(b));
+    compare_keyed(out, also_of(a), also_of(b));
     compare(out, "CUDA", a.cuda.text(), b.cuda.text());
     compare(out, "cuDNN", text_of(a.cudnn), text_of(b.cudnn));
     compare(out, "NCCL", text_of(a.nccl), text_of(b.nccl));

@@ -42,12 +42,28 @@ LockedGpu read_gpu(const JsonReader& gpu)
         read_verdict(gpu.at("verdict")), gpu.at("findings").strings() };
 }
 
+nlohmann::json framework_json(const LockedFramework& framework)
+{
+    nlohmann::json out = { { "name", framework.name }, { "version", framework.public_version },
+        { "local_version", framework.version }, { "variant", framework.variant } };
+    if (!framework.extra.empty())
+        out["extra"] = framework.extra;
+    return out;
+}
+
+LockedFramework read_framework(const JsonReader& framework)
+{
+    framework.allow_only({ "name", "version", "local_version", "variant", "extra" });
+    return { framework.at("name").string(), framework.at("local_version").string(), framework.at("version").string(),
+        framework.at("variant").string(), framework.optional_string("extra").value_or("") };
+}
+
 } // namespace
 
 LockedStack locked_stack_of(const resolve::Stack& stack)
 {
     LockedStack out { stack.framework.name, stack.framework.version.str(), stack.framework.version.public_str(),
-        stack.variant, stack.framework_extra, {}, stack.cuda, std::nullopt, std::nullopt, stack.python,
+        stack.variant, stack.framework_extra, {}, {}, stack.cuda, std::nullopt, std::nullopt, stack.python,
         stack.toolkit_driver, stack.minor_version_driver, stack.forward_compat, stack.arch_list, stack.ptx, {},
         stack.unconfirmed };
     if (stack.cudnn)
@@ -56,6 +72,9 @@ LockedStack locked_stack_of(const resolve::Stack& stack)
         out.nccl = NcclVersion::parse(*stack.nccl);
     for (const auto& c : stack.companions)
         out.companions.push_back({ c.name, c.version.str() });
+    for (const auto& a : stack.also)
+        out.also.push_back(
+            { a.framework.name, a.framework.version.str(), a.framework.version.public_str(), a.variant, a.extra });
     for (const auto& g : stack.gpus)
         out.gpus.push_back({ g.name, g.compute_capability, g.verdict, g.codes });
     return out;
@@ -63,23 +82,24 @@ LockedStack locked_stack_of(const resolve::Stack& stack)
 
 LockedStack read_locked_stack(const JsonReader& stack)
 {
-    stack.allow_only({ "framework", "companions", "python", "cuda", "cudnn", "nccl", "driver", "arch_list", "ptx",
-        "gpus", "unconfirmed" });
-    JsonReader framework = stack.at("framework");
+    stack.allow_only({ "framework", "companions", "also", "python", "cuda", "cudnn", "nccl", "driver", "arch_list",
+        "ptx", "gpus", "unconfirmed" });
+    LockedFramework framework = read_framework(stack.at("framework"));
     JsonReader driver = stack.at("driver");
-    LockedStack out { framework.at("name").string(), framework.at("local_version").string(),
-        framework.at("version").string(), framework.at("variant").string(),
-        framework.optional_string("extra").value_or(""), {}, stack.at("cuda").as<CudaVersion>(),
-        stack.optional_as<CudnnVersion>("cudnn"), stack.optional_as<NcclVersion>("nccl"),
-        stack.at("python").as<PythonVersion>(), driver.at("toolkit_min").as<DriverVersion>(),
-        driver.optional_as<DriverVersion>("minor_version_min"), driver.at("forward_compat").boolean(),
-        read_cc_list(stack.at("arch_list")), read_cc_list(stack.at("ptx")), {}, stack.at("unconfirmed").strings() };
-    framework.allow_only({ "name", "version", "local_version", "variant", "extra" });
+    LockedStack out { framework.name, framework.version, framework.public_version, framework.variant, framework.extra,
+        {}, {}, stack.at("cuda").as<CudaVersion>(), stack.optional_as<CudnnVersion>("cudnn"),
+        stack.optional_as<NcclVersion>("nccl"), stack.at("python").as<PythonVersion>(),
+        driver.at("toolkit_min").as<DriverVersion>(), driver.optional_as<DriverVersion>("minor_version_min"),
+        driver.at("forward_compat").boolean(), read_cc_list(stack.at("arch_list")), read_cc_list(stack.at("ptx")), {},
+        stack.at("unconfirmed").strings() };
     driver.allow_only({ "toolkit_min", "minor_version_min", "forward_compat" });
     for (const auto& item : stack.at("companions").items()) {
         item.allow_only({ "name", "version" });
         out.companions.push_back({ item.at("name").string(), item.at("version").string() });
     }
+    if (auto also = stack.find("also"))
+        for (const auto& item : also->items())
+            out.also.push_back(read_framework(item));
     for (const auto& item : stack.at("gpus").items())
         out.gpus.push_back(read_gpu(item));
     return out;
@@ -94,12 +114,10 @@ nlohmann::json to_json(const LockedStack& stack)
     for (const auto& g : stack.gpus)
         gpus.push_back({ { "name", g.name }, { "compute_capability", g.compute_capability.text() },
             { "verdict", resolve::verdict_name(g.verdict) }, { "findings", g.findings } });
-    nlohmann::json framework = { { "name", stack.framework }, { "version", stack.framework_public_version },
-        { "local_version", stack.framework_version }, { "variant", stack.variant } };
-    if (!stack.extra.empty())
-        framework["extra"] = stack.extra;
-    return {
-        { "framework", framework },
+    nlohmann::json out = {
+        { "framework",
+            framework_json({ stack.framework, stack.framework_version, stack.framework_public_version, stack.variant,
+                stack.extra }) },
         { "companions", companions },
         { "python", stack.python.text() },
         { "cuda", stack.cuda.text() },
@@ -114,6 +132,13 @@ nlohmann::json to_json(const LockedStack& stack)
         { "gpus", gpus },
         { "unconfirmed", stack.unconfirmed },
     };
+    if (!stack.also.empty()) {
+        nlohmann::json also = nlohmann::json::array();
+        for (const auto& framework : stack.also)
+            also.push_back(framework_json(framework));
+        out["also"] = also;
+    }
+    return out;
 }
 
 } // namespace dlenv::lock

@@ -16,6 +16,16 @@ struct LockedCompanion {
     std::string version; // "0.16.2+cu118"
 };
 
+// A framework installed beside the stack's own (stack.also[], written only when there is
+// one, so locks of one framework keep their bytes), in stack.framework's shape.
+struct LockedFramework {
+    std::string name; // "jax"
+    std::string version; // local_version: "0.4.31"
+    std::string public_version; // version
+    std::string variant; // "cuda12"; "" where the framework has none
+    std::string extra; // "cuda12"; "": none
+};
+
 // What the resolution said about one GPU the stack is for (stack.gpus[]).
 struct LockedGpu {
     std::string name;
@@ -34,6 +44,7 @@ struct LockedStack {
     std::string variant; // stack.framework.variant: "cu118"
     std::string extra; // stack.framework.extra, where it is installed with one: "cuda12", "and-cuda"
     std::vector<LockedCompanion> companions;
+    std::vector<LockedFramework> also; // in the profile's order
     CudaVersion cuda;
     std::optional<CudnnVersion> cudnn;
     std::optional<NcclVersion> nccl;

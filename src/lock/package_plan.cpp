@@ -27,6 +27,13 @@ std::string cuda_wheel(const std::string& library, const resolve::Stack& stack)
     return "nvidia-" + library + "-cu" + std::to_string(stack.cuda.major());
 }
 
+// "jax[cuda12]==0.4.31": a framework pinned, with the extra that brings its CUDA.
+pypi::Requirement framework_requirement(const resolve::PinnedPackage& framework, const std::string& extra)
+{
+    return pypi::Requirement::parse(
+        framework.name + (extra.empty() ? "" : "[" + extra + "]") + "==" + framework.version.str());
+}
+
 } // namespace
 
 PackageSources package_sources(const resolve::Profile& profile, const resolve::Stack& stack)
@@ -78,9 +85,9 @@ pypi::ResolveRequest package_request(const resolve::Profile& profile, const reso
     request.requester = "profile " + profile.name;
     request.target = pypi::Target::linux_cpython(
         stack.python, profile.packages.machine, profile.packages.glibc_major, profile.packages.glibc_minor);
-    std::string extra = stack.framework_extra.empty() ? "" : "[" + stack.framework_extra + "]";
-    request.requirements.push_back(
-        pypi::Requirement::parse(stack.framework.name + extra + "==" + stack.framework.version.str()));
+    request.requirements.push_back(framework_requirement(stack.framework, stack.framework_extra));
+    for (const auto& also : stack.also)
+        request.requirements.push_back(framework_requirement(also.framework, also.extra));
     for (const auto& companion : stack.companions)
         request.requirements.push_back(pypi::Requirement::parse(companion.name + "==" + companion.version.str()));
     for (auto& requirement : profile_requirements(profile))

@@ -24,8 +24,8 @@ PythonEnvironment python_environment(const resolve::Profile& profile, const reso
 // profile, the field ("requirements[0]") and what is wrong.
 std::vector<pypi::Requirement> profile_requirements(const resolve::Profile& profile);
 
-// What the closure must hold: the framework and its companions pinned to the stack's
-// builds, and the profile's requirements; nvidia-cudnn-cuXX and nvidia-nccl-cuXX
+// What the closure must hold: the framework, its companions and the frameworks beside it
+// pinned to the stack's builds, and the profile's requirements; nvidia-cudnn-cuXX and nvidia-nccl-cuXX
 // constrained to the stack's cuDNN and NCCL wherever the closure reaches them.
 pypi::ResolveRequest package_request(const resolve::Profile& profile, const resolve::Stack& stack);
 

@@ -28,6 +28,45 @@ Framework companion(const JsonReader& field)
     field.fail("unknown companion '" + name + "'", "companions are torchvision and torchaudio");
 }
 
+// A framework object: {"name", "version", "extra"} and, for `framework`, "cuda".
+FrameworkRequest framework_request(const JsonReader& field, bool with_cuda)
+{
+    if (with_cuda)
+        field.allow_only({ "name", "version", "cuda", "extra" });
+    else
+        field.allow_only({ "name", "version", "extra" });
+    std::string text = field.at("name").string() + "==" + field.at("version").string();
+    FrameworkRequest request = [&] {
+        try {
+            return FrameworkRequest::parse(text);
+        } catch (const Error& e) {
+            field.fail(e.message(), e.hint());
+        }
+    }();
+    if (is_companion(request.framework))
+        field.at("name").fail("a companion cannot be the framework", "name torch and list it under companions");
+    return request;
+}
+
+std::vector<FrameworkChoice> also_frameworks(const JsonReader& list, const FrameworkRequest& first)
+{
+    std::vector<FrameworkChoice> out;
+    for (const auto& item : list.items()) {
+        FrameworkChoice choice { framework_request(item, false), item.optional_string("extra").value_or("") };
+        std::string name(to_string(choice.request.framework));
+        bool twice = choice.request.framework == first.framework;
+        for (const auto& other : out)
+            twice = twice || other.request.framework == choice.request.framework;
+        if (twice)
+            item.at("name").fail("one environment holds one " + name, "name each framework once");
+        if (choice.request.framework == Framework::torch)
+            item.at("name").fail("torch goes in framework, with its companions",
+                "name torch as the framework and list " + std::string(to_string(first.framework)) + " under also");
+        out.push_back(std::move(choice));
+    }
+    return out;
+}
+
 std::uint32_t file_mode(const JsonReader& field)
 {
     std::string text = field.string();
@@ -185,8 +224,8 @@ Profile Profile::parse(const std::string& file, const std::string& text)
 {
     nlohmann::json json = JsonReader::parse_document(file, text);
     JsonReader doc(file, json);
-    doc.allow_only({ "format", "name", "description", "framework", "python", "companions", "requirements", "gpus",
-        "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation", "packages",
+    doc.allow_only({ "format", "name", "description", "framework", "also", "python", "companions", "requirements",
+        "gpus", "driver_floor", "forward_compat", "base_image", "files", "source_date_epoch", "validation", "packages",
         "system_packages", "system_archive", "platforms" });
     if (std::string format = doc.at("format").string(); format != k_format)
         doc.at("format").fail("unknown format '" + format + "'", "this dlenv reads " + std::string(k_format));
@@ -203,17 +242,11 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     p.description = doc.optional_string("description").value_or("");
 
     auto framework = doc.at("framework");
-    framework.allow_only({ "name", "version", "cuda", "extra" });
-    std::string request = framework.at("name").string() + "==" + framework.at("version").string();
-    try {
-        p.framework = FrameworkRequest::parse(request);
-    } catch (const Error& e) {
-        framework.fail(e.message(), e.hint());
-    }
-    if (is_companion(p.framework.framework))
-        framework.at("name").fail("a companion cannot be the framework", "name torch and list it under companions");
+    p.framework = framework_request(framework, true);
     p.cuda = framework.optional_as<CudaVersion>("cuda");
     p.framework_extra = framework.optional_string("extra").value_or("");
+    if (auto list = doc.find("also"))
+        p.also = also_frameworks(*list, p.framework);
     p.python = doc.at("python").as<PythonVersion>();
 
     if (auto list = doc.find("companions")) {

@@ -62,6 +62,13 @@ struct SystemArchive {
 constexpr double k_default_bandwidth_min_fraction = 0.8;
 constexpr double k_default_gemm_min_fraction = 0.6;
 
+// A further framework installed into the same environment as the profile's `framework`
+// (an item of `also`): {"name": "jax", "version": "0.4.31", "extra": "cuda12"}.
+struct FrameworkChoice {
+    FrameworkRequest request;
+    std::string extra; // its pip extra; empty: the matrix's default
+};
+
 struct Profile {
     std::string name;
     std::string description;
@@ -72,6 +79,9 @@ struct Profile {
     // The framework's pip extra that brings CUDA ("and-cuda", "cuda12", "cuda12-local");
     // empty: the matrix's default (JAX's pip CUDA build, none for TensorFlow).
     std::string framework_extra;
+    // Frameworks installed beside `framework`, on the same CUDA major: JAX and TensorFlow
+    // (torch, with its companions, is always `framework`). Each is a framework once.
+    std::vector<FrameworkChoice> also;
     PythonVersion python;
     std::vector<Framework> companions;
     std::vector<std::string> requirements; // further packages, PEP 508

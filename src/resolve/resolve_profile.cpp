@@ -17,6 +17,8 @@ Query query_for(const Profile& profile, const HostFacts& host)
     query.frameworks.push_back(profile.framework);
     if (profile.framework.framework == Framework::torch && profile.cuda)
         query.frameworks.back().local = variant_tag(*profile.cuda);
+    for (const auto& also : profile.also)
+        query.frameworks.push_back(also.request);
     query.python = profile.python;
     query.driver = host.driver ? host.driver : profile.driver_floor;
     query.gpus = profile.gpus;
@@ -25,7 +27,7 @@ Query query_for(const Profile& profile, const HostFacts& host)
             query.gpus.push_back(gpu);
     query.forward_compat = profile.forward_compat;
     // A framework with one tested CUDA (TensorFlow) is checked against the profile's.
-    if (profile.framework.framework != Framework::torch)
+    if (profile.framework.framework != Framework::torch || !profile.also.empty())
         query.cuda = profile.cuda;
     return query;
 }
@@ -62,24 +64,72 @@ std::vector<GpuVerdict> gpu_verdicts(
     return out;
 }
 
-// The extra the profile asks for, held to those the build has: JAX's CUDA plugin from pip
-// (its default) or on the system's CUDA, TensorFlow's and-cuda.
-std::string framework_extra(const Profile& profile, const FrameworkBuild& build)
+// The extra the profile asks for (`field`: "framework.extra"), held to those the build has:
+// JAX's CUDA plugin from pip (its default) or on the system's CUDA, TensorFlow's and-cuda.
+std::string framework_extra(
+    const Profile& profile, const std::string& field, const std::string& wanted, const FrameworkBuild& build)
 {
     std::vector<std::string> known;
     if (build.jax_build)
         known = { build.jax_build->extra, build.jax_build->local_extra };
     else if (build.tensorflow && !build.tensorflow->pip_extra.empty())
         known = { build.tensorflow->pip_extra };
-    const std::string& wanted = profile.framework_extra;
     if (wanted.empty())
         return build.jax_build ? build.jax_build->extra : "";
     if (std::find(known.begin(), known.end(), wanted) != known.end())
         return wanted;
     throw Error(ErrorCode::invalid_input,
-        profile.file + ": framework.extra: " + build.name() + " has no extra '" + wanted + "'",
-        known.empty() ? "drop framework.extra: " + build.name() + " has no pip extra that brings CUDA"
+        profile.file + ": " + field + ": " + build.name() + " has no extra '" + wanted + "'",
+        known.empty() ? "drop " + field + ": " + build.name() + " has no pip extra that brings CUDA"
                       : "its extras: " + join_alternatives(known, " and "));
+}
+
+// The release a JAX or TensorFlow build installs: the one named, else the line's newest.
+Pep440Version release_of(const FrameworkBuild& build)
+{
+    const auto& versions = build.tensorflow ? build.tensorflow->versions : build.jax->versions;
+    if (versions.empty())
+        throw Error(ErrorCode::conflict, "the matrix lists no release of " + build.name(),
+            "add its versions to profiles/compat/");
+    return build.version ? *build.version : versions.back();
+}
+
+// One lock pins one CUDA stack, so what `check` reports as frameworks that cannot share an
+// environment (and as ones on two CUDA majors, which it only warns of) stops the lock.
+void refuse_conflicts(const Profile& profile, const Report& report)
+{
+    for (const auto& finding : report.findings) {
+        bool majors = finding.code == "frameworks-cuda-majors";
+        if (!finding.code.starts_with("frameworks-") || (finding.verdict != Verdict::fail && !majors))
+            continue;
+        std::string library = majors ? "CUDA" : finding.code == "frameworks-cudnn" ? "cuDNN" : "NCCL";
+        throw Error(ErrorCode::invalid_input, profile.file + ": also: " + finding.message,
+            majors ? "name releases built for one CUDA major (framework.cuda picks torch's), or lock each "
+                     "framework from its own profile"
+                   : "name releases that agree on " + library
+                    + " (`dlenv check` with both --framework options compares them), or lock each framework "
+                      "from its own profile");
+    }
+}
+
+// The frameworks of `also`, each on the CUDA of the stack's own build.
+void pin_also(const matrix::Matrix& matrix, const Profile& profile, const CudaVersion& cuda, Stack& stack)
+{
+    for (std::size_t i = 0; i < profile.also.size(); ++i) {
+        const FrameworkChoice& choice = profile.also[i];
+        std::string field = "also[" + std::to_string(i) + "]";
+        auto build = select_framework_build(matrix, choice.request, cuda.truncated(2));
+        if (!build)
+            throw Error(ErrorCode::invalid_input,
+                profile.file + ": " + field + ": " + choice.request.text() + " has no build for CUDA " + cuda.text(),
+                "name a release built for CUDA " + std::to_string(cuda.major()));
+        note_unconfirmed(build->provenance, "the " + build->name() + " build", stack);
+        if (const auto* first = matrix.first_toolkit(build->cuda);
+            first && first->driver_linux && stack.toolkit_driver < *first->driver_linux)
+            stack.toolkit_driver = *first->driver_linux;
+        stack.also.push_back({ { std::string(to_string(build->framework)), release_of(*build) },
+            framework_extra(profile, field + ".extra", choice.extra, *build), build->variant });
+    }
 }
 
 } // namespace
@@ -88,6 +138,8 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
 {
     Query query = query_for(profile, host);
     Resolution resolution { check(matrix, query), std::nullopt };
+    if (!profile.also.empty())
+        refuse_conflicts(profile, resolution.report);
     if (resolution.report.verdict() == Verdict::fail)
         return resolution;
 
@@ -99,9 +151,10 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
             "add its row to profiles/compat/cuda.json");
 
     Stack stack { .framework = {},
-        .framework_extra = framework_extra(profile, build),
+        .framework_extra = framework_extra(profile, "framework.extra", profile.framework_extra, build),
         .variant = build.variant,
         .companions = {},
+        .also = {},
         .python = profile.python,
         .cuda = first->version,
         .cudnn = build.cudnn ? std::optional(build.cudnn->text()) : std::nullopt,
@@ -155,12 +208,9 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
             stack.companions.push_back({ name, with_local(*pinned, local) });
         }
     } else {
-        const auto& versions = build.tensorflow ? build.tensorflow->versions : build.jax->versions;
-        if (versions.empty())
-            throw Error(ErrorCode::conflict, "the matrix lists no release of " + build.name(),
-                "add its versions to profiles/compat/");
-        stack.framework = { std::string(to_string(build.framework)), build.version ? *build.version : versions.back() };
+        stack.framework = { std::string(to_string(build.framework)), release_of(build) };
     }
+    pin_also(matrix, profile, build.cuda, stack);
     resolution.stack = std::move(stack);
     return resolution;
 }

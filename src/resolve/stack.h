@@ -26,12 +26,20 @@ struct GpuVerdict {
     std::vector<std::string> codes; // the findings about this GPU
 };
 
+// A framework installed beside the stack's own (the profile's `also`), on its CUDA major.
+struct AlsoFramework {
+    PinnedPackage framework; // jax 0.4.31
+    std::string extra; // "cuda12"; "": none
+    std::string variant; // its build's variant, where it has one: "cuda12"
+};
+
 // One consistent environment: everything a lock pins about the CUDA stack.
 struct Stack {
     PinnedPackage framework;
     std::string framework_extra; // the PEP 508 extra it is installed with ("and-cuda", "cuda12"); "": none
     std::string variant; // "cu118"
     std::vector<PinnedPackage> companions;
+    std::vector<AlsoFramework> also; // in the profile's order
     PythonVersion python;
     CudaVersion cuda; // the full toolkit version the framework was built with
     std::optional<std::string> cudnn;
@@ -52,7 +60,10 @@ struct Resolution {
 };
 
 // Resolves a profile against the matrices and, where given, the host (its driver and
-// GPUs). The driver checked is the host's, else the profile's fleet floor.
+// GPUs). The driver checked is the host's, else the profile's fleet floor. Frameworks the
+// profile names under `also` that cannot share the environment with its framework (other
+// CUDA majors, cuDNN or NCCL wheels no one version of serves both) are
+// Error(invalid_input) naming the profile, both frameworks, the library and both needs.
 Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host);
 
 } // namespace dlenv::resolve

@@ -92,6 +92,22 @@ Finding judge_framework(const std::string& module, const std::string& expected,
     return { "framework-import", Verdict::ok, "import " + module + " works on the CPU and gives version " + version };
 }
 
+Finding framework_not_pinned(const Promises& promises)
+{
+    return { "framework-import", Verdict::unknown,
+        "the lock pins no " + promises.framework_name + " package, so the image does not install it" };
+}
+
+// The framework the lock pins, then those beside it: each is imported on its own.
+std::vector<std::string> imported_frameworks(const Promises& promises)
+{
+    std::vector<std::string> out;
+    if (promises.framework)
+        out.push_back(*promises.framework);
+    out.insert(out.end(), promises.also.begin(), promises.also.end());
+    return out;
+}
+
 } // namespace
 
 const char* const k_import_probe = k_probe_source;
@@ -134,16 +150,15 @@ void judge_imports(const std::vector<ImportPlan>& plans, const std::vector<Impor
 {
     for (const auto& plan : plans)
         findings.push_back(judge_package(plan, results, unreported));
-    if (!promises.framework) {
-        findings.push_back({ "framework-import", Verdict::unknown,
-            "the lock pins no " + promises.framework_name + " package, so the image does not install it" });
-        return;
+    if (!promises.framework)
+        findings.push_back(framework_not_pinned(promises));
+    for (const auto& module : imported_frameworks(promises)) {
+        std::string expected;
+        for (const auto& package : promises.packages)
+            if (package.name == module)
+                expected = package.version;
+        findings.push_back(judge_framework(module, expected, results, unreported));
     }
-    std::string expected;
-    for (const auto& package : promises.packages)
-        if (package.name == *promises.framework)
-            expected = package.version;
-    findings.push_back(judge_framework(*promises.framework, expected, results, unreported));
 }
 
 void check_package_imports(const ContainerContext& context, const Promises& promises, std::vector<Finding>& findings)
@@ -158,10 +173,10 @@ void check_package_imports(const ContainerContext& context, const Promises& prom
             "the lock pins " + std::to_string(promises.packages.size())
                 + " packages but the image has no python3 in its PATH (" + program_search_path(context.process.env)
                 + ")" });
-        if (promises.framework)
-            findings.push_back({ "framework-import", Verdict::unknown, "the image has no python3" });
-        else
-            judge_imports({}, {}, {}, promises, findings);
+        if (!promises.framework)
+            findings.push_back(framework_not_pinned(promises));
+        findings.insert(findings.end(), imported_frameworks(promises).size(),
+            Finding { "framework-import", Verdict::unknown, "the image has no python3" });
         return;
     }
     findings.push_back({ "python-present", Verdict::ok, "python3 is " + *python });
@@ -170,8 +185,8 @@ void check_package_imports(const ContainerContext& context, const Promises& prom
     std::set<std::string> modules;
     for (const auto& plan : plans)
         modules.insert(plan.modules.begin(), plan.modules.end());
-    if (promises.framework)
-        modules.insert(*promises.framework);
+    for (const auto& module : imported_frameworks(promises))
+        modules.insert(module);
     args.insert(args.end(), modules.begin(), modules.end());
     ContainerRun run = run_container(context.runtime, spec_for(context, std::move(args)), context.rootfs,
         context.work_dir / "imports", context.timeout_seconds, true);

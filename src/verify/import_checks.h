@@ -43,7 +43,7 @@ std::vector<ImportResult> read_import_results(const std::string& output);
 // fail with each failed module's exception, or `unreported` for a module with no result,
 // or the version its __version__ gives when the module named as the package gives one
 // that is not the pin's; skip when the package has no module), and `framework-import`
-// for `promises.framework`. Versions agree when equal as PEP 440 versions, or when only
+// for `promises.framework` and for each of `promises.also`. Versions agree when equal as PEP 440 versions, or when only
 // one has a local label and the rest is equal (torch's 2.1.2+cu118 and 2.1.2).
 void judge_imports(const std::vector<ImportPlan>& plans, const std::vector<ImportResult>& results,
     const std::string& unreported, const Promises& promises, std::vector<Finding>& findings);

@@ -54,6 +54,9 @@ void add_packages(const lock::Lockfile& lock, Promises& promises)
         PromisedPackage promised { package.name, package.version };
         if (promised.name == promises.framework_name)
             promises.framework = promised.name;
+        for (const auto& also : lock.stack().also)
+            if (promised.name == also.name)
+                promises.also.push_back(promised.name);
         promises.packages.push_back(std::move(promised));
     }
 }

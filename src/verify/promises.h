@@ -33,13 +33,17 @@ struct Promises {
     std::vector<Finding> base; // the framework on the base (resolve::check_framework_on_base)
     std::optional<std::string> framework; // the framework's import name, when a package pins it
     std::string framework_name; // the stack's framework, for skip reasons: "torch"
+    // The frameworks beside it (stack.also) that a package pins, by import name: "jax";
+    // each is imported like the framework.
+    std::vector<std::string> also;
 };
 
 // Libraries: every library the base carries by its own account (resolve::base_contents_of),
 // each at its component's version, and, when the lock's arch list relies on PTX JIT
 // (stack.ptx), NVRTC and nvJitLink of the base's CUDA release. Packages pinned in
 // "packages" ({"name", "version"}) are promised with their versions; the framework is
-// promised to import when one of them is the stack's framework. Pinned image files are
+// promised to import when one of them is the stack's framework, and so is each framework
+// beside it. Pinned image files are
 // promised byte for byte.
 Promises promises_of(const lock::Lockfile& lock, const resolve::BaseContents& base, const matrix::Matrix& matrix);
 

@@ -1,6 +1,7 @@
 """framework_tier.py's exact findings: a lock's framework that cannot be imported, a
 torch whose versions answer but which sees no GPU (a stand-in on PYTHONPATH), a lock
-naming a framework the kit has no checks for, and a missing lock. Exit 0 each time."""
+naming a framework the kit has no checks for, a lock with a framework beside its own (each
+is checked, its own first), and a missing lock. Exit 0 each time."""
 import json
 import os
 import tempfile
@@ -63,6 +64,25 @@ for python in support.interpreters():
         support.expect_eq("%s: a framework without checks" % python, findings(python, other.name, support.clean_env()),
                           [("framework", "skip", "the lock's framework 'mxnet' has no checks in the kit (it knows "
                             "jax, tensorflow, torch)")])
+    lock["stack"]["framework"]["name"] = "torch"
+    lock["stack"]["also"] = [{"name": "jax", "version": "0.4.31", "local_version": "0.4.31", "variant": "cuda12",
+                              "extra": "cuda12"}]
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as other:
+        json.dump(lock, other)
+        other.flush()
+        support.expect_eq("%s: each framework of the stack, its own first" % python,
+                          findings(python, other.name, support.clean_env()), [
+            ("torch-cuda-available", "fail", not_importable(python, "torch", "torch", "2.7.1+cu128")),
+            ("torch-cuda-version", "skip", "not run: torch cannot be imported"),
+            ("torch-cudnn-version", "skip", "not run: torch cannot be imported"),
+            ("torch-amp-step", "skip", "not run: torch cannot be imported"),
+            ("torch-nccl-allreduce", "skip", "not run: torch cannot be imported"),
+            ("jax-gpu", "fail", not_importable(python, "jax", "jax", "0.4.31")),
+            ("jax-cuda-version", "skip", "not run: jax cannot be imported"),
+            ("jax-cudnn-version", "skip", "not run: jax cannot be imported"),
+            ("jax-amp-step", "skip", "not run: jax cannot be imported"),
+            ("jax-nccl-allreduce", "skip", "not run: jax cannot be imported"),
+        ])
     support.expect_eq("%s: no lock" % python, findings(python, "/nonexistent.json", support.clean_env()), [
         ("kit-lock", "fail", "cannot read the lock /nonexistent.json: No such file or directory: run the kit in an "
          "image dlenv built, or pass --lock")])

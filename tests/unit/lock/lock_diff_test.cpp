@@ -115,3 +115,28 @@ TEST_CASE("system packages are compared by name, version and sha256 like the Pyt
     CHECK(diff.system_packages[0].before->version == "3.11.2-6+deb12u5");
     CHECK(diff.system_packages[0].after->version == "3.11.2-6+deb12u6");
 }
+
+TEST_CASE("a framework beside the stack's own is compared by name: added, upgraded, its extra changed", "[lock]")
+{
+    auto before = lock::Lockfile::parse(k_every_section, read_file(k_every_section));
+    auto jax_30 = every_section([](nlohmann::json& json) {
+        json["stack"]["also"] = { { { "name", "jax" }, { "version", "0.4.30" }, { "local_version", "0.4.30" },
+            { "variant", "cuda12" }, { "extra", "cuda12" } } };
+    });
+    auto jax_31 = every_section([](nlohmann::json& json) {
+        json["stack"]["also"] = { { { "name", "jax" }, { "version", "0.4.31" }, { "local_version", "0.4.31" },
+            { "variant", "cuda12" }, { "extra", "cuda12_local" } } };
+    });
+    REQUIRE(jax_30.stack().also.size() == 1);
+    CHECK(jax_30.stack().also[0].public_version == "0.4.30");
+    auto added = lock::diff_locks(before, jax_30);
+    REQUIRE(added.stack.size() == 1);
+    CHECK(added.stack[0].field == "jax");
+    CHECK(added.stack[0].before == std::nullopt);
+    CHECK(added.stack[0].after == "0.4.30 [cuda12]");
+    auto upgraded = lock::diff_locks(jax_30, jax_31);
+    REQUIRE(upgraded.size() == 1);
+    CHECK(upgraded.stack[0].field == "jax");
+    CHECK(upgraded.stack[0].before == "0.4.30 [cuda12]");
+    CHECK(upgraded.stack[0].after == "0.4.31 [cuda12_local]");
+}

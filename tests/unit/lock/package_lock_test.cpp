@@ -203,6 +203,42 @@ TEST_CASE("a jax stack locks jax[cuda12]: jaxlib, the CUDA plugin, its with_cuda
         });
 }
 
+TEST_CASE("torch and jax in one profile lock both frameworks, one cuDNN and one NCCL wheel serving both", "[lock]")
+{
+    Scratch scratch;
+    scratch.sh("python3 '" + k_make_wheels + "' index torch-jax");
+    Planned p = plan(R"({"format": "dlenv.profile/v1", "name": "team", "python": "3.11",
+                         "framework": {"name": "torch", "version": "2.4", "cuda": "12.1"},
+                         "also": [{"name": "jax", "version": "0.4.31"}],
+                         "base_image": "nvidia/cuda:12.1.1-base-ubuntu22.04"})");
+    pypi::ResolveRequest request = lock::package_request(p.profile, p.stack);
+    REQUIRE(request.requirements.size() == 2);
+    CHECK(request.requirements[0].str() == "torch==2.4.1+cu121");
+    CHECK(request.requirements[1].str() == "jax[cuda12]==0.4.31");
+    lock::PackageSources sources = lock::package_sources(p.profile, p.stack);
+    std::string index = "file://" + (scratch / "index").string();
+    sources.indexes = { { "pypi", index }, { "pytorch", index } };
+    CHECK(summary(lock::lock_packages(request, sources))
+        == std::vector<std::string> {
+            "filelock 3.13.1 pypi <- torch triton",
+            "jax 0.4.31 pypi <- profile team",
+            "jax-cuda12-pjrt 0.4.31 pypi <- jax-cuda12-plugin",
+            "jax-cuda12-plugin 0.4.31 pypi <- jax",
+            "jaxlib 0.4.31 pypi <- jax",
+            "ml-dtypes 0.4.0 pypi <- jax jaxlib",
+            "numpy 1.26.2 pypi <- jax jaxlib ml-dtypes opt-einsum scipy",
+            "nvidia-cublas-cu12 12.1.3.1 pytorch <- jax-cuda12-plugin nvidia-cudnn-cu12 torch",
+            "nvidia-cuda-runtime-cu12 12.1.105 pytorch <- jax-cuda12-plugin torch",
+            "nvidia-cudnn-cu12 9.1.0.70 pytorch <- jax-cuda12-plugin torch",
+            "nvidia-nccl-cu12 2.20.5 pytorch <- jax-cuda12-plugin torch",
+            "opt-einsum 3.3.0 pypi <- jax",
+            "scipy 1.11.4 pypi <- jax jaxlib",
+            "torch 2.4.1+cu121 pytorch <- profile team",
+            "triton 3.0.0 pytorch <- torch",
+            "typing-extensions 4.9.0 pypi <- torch",
+        });
+}
+
 TEST_CASE("a profile names the framework's pip extra, held to those its build has", "[lock]")
 {
     CHECK(

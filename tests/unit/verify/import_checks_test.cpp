@@ -89,6 +89,19 @@ TEST_CASE("a package with no module is skipped, and no framework pinned keeps it
         == "framework-import unknown: the lock pins no torch package, so the image does not install it");
 }
 
+TEST_CASE("each framework beside the stack's own is imported and held to its pin", "[verify][imports]")
+{
+    verify::Promises promises = torch_promises();
+    promises.packages.push_back({ "jax", "0.4.31" });
+    promises.also = { "jax" };
+    std::vector<Finding> findings;
+    verify::judge_imports(
+        {}, { { "torch", "2.1.2+cu118", std::nullopt }, { "jax", "0.4.30", std::nullopt } }, "", promises, findings);
+    REQUIRE(findings.size() == 2);
+    CHECK(described(findings[0]) == "framework-import ok: import torch works on the CPU and gives version 2.1.2+cu118");
+    CHECK(described(findings[1]) == "framework-import fail: import jax gives version 0.4.30, the lock pins 0.4.31");
+}
+
 TEST_CASE("the probe's results are read from its lines only", "[verify][imports]")
 {
     auto results
