@@ -103,7 +103,7 @@ void refuse_conflicts(const Profile& profile, const Report& report)
         if (!finding.code.starts_with("frameworks-") || (finding.verdict != Verdict::fail && !majors))
             continue;
         std::string library = majors ? "CUDA" : finding.code == "frameworks-cudnn" ? "cuDNN" : "NCCL";
-        throw Error(ErrorCode::invalid_input, profile.file + ": also: " + finding.message,
+        throw Error(ErrorCode::conflict, profile.file + ": also: " + finding.message,
             majors ? "name releases built for one CUDA major (framework.cuda picks torch's), or lock each "
                      "framework from its own profile"
                    : "name releases that agree on " + library

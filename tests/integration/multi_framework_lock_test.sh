@@ -2,7 +2,7 @@
 # `dlenv lock` of a profile with torch and JAX: each framework's build is resolved, the lock
 # records JAX in stack.also and pins both frameworks' wheels with one cuDNN and one NCCL
 # wheel serving both (tests/fixtures/wheels/make_wheels.py torch-jax); a pair whose cuDNN
-# needs cannot share one wheel exits 2 naming both, the library and the fix, writing nothing.
+# needs cannot share one wheel is a conflict (exit 1) naming both, the library and the fix, writing nothing.
 source "$(dirname "$0")/lib.sh"
 
 python3 "$source_dir/tests/fixtures/wheels/make_wheels.py" "$scratch/wheels" torch-jax
@@ -59,7 +59,7 @@ set +e
   2>"$scratch/err" >/dev/null
 rc=$?
 set -e
-expect_eq "conflict exit" "$rc" 2
+expect_eq "conflict exit" "$rc" 1
 expect_eq "conflict message" "$(cat "$scratch/err")" \
 "dlenv: $scratch/team.json: also: torch 2.3 cu121 carries cuDNN 8.9.2.26 and jax 0.4.31 cuda12 needs cuDNN 9.1-9.99: \
 one environment holds one nvidia-cudnn-cu12, so they cannot be installed together

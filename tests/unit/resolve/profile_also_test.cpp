@@ -104,7 +104,7 @@ TEST_CASE("a profile whose frameworks need two cuDNN wheels is refused naming bo
     "[resolve][coexist]")
 {
     CHECK(error_of(profile_text("2.3", "12.1", R"([{"name": "jax", "version": "0.4.31"}])"))
-        == "invalid_input: team.json: also: torch 2.3 cu121 carries cuDNN 8.9.2.26 and jax 0.4.31 cuda12 needs cuDNN "
+        == "conflict: team.json: also: torch 2.3 cu121 carries cuDNN 8.9.2.26 and jax 0.4.31 cuda12 needs cuDNN "
            "9.1-9.99: one environment holds one nvidia-cudnn-cu12, so they cannot be installed together | name "
            "releases that agree on cuDNN (`dlenv check` with both --framework options compares them), or lock each "
            "framework from its own profile");
@@ -113,7 +113,7 @@ TEST_CASE("a profile whose frameworks need two cuDNN wheels is refused naming bo
 TEST_CASE("a profile whose frameworks run on two CUDA majors is refused: one lock pins one CUDA", "[resolve][coexist]")
 {
     CHECK(error_of(profile_text("2.7.1", "", R"([{"name": "jax", "version": "0.8.0"}])"))
-        == "invalid_input: team.json: also: torch 2.7.1 cu126 runs on CUDA 12 and jax 0.8.0 cuda13 on CUDA 13: each "
+        == "conflict: team.json: also: torch 2.7.1 cu126 runs on CUDA 12 and jax 0.8.0 cuda13 on CUDA 13: each "
            "loads its own CUDA libraries into one process, and the driver must run both | name releases built for "
            "one CUDA major (framework.cuda picks torch's), or lock each framework from its own profile");
 }
