@@ -11,13 +11,8 @@ source "$(dirname "$0")/lib.sh"
 
 replica=$scratch/replica
 cp -r "$source_dir/tests/fixtures/matrix_refresh" "$replica"
-server_pid=
-rm -f "$scratch/port"
-python3 "$source_dir/tests/fixtures/wheels/serve_index.py" "$replica" "$scratch/port" &
-server_pid=$!
-trap '[[ -z $server_pid ]] || kill "$server_pid"; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
-base=http://127.0.0.1:$(cat "$scratch/port")
+start_serving "$replica"
+base=$served_origin
 
 set +e
 out=$("$dlenv" matrix refresh --source-url "$base" --out "$scratch/same" 2>&1)
@@ -116,9 +111,7 @@ expect_eq "hostile manifest: exit" "$code" 2
 expect_eq "hostile manifest: error" "$(head -1 <<<"$err")" \
   "dlenv: $base/compute/cuda/redist/redistrib_12.4.1.json: release_label: expected 12.4.1, got '12.4.9'"
 
-kill "$server_pid"
-wait "$server_pid" 2>/dev/null || true
-server_pid=
+stop_serving
 set +e
 "$dlenv" matrix refresh --source-url "$base" --out "$scratch/down" >/dev/null 2>&1
 code=$?

@@ -11,19 +11,6 @@ fixtures=$source_dir/tests/fixtures/wheels
 python3 "$fixtures/make_wheels.py" "$scratch/wheels" resolve
 python3 "$fixtures/make_index.py" "$scratch/wheels" "$scratch/index"
 
-server_pid=
-start_index() { # start_index MODE: serves $scratch/index, sets $index_url
-  rm -f "$scratch/port"
-  python3 "$fixtures/serve_index.py" "$scratch/index" "$scratch/port" "$1" &
-  server_pid=$!
-  for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
-  index_url=http://127.0.0.1:$(cat "$scratch/port")/simple/
-}
-stop_index() {
-  [[ -z $server_pid ]] || { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
-  server_pid=
-}
-trap 'stop_index; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 profile() { # profile REQUIREMENTS_JSON: torch 2.1 for CUDA 11.8 and Python 3.11, as the fixtures are built
   cat >"$scratch/team.json" <<EOF
@@ -54,10 +41,11 @@ typing-extensions 4.9.0 pypi"
 
 # The JSON server stays up: pip installs from the URLs of its lock below.
 for mode in html json; do
-  start_index "$([[ $mode == json ]] && echo json || echo)"
+  start_serving "$scratch/index" "$([[ $mode == json ]] && echo json || echo)"
+  index_url=$served_origin/simple/
   "$dlenv" lock "$scratch/team.json" -o "$scratch/$mode.lock.json" \
     --index "pypi=$index_url" --index "pytorch=$index_url" >"$scratch/out"
-  [[ $mode == json ]] || stop_index
+  [[ $mode == json ]] || stop_serving
   expect_eq "$mode: closure" "$(pins "$scratch/$mode.lock.json")" "$expected"
   expect_eq "$mode: summary" "$(tail -1 "$scratch/out")" \
     "  9 Python packages pinned by sha256 (3 from pypi, 6 from pytorch)"
@@ -103,7 +91,7 @@ python3 -m pip install --quiet --root-user-action=ignore --disable-pip-version-c
   -r "$scratch/tampered.txt" 2>"$scratch/pip.err"
 rc=$?
 set -e
-stop_index
+stop_serving
 expect_eq "pip refuses a changed hash" "$rc" 1
 grep -q "THESE PACKAGES DO NOT MATCH THE HASHES" "$scratch/pip.err" || fail "pip's refusal: $(cat "$scratch/pip.err")"
 echo "ok: pip names the hash mismatch"

@@ -15,11 +15,8 @@ fixtures=$source_dir/tests/fixtures
 python3 "$fixtures/platform_base/make_platform_base.py" "$scratch/base"
 python3 "$fixtures/platform_base/make_platform_wheels.py" "$scratch/wheels"
 python3 "$fixtures/wheels/make_index.py" "$scratch/wheels" "$scratch/index"
-python3 "$fixtures/wheels/serve_index.py" "$scratch/index" "$scratch/port" json &
-index_pid=$!
-trap 'kill "$index_pid" 2>/dev/null; stop_registry; chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
-index_url=http://127.0.0.1:$(cat "$scratch/port")/simple/
+start_serving "$scratch/index" json
+index_url=$served_origin/simple/
 
 start_registry "$scratch/registry"
 remote=127.0.0.1:$registry_port
