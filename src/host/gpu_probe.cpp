@@ -1,11 +1,10 @@
 #include "host/gpu_probe.h"
 
 #include "core/error.h"
+#include "core/shared_library.h"
 #include "core/subprocess.h"
 
 #include <cctype>
-#include <dlfcn.h>
-#include <memory>
 #include <sstream>
 
 namespace dlenv::host {
@@ -34,30 +33,20 @@ struct Nvml {
 // NVML_DEVICE_UUID_V2_BUFFER_SIZE: a UUID with its terminating NUL fits in 96 characters.
 constexpr unsigned k_nvml_uuid_size = 96;
 
-struct LibraryCloser {
-    void operator()(void* handle) const { dlclose(handle); }
-};
-
-template <typename Fn> bool bind(void* library, const char* symbol, Fn& fn)
-{
-    fn = reinterpret_cast<Fn>(dlsym(library, symbol));
-    return fn != nullptr;
-}
-
 std::optional<DriverFacts> probe_nvml()
 {
-    std::unique_ptr<void, LibraryCloser> library(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL));
+    std::optional<SharedLibrary> library = SharedLibrary::open("libnvidia-ml.so.1");
     if (!library)
         return std::nullopt;
     Nvml nvml {};
-    void* lib = library.get();
-    if (!bind(lib, "nvmlInit_v2", nvml.init) || !bind(lib, "nvmlShutdown", nvml.shutdown)
-        || !bind(lib, "nvmlSystemGetDriverVersion", nvml.driver_version)
-        || !bind(lib, "nvmlDeviceGetCount_v2", nvml.device_count)
-        || !bind(lib, "nvmlDeviceGetHandleByIndex_v2", nvml.device_by_index)
-        || !bind(lib, "nvmlDeviceGetName", nvml.device_name)
-        || !bind(lib, "nvmlDeviceGetCudaComputeCapability", nvml.compute_capability)
-        || !bind(lib, "nvmlDeviceGetMemoryInfo", nvml.memory_info) || !bind(lib, "nvmlDeviceGetUUID", nvml.uuid))
+    const SharedLibrary& lib = *library;
+    if (!lib.bind("nvmlInit_v2", nvml.init) || !lib.bind("nvmlShutdown", nvml.shutdown)
+        || !lib.bind("nvmlSystemGetDriverVersion", nvml.driver_version)
+        || !lib.bind("nvmlDeviceGetCount_v2", nvml.device_count)
+        || !lib.bind("nvmlDeviceGetHandleByIndex_v2", nvml.device_by_index)
+        || !lib.bind("nvmlDeviceGetName", nvml.device_name)
+        || !lib.bind("nvmlDeviceGetCudaComputeCapability", nvml.compute_capability)
+        || !lib.bind("nvmlDeviceGetMemoryInfo", nvml.memory_info) || !lib.bind("nvmlDeviceGetUUID", nvml.uuid))
         return std::nullopt;
     if (nvml.init() != k_nvml_success)
         return std::nullopt;

@@ -20,7 +20,7 @@ namespace {
 // of docs/DESIGN.md's "C libraries".
 const std::map<std::string, std::set<std::string>> k_seams = {
     { "openssl/", { "core/sha256.cpp" } },
-    { "dlfcn.h", { "core/shared_library.cpp", "host/gpu_probe.cpp" } },
+    { "dlfcn.h", { "core/shared_library.cpp" } },
     { "curl/", { "http/libcurl.h" } },
     { "archive",
         { "oci/tar_writer.cpp", "oci/tar_reader.cpp", "pypi/wheel_archive.cpp", "deb/deb_file.cpp",
