@@ -8,8 +8,7 @@ using dlenv::testing::run_dlenv;
 namespace {
 
 constexpr const char* k_rn_131_title = "NVIDIA CUDA Toolkit 13.1 Release Notes, sec. 2.2 'CUDA Driver' (Table 3 'CUDA "
-                                       "Toolkit and Corresponding Driver Versions' + minor-version table) (read via "
-                                       "stored copy, search index id 69707020097)";
+                                       "Toolkit and Corresponding Driver Versions' + minor-version table)";
 constexpr const char* k_rn_131_url
     = "https://docs.nvidia.com/cuda/archive/13.1.0/cuda-toolkit-release-notes/index.html";
 
