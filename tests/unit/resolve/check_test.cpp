@@ -968,6 +968,48 @@ TEST_CASE(
     CHECK(nccl->verdict == Verdict::unknown);
 }
 
+TEST_CASE("tensorflow 2.16's and-cuda pin of NCCL 2.19.3 and torch 2.6's 2.21.5 cannot share one nvidia-nccl-cu12",
+    "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "tensorflow==2.16.1", "torch==2.6.0" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::fail);
+    CHECK(nccl->message
+        == "tensorflow 2.16.1 needs NCCL 2.19.3 and torch 2.6.0 cu124 carries NCCL 2.21.5: one environment holds one "
+           "nvidia-nccl-cu12, so they cannot be installed together");
+    // the NCCL need rests on its own sources, not on the tested configurations
+    CHECK(nccl->why.find("https://github.com/devanshkv/fetch/pull/35") != std::string::npos);
+    CHECK(nccl->why.find("install/source") == std::string::npos);
+}
+
+TEST_CASE("tensorflow 2.20's NCCL range of 2.25.1-2.99 admits torch 2.8's 2.27.3", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "torch==2.8.0+cu126", "tensorflow==2.20.0" } });
+    SHOW(r);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::ok);
+    CHECK(nccl->message
+        == "torch 2.8.0 cu126 carries NCCL 2.27.3 and tensorflow 2.20.0 needs NCCL 2.25.1-2.99: one nvidia-nccl-cu12 "
+           "serves both");
+    CHECK(finding(r, "frameworks-cudnn")->verdict == Verdict::ok);
+}
+
+TEST_CASE("a verdict on tensorflow 2.19's NCCL pin says the pin is unconfirmed", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "tensorflow==2.19.0", "torch==2.7.1+cu126" } });
+    SHOW(r);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::fail);
+    CHECK(nccl->message
+        == "tensorflow 2.19.0 needs NCCL 2.25.1 (unconfirmed) and torch 2.7.1 cu126 carries NCCL 2.26.2: one "
+           "environment holds one nvidia-nccl-cu12, so they cannot be installed together");
+}
+
 TEST_CASE("torch on CUDA 12 and jax on CUDA 13 install side by side, with a warning", "[resolve][coexist]")
 {
     Report r = check({ .frameworks = { "torch==2.7.1", "jax==0.8.0" } });
