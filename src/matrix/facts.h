@@ -253,6 +253,15 @@ struct TorchRelease {
     bool operator==(const TorchRelease&) const = default;
 };
 
+// The nvidia-nccl-cuN versions a pip extra requires (an == pin is a range of one), with
+// its own sources: they are read from the wheels, not from the tested configurations.
+struct PipNccl {
+    NcclRange versions;
+    Provenance provenance;
+
+    bool operator==(const PipNccl&) const = default;
+};
+
 struct TensorflowRelease {
     std::string line;
     std::vector<Pep440Version> versions;
@@ -260,6 +269,7 @@ struct TensorflowRelease {
     CudaVersion cuda;
     CudnnVersion cudnn;
     std::string pip_extra; // "and-cuda": the extra that brings CUDA from pip (2.14 on); "": none
+    std::optional<PipNccl> nccl; // none: not on record
     Provenance provenance;
 
     bool operator==(const TensorflowRelease&) const = default;

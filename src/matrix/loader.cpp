@@ -323,12 +323,24 @@ private:
 
     TensorflowRelease read_tensorflow(const JsonReader& row) const
     {
-        row.allow_only({ "line", "versions", "python", "cuda", "cudnn", "pip_extra", "note", "source", "confidence" });
+        row.allow_only(
+            { "line", "versions", "python", "cuda", "cudnn", "pip_extra", "nccl", "note", "source", "confidence" });
         TensorflowRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
-            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), provenance(row) };
+            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), read_pip_nccl(row),
+            provenance(row) };
         std::sort(release.versions.begin(), release.versions.end());
         return release;
+    }
+
+    std::optional<PipNccl> read_pip_nccl(const JsonReader& row) const
+    {
+        auto nccl = row.find("nccl"); // null: the extra's pin is not on record
+        if (!nccl)
+            return std::nullopt;
+        nccl->allow_only({ "min", "max", "note", "source", "confidence" });
+        return PipNccl { { nccl->optional_as<NcclVersion>("min"), nccl->optional_as<NcclVersion>("max") },
+            provenance(*nccl) };
     }
 
     JaxRelease read_jax(const JsonReader& row) const

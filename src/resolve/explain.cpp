@@ -85,6 +85,9 @@ void add_build(const FrameworkBuild& build, Rows& rows)
             { { "versions", versions_text(release.versions) }, { "python", release.python.describe() },
                 { "cuda", release.cuda.text() }, { "cudnn", release.cudnn.text() } },
             release.provenance);
+        if (release.nccl) // sourced apart from the tested configuration
+            rows.add("tensorflow.json", "releases[line=" + release.line + "].nccl",
+                { { "nccl", release.nccl->versions.describe() } }, release.nccl->provenance);
     }
     if (build.jax) {
         const auto& release = *build.jax;

@@ -11,18 +11,24 @@ template <typename Version> struct LibraryNeed {
     const FrameworkBuild* build;
     VersionRange<Version> versions; // a pin is a range of one version
     std::string says; // "carries cuDNN 9.1.0.70", "needs cuDNN 9.8-9.99"
+    const matrix::Provenance* provenance; // the build's, or the need's own where it has one
 };
 
 template <typename Version>
 LibraryNeed<Version> pinned(const FrameworkBuild& build, const std::string& library, const Version& version)
 {
-    return { &build, { version, version }, "carries " + library + " " + version.text() };
+    return { &build, { version, version }, "carries " + library + " " + version.text(), &build.provenance };
 }
 
+// A need with its own sources says so when they are unconfirmed: the verdict rests on it.
 template <typename Version>
-LibraryNeed<Version> ranged(const FrameworkBuild& build, const std::string& library, const VersionRange<Version>& range)
+LibraryNeed<Version> ranged(const FrameworkBuild& build, const std::string& library, const VersionRange<Version>& range,
+    const matrix::Provenance* own = nullptr)
 {
-    return { &build, range, "needs " + library + " " + range.describe() };
+    std::string says = "needs " + library + " " + range.describe();
+    if (own && own->unconfirmed())
+        says += " (unconfirmed)";
+    return { &build, range, says, own ? own : &build.provenance };
 }
 
 std::optional<LibraryNeed<CudnnVersion>> cudnn_need(const FrameworkBuild& build)
@@ -35,7 +41,7 @@ std::optional<LibraryNeed<CudnnVersion>> cudnn_need(const FrameworkBuild& build)
         std::string major = std::to_string(build.cudnn->major());
         return LibraryNeed<CudnnVersion> { &build,
             { CudnnVersion::parse(major + ".0"), CudnnVersion::parse(major + ".99") },
-            "loads cuDNN " + major + " (tested with " + build.cudnn->text() + ")" };
+            "loads cuDNN " + major + " (tested with " + build.cudnn->text() + ")", &build.provenance };
     }
     return std::nullopt;
 }
@@ -46,6 +52,8 @@ std::optional<LibraryNeed<NcclVersion>> nccl_need(const FrameworkBuild& build)
         return ranged(build, "NCCL", build.jax_build->nccl);
     if (build.torch_variant && build.torch_variant->nccl)
         return pinned(build, "NCCL", *build.torch_variant->nccl);
+    if (build.tensorflow && build.tensorflow->nccl) // what its pip extra requires
+        return ranged(build, "NCCL", build.tensorflow->nccl->versions, &build.tensorflow->nccl->provenance);
     return std::nullopt;
 }
 
@@ -63,15 +71,15 @@ void compare_needs(const std::string& library, const std::string& wheel, const s
     Report& report)
 {
     const std::string code = "frameworks-" + wheel;
-    const std::string sources = first.provenance.cite() + " | " + second.provenance.cite();
     if (!a || !b) {
         const FrameworkBuild& unknown = !a ? first : second;
         report.add(Verdict::unknown, code,
             "the matrix does not say which " + library + " " + unknown.name() + " needs, so whether it shares one with "
                 + (!a ? second : first).name() + " is not known",
-            sources);
+            first.provenance.cite() + " | " + second.provenance.cite());
         return;
     }
+    const std::string sources = a->provenance->cite() + " | " + b->provenance->cite();
     std::string package = "nvidia-" + wheel + "-cu" + std::to_string(first.cuda.major());
     std::string both = a->build->name() + " " + a->says + " and " + b->build->name() + " " + b->says;
     if (overlap(a->versions, b->versions))

@@ -333,6 +333,14 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
         { "two builds of one minor", "python_runtimes.json",
             [](nlohmann::json& d) { d["runtimes"].push_back(d["runtimes"][2]); },
             "m/python_runtimes.json: two builds of CPython 3.11", "keep the newest build of each minor only" },
+        { "a tensorflow NCCL requirement with a misspelt bound", "tensorflow.json",
+            [](nlohmann::json& d) {
+                d["releases"][4]["nccl"] = { { "mn", "2.19.3" } };
+            },
+            "m/tensorflow.json: releases[4].nccl.mn: unknown field", "did you mean \"min\"?" },
+        { "a tensorflow NCCL requirement without a source", "tensorflow.json",
+            [](nlohmann::json& d) { d["releases"][5]["nccl"]["source"] = nlohmann::json::array(); },
+            "m/tensorflow.json: releases[5].nccl.source: no source", "every fact names where it comes from" },
         { "unknown top-level field", "tensorflow.json",
             [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
             "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?" },
@@ -605,11 +613,35 @@ TEST_CASE("every torch 2.4-2.9 variant holds its wheels' NCCL pin, or none where
                 nccl[release.line + " " + variant.tag] = variant.nccl ? variant.nccl->text() : "(none)";
     CHECK(nccl
         == std::map<std::string, std::string> { { "2.4 cu118", "2.20.5" }, { "2.4 cu121", "2.20.5" },
-            { "2.4 cu124", "(none)" }, { "2.5 cu118", "2.21.5" }, { "2.5 cu121", "(none)" }, { "2.5 cu124", "2.21.5" },
-            { "2.6 cu118", "2.21.5" }, { "2.6 cu124", "2.21.5" }, { "2.6 cu126", "(none)" }, { "2.7 cu118", "2.21.5" },
+            { "2.4 cu124", "2.20.5" }, { "2.5 cu118", "2.21.5" }, { "2.5 cu121", "2.21.5" }, { "2.5 cu124", "2.21.5" },
+            { "2.6 cu118", "2.21.5" }, { "2.6 cu124", "2.21.5" }, { "2.6 cu126", "2.21.5" }, { "2.7 cu118", "2.21.5" },
             { "2.7 cu126", "2.26.2" }, { "2.7 cu128", "2.26.2" }, { "2.8 cu126", "2.27.3" }, { "2.8 cu128", "2.27.3" },
-            { "2.8 cu129", "(none)" }, { "2.9 cu126", "(none)" }, { "2.9 cu128", "2.27.5" },
+            { "2.8 cu129", "(none)" }, { "2.9 cu126", "2.27.5" }, { "2.9 cu128", "2.27.5" },
             { "2.9 cu130", "2.27.7" } });
+}
+
+TEST_CASE("tensorflow's and-cuda NCCL requirement is held where sourced, with its own sources", "[matrix]")
+{
+    auto text = [](const TensorflowRelease& release) -> std::string {
+        if (!release.nccl)
+            return "(none)";
+        return release.nccl->versions.describe() + " (" + std::string(to_string(release.nccl->provenance.confidence))
+            + ")";
+    };
+    std::map<std::string, std::string> nccl; // "2.16" -> "2.19.3 (secondary)", "(none)" when not on record
+    for (const auto& release : Matrix::embedded().tensorflow_releases())
+        if (!release.pip_extra.empty())
+            nccl[release.line] = text(release);
+    CHECK(nccl
+        == std::map<std::string, std::string> { { "2.14", "(none)" }, { "2.15", "(none)" },
+            { "2.16", "2.19.3 (secondary)" }, { "2.17", "(none)" }, { "2.18", "(none)" },
+            { "2.19", "2.25.1 (unconfirmed)" }, { "2.20", "2.25.1-2.99 (secondary)" }, { "2.21", "(none)" } });
+    for (const auto& release : Matrix::embedded().tensorflow_releases())
+        if (release.line == "2.16") {
+            REQUIRE(release.nccl);
+            CHECK(release.nccl->provenance.sources.front().url == "https://github.com/devanshkv/fetch/pull/35");
+            CHECK(release.provenance.confidence == Confidence::confirmed); // the row's own facts stay confirmed
+        }
 }
 
 TEST_CASE("the PyPI wheel of torch 2.8 and 2.9 is the CUDA 12.8 build, and no other build of theirs is", "[matrix]")

@@ -884,9 +884,9 @@ TEST_CASE(
 
 TEST_CASE("a torch build whose NCCL pin the matrix does not hold says so instead of leaving it out", "[resolve]")
 {
-    Report r = check({ .frameworks = { "torch==2.4.1" }, .cuda = "12.4" });
+    Report r = check({ .frameworks = { "torch==2.8.0" }, .cuda = "12.9" });
     CHECK(finding(r, "framework-build")->message
-        == "torch==2.4.1 runs as torch 2.4.1 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL not on record");
+        == "torch==2.8.0 runs as torch 2.8.0 cu129: CUDA 12.9, cuDNN 9.10.2.21, NCCL not on record");
 }
 
 TEST_CASE("torch 2.4-2.9 builds name the NCCL their wheels pin", "[resolve]")
@@ -894,8 +894,14 @@ TEST_CASE("torch 2.4-2.9 builds name the NCCL their wheels pin", "[resolve]")
     const std::vector<std::pair<Ask, std::string>> cases {
         { { .frameworks = { "torch==2.4.0" }, .cuda = "11.8" },
             "torch==2.4.0 runs as torch 2.4.0 cu118: CUDA 11.8, cuDNN 9.1.0.70, NCCL 2.20.5" },
+        { { .frameworks = { "torch==2.4.1" }, .cuda = "12.4" },
+            "torch==2.4.1 runs as torch 2.4.1 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.20.5" },
         { { .frameworks = { "torch==2.5.1" } },
             "torch==2.5.1 runs as torch 2.5.1 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.21.5 (the PyPI default build)" },
+        { { .frameworks = { "torch==2.5.1" }, .cuda = "12.1" },
+            "torch==2.5.1 runs as torch 2.5.1 cu121: CUDA 12.1, cuDNN 9.1.0.70, NCCL 2.21.5" },
+        { { .frameworks = { "torch==2.6.0" }, .cuda = "12.6" },
+            "torch==2.6.0 runs as torch 2.6.0 cu126: CUDA 12.6, cuDNN 9.5.1.17, NCCL 2.21.5" },
         { { .frameworks = { "torch==2.6.0" }, .cuda = "12.4" },
             "torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.21.5" },
         { { .frameworks = { "torch==2.6.0" }, .cuda = "11.8" },
@@ -907,6 +913,8 @@ TEST_CASE("torch 2.4-2.9 builds name the NCCL their wheels pin", "[resolve]")
             "build)" },
         { { .frameworks = { "torch==2.8.0" }, .cuda = "12.6" },
             "torch==2.8.0 runs as torch 2.8.0 cu126: CUDA 12.6, cuDNN 9.10.2.21, NCCL 2.27.3" },
+        { { .frameworks = { "torch==2.9.1" }, .cuda = "12.6" },
+            "torch==2.9.1 runs as torch 2.9.1 cu126: CUDA 12.6, cuDNN 9.10.2.21, NCCL 2.27.5" },
         { { .frameworks = { "torch==2.9.1" }, .cuda = "13.0" },
             "torch==2.9.1 runs as torch 2.9.1 cu130: CUDA 13.0, cuDNN 9.13.0.50, NCCL 2.27.7" },
     };
@@ -920,7 +928,7 @@ TEST_CASE("torch 2.4-2.9 builds name the NCCL their wheels pin", "[resolve]")
     }
 }
 
-TEST_CASE("torch 2.7's cu128 build and jax 0.5 share one nvidia-nccl-cu12, torch 2.6's cu126 NCCL is unknown",
+TEST_CASE("torch 2.7's cu128 build and jax 0.5 share one nvidia-nccl-cu12, torch 2.8's cu129 NCCL is unknown",
     "[resolve][coexist]")
 {
     Report known = check({ .frameworks = { "torch==2.7.1+cu128", "jax==0.5.3" } });
@@ -931,7 +939,7 @@ TEST_CASE("torch 2.7's cu128 build and jax 0.5 share one nvidia-nccl-cu12, torch
     CHECK(nccl->message
         == "torch 2.7.1 cu128 carries NCCL 2.26.2 and jax 0.5.3 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
            "serves both");
-    Report unknown = check({ .frameworks = { "torch==2.6.0+cu126", "jax==0.5.3" } });
+    Report unknown = check({ .frameworks = { "torch==2.8.0+cu129", "jax==0.5.3" } });
     SHOW(unknown);
     REQUIRE(finding(unknown, "frameworks-nccl"));
     CHECK(finding(unknown, "frameworks-nccl")->verdict == Verdict::unknown);
@@ -958,6 +966,48 @@ TEST_CASE(
     const Finding* nccl = finding(r, "frameworks-nccl");
     REQUIRE(nccl);
     CHECK(nccl->verdict == Verdict::unknown);
+}
+
+TEST_CASE("tensorflow 2.16's and-cuda pin of NCCL 2.19.3 and torch 2.6's 2.21.5 cannot share one nvidia-nccl-cu12",
+    "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "tensorflow==2.16.1", "torch==2.6.0" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::fail);
+    CHECK(nccl->message
+        == "tensorflow 2.16.1 needs NCCL 2.19.3 and torch 2.6.0 cu124 carries NCCL 2.21.5: one environment holds one "
+           "nvidia-nccl-cu12, so they cannot be installed together");
+    // the NCCL need rests on its own sources, not on the tested configurations
+    CHECK(nccl->why.find("https://github.com/devanshkv/fetch/pull/35") != std::string::npos);
+    CHECK(nccl->why.find("install/source") == std::string::npos);
+}
+
+TEST_CASE("tensorflow 2.20's NCCL range of 2.25.1-2.99 admits torch 2.8's 2.27.3", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "torch==2.8.0+cu126", "tensorflow==2.20.0" } });
+    SHOW(r);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::ok);
+    CHECK(nccl->message
+        == "torch 2.8.0 cu126 carries NCCL 2.27.3 and tensorflow 2.20.0 needs NCCL 2.25.1-2.99: one nvidia-nccl-cu12 "
+           "serves both");
+    CHECK(finding(r, "frameworks-cudnn")->verdict == Verdict::ok);
+}
+
+TEST_CASE("a verdict on tensorflow 2.19's NCCL pin says the pin is unconfirmed", "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "tensorflow==2.19.0", "torch==2.7.1+cu126" } });
+    SHOW(r);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::fail);
+    CHECK(nccl->message
+        == "tensorflow 2.19.0 needs NCCL 2.25.1 (unconfirmed) and torch 2.7.1 cu126 carries NCCL 2.26.2: one "
+           "environment holds one nvidia-nccl-cu12, so they cannot be installed together");
 }
 
 TEST_CASE("torch on CUDA 12 and jax on CUDA 13 install side by side, with a warning", "[resolve][coexist]")

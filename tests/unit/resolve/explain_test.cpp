@@ -51,6 +51,20 @@ TEST_CASE("explain names every row a torch check rests on: line, variant, toolki
             "cudnn.json releases[version=8.7.0]" });
 }
 
+TEST_CASE("explain gives tensorflow's NCCL requirement as a row of its own, with its own sources", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("tensorflow==2.16.1") };
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& line = row(rows, "releases[line=2.16]");
+    CHECK(line.provenance.confidence == matrix::Confidence::confirmed);
+    const auto& nccl = row(rows, "releases[line=2.16].nccl");
+    CHECK(nccl.file == "tensorflow.json");
+    CHECK(nccl.facts == std::vector<std::pair<std::string, std::string>> { { "nccl", "2.19.3" } });
+    CHECK(nccl.provenance.confidence == matrix::Confidence::secondary);
+    CHECK(nccl.provenance.sources.front().key == "TF_NCCL_216_PIP");
+}
+
 TEST_CASE("explain gives the facts a row contributes, and says which are not known", "[resolve]")
 {
     auto rows = rows_used(matrix::Matrix::embedded(), torch_cu118_on_4090());
