@@ -94,18 +94,42 @@ def arch_coverage(stack, cc):
     return None
 
 
-def check_arch(stack, device):
-    if not stack.arch_list and not stack.ptx:
-        raise Skipped("the lock lists no compiled architectures for %s: dlenv does not know which it ships"
-                      % (stack.framework or "its framework"))
+def framework_arch(view, device):
+    """One framework's GPU code on `device`: ("pass" | "fail" | "skip", what was found)."""
     cc = locks.version_tuple(device["compute_capability"])
-    how = arch_coverage(stack, cc)
-    listed = ", ".join(locks.dotted(a) for a in stack.arch_list) or "none"
-    ptx = ", ".join(locks.dotted(a) for a in stack.ptx) or "none"
-    if how is None:
-        raise Failed("GPU %d (%s) has compute capability %s, which the lock's arch list (%s; PTX: %s) does not "
-                     "cover: its kernels will not run there; lock for a framework build that includes %s"
-                     % (device["index"], device["name"], device["compute_capability"], listed, ptx,
-                        device["compute_capability"]))
-    return "GPU %d (%s, compute capability %s) runs the lock's %s" % (
-        device["index"], device["name"], device["compute_capability"], how)
+    gpu = "GPU %d (%s" % (device["index"], device["name"])
+    if view.arch_list or view.ptx:
+        how = arch_coverage(view, cc)
+        listed = ", ".join(locks.dotted(a) for a in view.arch_list) or "none"
+        ptx = ", ".join(locks.dotted(a) for a in view.ptx) or "none"
+        if how is None:
+            return "fail", ("%s) has compute capability %s, which the lock's arch list (%s; PTX: %s) does not cover: "
+                            "its kernels will not run there; lock for a framework build that includes %s"
+                            % (gpu, device["compute_capability"], listed, ptx, device["compute_capability"]))
+        return "pass", "%s, compute capability %s) runs the lock's %s" % (gpu, device["compute_capability"], how)
+    if view.min_compute_capability:
+        minimum = "%s %s, %s" % (view.framework, view.framework_version, locks.dotted(view.min_compute_capability))
+        if cc < view.min_compute_capability:
+            return "fail", ("%s) has compute capability %s, below the minimum of %s: its kernels will not run there; "
+                            "use a GPU of compute capability %s or newer"
+                            % (gpu, device["compute_capability"], minimum, locks.dotted(view.min_compute_capability)))
+        return "pass", ("%s, compute capability %s) is at or above the minimum of %s (its arch list is not on record)"
+                        % (gpu, device["compute_capability"], minimum))
+    return "skip", ("the lock lists no compiled architectures for %s: dlenv does not know which it ships"
+                    % (view.framework or "its framework"))
+
+
+def check_arch(stack, device):
+    """Every framework's GPU code on `device`: a failure of any fails. The arch list is the
+    lock's framework's, named when others are beside it (theirs name themselves)."""
+    views = stack.frameworks()
+    found = [framework_arch(view, device) for view in views]
+    if len(views) > 1:
+        state, text = found[0]
+        found[0] = (state, "%s %s: %s" % (stack.framework, stack.framework_version, text))
+    states = [state for state, _ in found]
+    if "fail" in states:
+        raise Failed("; ".join(text for state, text in found if state == "fail"))
+    if "pass" not in states:
+        raise Skipped("; ".join(text for _, text in found))
+    return "; ".join(text for _, text in found)

@@ -41,18 +41,23 @@ class Stack(object):
         framework = stack.get("framework") or {}
         self.framework = framework.get("name")
         self.framework_version = framework.get("local_version") or framework.get("version")
-        self.also = [(item.get("name"), item.get("local_version") or item.get("version"))
+        # JAX publishes no arch list, only the oldest compute capability its build supports.
+        self.min_compute_capability = version_tuple(framework.get("min_compute_capability"))
+        self.also = [(item.get("name"), item.get("local_version") or item.get("version"),
+                      version_tuple(item.get("min_compute_capability")))
                      for item in stack.get("also") or []]
         if self.cuda is None:
             raise ValueError("stack.cuda is %r, not a version" % stack["cuda"])
 
 
     def frameworks(self):
-        """The stack as each framework it installs sees it: its own, then each of `also`."""
+        """The stack as each framework it installs sees it: its own, then each of `also`
+        (whose GPU code the lock knows only by its minimum compute capability)."""
         views = [self]
-        for name, version in self.also:
+        for name, version, minimum in self.also:
             view = copy.copy(self)
             view.framework, view.framework_version = name, version
+            view.arch_list, view.ptx, view.min_compute_capability = [], [], minimum
             views.append(view)
         return views
 

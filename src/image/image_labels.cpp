@@ -19,6 +19,15 @@ std::string joined(const std::vector<ComputeCapability>& list)
     return out;
 }
 
+// "jax 0.4.31, tensorflow 2.17.0": the frameworks of stack.also, as dev.dlenv.framework names its own.
+std::string also_text(const std::vector<lock::LockedFramework>& also)
+{
+    std::string out;
+    for (const auto& framework : also)
+        out += (out.empty() ? "" : ", ") + framework.name + " " + framework.version;
+    return out;
+}
+
 } // namespace
 
 std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix)
@@ -34,6 +43,7 @@ std::map<std::string, std::string> image_labels(const lock::Lockfile& lock)
         { "org.opencontainers.image.title", lock.profile().name },
         { "dev.dlenv.lock.digest", lock.digest().text() },
         { "dev.dlenv.framework", stack.framework + " " + stack.framework_version },
+        { "dev.dlenv.framework.also", also_text(stack.also) },
         { "dev.dlenv.cuda", stack.cuda.text() },
         { "dev.dlenv.cudnn", text_or_empty(stack.cudnn) },
         { "dev.dlenv.nccl", text_or_empty(stack.nccl) },

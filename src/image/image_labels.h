@@ -12,9 +12,10 @@ namespace dlenv::image {
 // lock's CUDA and the architecture of its platform.
 std::string nvidia_require_cuda(const lock::Lockfile& lock, const matrix::Matrix& matrix);
 
-// The labels an image of `lock` carries (config Labels, Dockerfile LABEL): the lock
-// digest, the profile, framework, CUDA, cuDNN, NCCL, Python, driver floors, arch list;
-// a fact the stack does not have gets no label.
+// The labels an image of `lock` carries (config Labels, manifest annotations, Dockerfile
+// LABEL): the lock digest, the profile, framework, the frameworks beside it (stack.also),
+// CUDA, cuDNN, NCCL, Python, driver floors, the framework's arch list; a fact the stack
+// does not have gets no label, so a lock without `also` gives the labels it always did.
 std::map<std::string, std::string> image_labels(const lock::Lockfile& lock);
 
 // The environment dlenv sets, in image order: NVIDIA_VISIBLE_DEVICES,

@@ -48,14 +48,17 @@ nlohmann::json framework_json(const LockedFramework& framework)
         { "local_version", framework.version }, { "variant", framework.variant } };
     if (!framework.extra.empty())
         out["extra"] = framework.extra;
+    if (framework.min_compute_capability)
+        out["min_compute_capability"] = framework.min_compute_capability->text();
     return out;
 }
 
 LockedFramework read_framework(const JsonReader& framework)
 {
-    framework.allow_only({ "name", "version", "local_version", "variant", "extra" });
+    framework.allow_only({ "name", "version", "local_version", "variant", "extra", "min_compute_capability" });
     return { framework.at("name").string(), framework.at("local_version").string(), framework.at("version").string(),
-        framework.at("variant").string(), framework.optional_string("extra").value_or("") };
+        framework.at("variant").string(), framework.optional_string("extra").value_or(""),
+        framework.optional_as<ComputeCapability>("min_compute_capability") };
 }
 
 } // namespace
@@ -64,8 +67,8 @@ LockedStack locked_stack_of(const resolve::Stack& stack)
 {
     LockedStack out { stack.framework.name, stack.framework.version.str(), stack.framework.version.public_str(),
         stack.variant, stack.framework_extra, {}, {}, stack.cuda, std::nullopt, std::nullopt, stack.python,
-        stack.toolkit_driver, stack.minor_version_driver, stack.forward_compat, stack.arch_list, stack.ptx, {},
-        stack.unconfirmed };
+        stack.toolkit_driver, stack.minor_version_driver, stack.forward_compat, stack.arch_list, stack.ptx,
+        stack.min_compute_capability, {}, stack.unconfirmed };
     if (stack.cudnn)
         out.cudnn = CudnnVersion::parse(*stack.cudnn);
     if (stack.nccl)
@@ -73,8 +76,8 @@ LockedStack locked_stack_of(const resolve::Stack& stack)
     for (const auto& c : stack.companions)
         out.companions.push_back({ c.name, c.version.str() });
     for (const auto& a : stack.also)
-        out.also.push_back(
-            { a.framework.name, a.framework.version.str(), a.framework.version.public_str(), a.variant, a.extra });
+        out.also.push_back({ a.framework.name, a.framework.version.str(), a.framework.version.public_str(), a.variant,
+            a.extra, a.min_compute_capability });
     for (const auto& g : stack.gpus)
         out.gpus.push_back({ g.name, g.compute_capability, g.verdict, g.codes });
     return out;
@@ -90,8 +93,8 @@ LockedStack read_locked_stack(const JsonReader& stack)
         {}, {}, stack.at("cuda").as<CudaVersion>(), stack.optional_as<CudnnVersion>("cudnn"),
         stack.optional_as<NcclVersion>("nccl"), stack.at("python").as<PythonVersion>(),
         driver.at("toolkit_min").as<DriverVersion>(), driver.optional_as<DriverVersion>("minor_version_min"),
-        driver.at("forward_compat").boolean(), read_cc_list(stack.at("arch_list")), read_cc_list(stack.at("ptx")), {},
-        stack.at("unconfirmed").strings() };
+        driver.at("forward_compat").boolean(), read_cc_list(stack.at("arch_list")), read_cc_list(stack.at("ptx")),
+        framework.min_compute_capability, {}, stack.at("unconfirmed").strings() };
     driver.allow_only({ "toolkit_min", "minor_version_min", "forward_compat" });
     for (const auto& item : stack.at("companions").items()) {
         item.allow_only({ "name", "version" });
@@ -117,7 +120,7 @@ nlohmann::json to_json(const LockedStack& stack)
     nlohmann::json out = {
         { "framework",
             framework_json({ stack.framework, stack.framework_version, stack.framework_public_version, stack.variant,
-                stack.extra }) },
+                stack.extra, stack.min_compute_capability }) },
         { "companions", companions },
         { "python", stack.python.text() },
         { "cuda", stack.cuda.text() },

@@ -24,6 +24,7 @@ struct LockedFramework {
     std::string public_version; // version
     std::string variant; // "cuda12"; "" where the framework has none
     std::string extra; // "cuda12"; "": none
+    std::optional<ComputeCapability> min_compute_capability; // written only where known (JAX): "5.2"
 };
 
 // What the resolution said about one GPU the stack is for (stack.gpus[]).
@@ -54,6 +55,9 @@ struct LockedStack {
     bool forward_compat = false; // stack.driver.forward_compat
     std::vector<ComputeCapability> arch_list;
     std::vector<ComputeCapability> ptx;
+    // stack.framework.min_compute_capability: the oldest GPU a framework without an arch
+    // list on record (JAX) supports; written only where known
+    std::optional<ComputeCapability> min_compute_capability;
     std::vector<LockedGpu> gpus;
     std::vector<std::string> unconfirmed; // facts the stack rests on that are not confirmed
 };

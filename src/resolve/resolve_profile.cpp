@@ -57,11 +57,29 @@ std::vector<GpuVerdict> gpu_verdicts(
         for (const auto& finding : report.findings)
             if (finding.subject == target.label) {
                 verdict.verdict = std::max(verdict.verdict, finding.verdict);
-                verdict.codes.push_back(finding.code);
+                // each framework's rules may say the same of it (cudnn-gpu-support-unknown)
+                if (std::find(verdict.codes.begin(), verdict.codes.end(), finding.code) == verdict.codes.end())
+                    verdict.codes.push_back(finding.code);
             }
         out.push_back(std::move(verdict));
     }
     return out;
+}
+
+// The lock writes an unknown arch list as an empty one (and records none for a framework of
+// `also`); this says which it is.
+void note_gpu_code(const FrameworkBuild& build, Stack& stack)
+{
+    if (!build.arch_list)
+        stack.unconfirmed.push_back("the GPU code of " + build.name() + ": its arch list is not on record");
+    else if (!build.ptx)
+        stack.unconfirmed.push_back(
+            "the GPU code of " + build.name() + ": which architectures it carries PTX for is not on record");
+}
+
+std::optional<ComputeCapability> min_compute_capability_of(const FrameworkBuild& build)
+{
+    return build.jax_build ? build.jax_build->min_compute_capability : std::nullopt;
 }
 
 // The extra the profile asks for (`field`: "framework.extra"), held to those the build has:
@@ -124,11 +142,13 @@ void pin_also(const matrix::Matrix& matrix, const Profile& profile, const CudaVe
                 profile.file + ": " + field + ": " + choice.request.text() + " has no build for CUDA " + cuda.text(),
                 "name a release built for CUDA " + std::to_string(cuda.major()));
         note_unconfirmed(build->provenance, "the " + build->name() + " build", stack);
+        note_gpu_code(*build, stack);
         if (const auto* first = matrix.first_toolkit(build->cuda);
             first && first->driver_linux && stack.toolkit_driver < *first->driver_linux)
             stack.toolkit_driver = *first->driver_linux;
         stack.also.push_back({ { std::string(to_string(build->framework)), release_of(*build) },
-            framework_extra(profile, field + ".extra", choice.extra, *build), build->variant });
+            framework_extra(profile, field + ".extra", choice.extra, *build), build->variant,
+            min_compute_capability_of(*build) });
     }
 }
 
@@ -163,6 +183,7 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         .minor_version_driver = std::nullopt,
         .arch_list = build.arch_list.value_or(std::vector<ComputeCapability> {}),
         .ptx = build.ptx.value_or(std::vector<ComputeCapability> {}),
+        .min_compute_capability = min_compute_capability_of(build),
         .gpus = {},
         .unconfirmed = {},
         .python_runtime = pin_python_runtime(matrix, profile) };
@@ -171,12 +192,7 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
         stack.minor_version_driver = floor->driver_linux;
     stack.forward_compat = query.driver && stack.minor_version_driver && *query.driver < *stack.minor_version_driver;
     note_unconfirmed(build.provenance, "the " + build.name() + " build", stack);
-    // The lock writes an unknown list as an empty one; this says which it is.
-    if (!build.arch_list)
-        stack.unconfirmed.push_back("the GPU code of " + build.name() + ": its arch list is not on record");
-    else if (!build.ptx)
-        stack.unconfirmed.push_back(
-            "the GPU code of " + build.name() + ": which architectures it carries PTX for is not on record");
+    note_gpu_code(build, stack);
 
     std::string local = build.variant.starts_with("cu") ? build.variant : "";
     if (build.torch) {

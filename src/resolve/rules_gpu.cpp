@@ -138,6 +138,30 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
             arch->provenance.cite(), gpu.label);
 }
 
+// JAX publishes no arch list, only the oldest compute capability each build supports: below
+// it is a failure, at or above it is what JAX's own documentation promises.
+void check_framework_minimum(const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
+{
+    const auto& min = build.jax_build->min_compute_capability;
+    const std::string source = build.provenance.cite();
+    const std::string what = "JAX's " + build.jax_build->extra + " build";
+    if (!min)
+        report.add(Verdict::warn, "gpu-arch-list-unknown",
+            "the GPU code " + what + " carries is not on record (unconfirmed): cannot tell whether it has kernels for "
+                + gpu.compute_capability.sm_name(),
+            source, gpu.label);
+    else if (gpu.compute_capability < *min)
+        report.add(Verdict::fail, "gpu-below-framework-minimum",
+            what + " supports compute capability " + min->text() + " and newer; " + gpu.label + " is "
+                + gpu.compute_capability.text(),
+            source, gpu.label);
+    else
+        report.add(Verdict::ok, "gpu-framework-minimum",
+            what + " supports compute capability " + min->text() + " and newer; " + gpu.label + " is "
+                + gpu.compute_capability.text() + " (which architectures it carries code for is not on record)",
+            source, gpu.label);
+}
+
 // The newest architecture of the same major, below `device`, that `cuda` can target and
 // that discrete GPUs use (a Jetson-only architecture such as 8.7 is no fallback for a 4090).
 std::optional<ComputeCapability> fallback_target(
@@ -224,12 +248,7 @@ void check_gpus(const Context& ctx, Report& report)
                     + arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
                 arch->provenance.cite(), gpu.label);
         if (ctx.build && ctx.build->framework == Framework::jax) {
-            const auto& min = ctx.build->jax_build->min_compute_capability;
-            if (min && gpu.compute_capability < *min)
-                report.add(Verdict::fail, "gpu-below-framework-minimum",
-                    "JAX's " + ctx.build->jax_build->extra + " build supports compute capability " + min->text()
-                        + " and newer; " + gpu.label + " is " + gpu.compute_capability.text(),
-                    ctx.build->provenance.cite(), gpu.label);
+            check_framework_minimum(*ctx.build, gpu, report);
         } else if (ctx.build && ctx.build->framework == Framework::torch) {
             check_build_code(ctx, gpu, arch, report);
         } else if (ctx.cuda && arch) {

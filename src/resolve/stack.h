@@ -31,6 +31,7 @@ struct AlsoFramework {
     PinnedPackage framework; // jax 0.4.31
     std::string extra; // "cuda12"; "": none
     std::string variant; // its build's variant, where it has one: "cuda12"
+    std::optional<ComputeCapability> min_compute_capability; // JAX's: the oldest GPU its build supports
 };
 
 // One consistent environment: everything a lock pins about the CUDA stack.
@@ -49,6 +50,9 @@ struct Stack {
     bool forward_compat = false;
     std::vector<ComputeCapability> arch_list;
     std::vector<ComputeCapability> ptx;
+    // What a framework without an arch list on record (JAX) says of its GPU code: the
+    // oldest compute capability its build supports; none where the matrix does not say.
+    std::optional<ComputeCapability> min_compute_capability;
     std::vector<GpuVerdict> gpus;
     std::vector<std::string> unconfirmed; // facts the stack rests on that are not confirmed
     std::optional<PythonRuntimePin> python_runtime; // when the profile asks for one

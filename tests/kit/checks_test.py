@@ -64,6 +64,25 @@ support.expect_eq("a lock without an arch list", outcome(driver_checks.check_arc
                   ("skip", "the lock lists no compiled architectures for tensorflow: dlenv does not know which it "
                            "ships"))
 
+pair = locks.load(os.path.join(support.LOCKS, "pytorch-2.4-jax-0.4-cu121.lock.json"))
+support.expect_eq("each framework's GPU code", [(view.framework, view.framework_version, view.arch_list,
+                                                 view.min_compute_capability) for view in pair.frameworks()],
+                  [("torch", "2.4.1+cu121", [(5, 0), (6, 0), (7, 0), (7, 5), (8, 0), (8, 6), (9, 0)], None),
+                   ("jax", "0.4.31", [], (5, 2))])
+h100 = {"index": 0, "name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0"}
+support.expect_eq("a device both frameworks run on", outcome(driver_checks.check_arch, pair, h100),
+                  ("pass", "torch 2.4.1+cu121: GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) runs the lock's "
+                           "cubin sm_90; GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) is at or above the "
+                           "minimum of jax 0.4.31, 5.2 (its arch list is not on record)"))
+maxwell = {"index": 2, "name": "Quadro K2200", "compute_capability": "5.0"}
+support.expect_eq("a device torch runs on and JAX beside it does not", outcome(driver_checks.check_arch, pair, maxwell),
+                  ("fail", "GPU 2 (Quadro K2200) has compute capability 5.0, below the minimum of jax 0.4.31, 5.2: its "
+                           "kernels will not run there; use a GPU of compute capability 5.2 or newer"))
+jax = locks.load(os.path.join(support.LOCKS, "jax-0.6-cu12.lock.json"))
+support.expect_eq("a JAX lock is held to its build's minimum", outcome(driver_checks.check_arch, jax, h100),
+                  ("pass", "GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) is at or above the minimum of jax "
+                           "0.6.2, 5.2 (its arch list is not on record)"))
+
 support.expect_eq("FP16 bits", [halfs.half_bits(v) for v in (1.0, -2.0, 0.5, 65504.0)],
                   [0x3C00, 0xC000, 0x3800, 0x7BFF])
 support.expect_eq("BF16 bits, rounded to nearest even", [halfs.bf16_bits(v) for v in (1.0, -2.0, 1.00390625,

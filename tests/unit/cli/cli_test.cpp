@@ -85,7 +85,7 @@ TEST_CASE("profiles --json lists every shipped profile", "[cli]")
     auto r = run_dlenv({ "profiles", "--json" });
     CHECK(r.exit_code == 0);
     auto json = nlohmann::json::parse(r.out);
-    REQUIRE(json.size() == 12);
+    REQUIRE(json.size() == 13);
     CHECK(json[0].at("name") == "jax-0.6-cu12");
     CHECK(json[1].at("name") == "pytorch-1.13-cu117");
 }

@@ -72,3 +72,24 @@ TEST_CASE("a CUDA line without NVIDIA images in the matrix keeps the rule derive
         == "cuda>=11.7 brand=tesla,driver>=450,driver<451 brand=tesla,driver>=455,driver<456 "
            "brand=tesla,driver>=460,driver<461");
 }
+
+TEST_CASE("an image of a lock with frameworks beside its own names each of them in a label", "[image]")
+{
+    auto labels = image::image_labels(shipped_lock("pytorch-2.4-jax-0.4-cu121"));
+    CHECK(labels.at("dev.dlenv.framework") == "torch 2.4.1+cu121");
+    CHECK(labels.at("dev.dlenv.framework.also") == "jax 0.4.31");
+    CHECK(labels.at("dev.dlenv.arch_list") == "5.0 6.0 7.0 7.5 8.0 8.6 9.0"); // torch's: JAX's is not on record
+}
+
+TEST_CASE("an image of a lock of one framework has the labels it always had", "[image]")
+{
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : image::image_labels(shipped_lock("jax-0.6-cu12")))
+        keys.push_back(key);
+    CHECK(keys
+        == std::vector<std::string> { "dev.dlenv.cuda", "dev.dlenv.cudnn", "dev.dlenv.driver.min",
+            "dev.dlenv.driver.minor_version_min", "dev.dlenv.framework", "dev.dlenv.lock.digest", "dev.dlenv.python",
+            "org.opencontainers.image.title" });
+    for (const auto& profile : { "pytorch-2.1-cu118", "tensorflow-2.17-cu123", "pytorch-2.7-cu128" })
+        CHECK_FALSE(image::image_labels(shipped_lock(profile)).contains("dev.dlenv.framework.also"));
+}

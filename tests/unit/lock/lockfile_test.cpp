@@ -174,6 +174,21 @@ TEST_CASE(
     }
 }
 
+TEST_CASE(
+    "a lock of frameworks side by side records JAX's minimum compute capability, as no arch list is known", "[lock]")
+{
+    auto lockfile = lock_shipped("pytorch-2.4-jax-0.4-cu121");
+    const lock::LockedStack& stack = lockfile.stack();
+    CHECK_FALSE(stack.min_compute_capability);
+    REQUIRE(stack.also.size() == 1);
+    CHECK(stack.also[0].name == "jax");
+    CHECK(stack.also[0].min_compute_capability == ComputeCapability(5, 2));
+    CHECK(json_of(lockfile).at("stack").at("also").at(0).at("min_compute_capability") == "5.2");
+    CHECK(lock_shipped("jax-0.6-cu12").stack().min_compute_capability == ComputeCapability(5, 2));
+    CHECK_FALSE(
+        json_of(lock_shipped("pytorch-2.1-cu118")).at("stack").at("framework").contains("min_compute_capability"));
+}
+
 TEST_CASE("a lock whose stack is missing or of the wrong types is refused when read, naming the field", "[lock]")
 {
     nlohmann::json json = json_of(lock_shipped("pytorch-2.1-cu118"));
@@ -192,6 +207,8 @@ TEST_CASE("a lock whose stack is missing or of the wrong types is refused when r
         { "/stack/driver/forward_compat", "no",
             "x.lock.json: stack.driver.forward_compat: expected true or false, got \"no\" (string)" },
         { "/stack/arch_list/0", 7, "x.lock.json: stack.arch_list[0]: expected a string, got 7 (number)" },
+        { "/stack/framework/min_compute_capability", "five",
+            "x.lock.json: stack.framework.min_compute_capability: 'five' is not a compute capability" },
     };
     for (const auto& [pointer, value, message] : bad) {
         nlohmann::json edited = json;

@@ -836,6 +836,40 @@ TEST_CASE("jax 0.4.26 needs cuDNN 8.9 from pip, which torch 2.6's cuDNN 9 pin ru
            "serves both");
 }
 
+TEST_CASE(
+    "jax, with no arch list on record, is held to the oldest compute capability its build supports", "[resolve][jax]")
+{
+    Report r = check({ .frameworks = { "jax==0.4.31" }, .gpus = { "H100 SXM5", "sm_50" } });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "gpu-below-framework-minimum" });
+    CHECK(finding(r, "gpu-framework-minimum")->subject == "NVIDIA H100 80GB HBM3");
+    CHECK(finding(r, "gpu-framework-minimum")->message
+        == "JAX's cuda12 build supports compute capability 5.2 and newer; NVIDIA H100 80GB HBM3 is 9.0 (which "
+           "architectures it carries code for is not on record)");
+    CHECK(finding(r, "gpu-below-framework-minimum")->message
+        == "JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0");
+}
+
+TEST_CASE("a GPU the framework has code for and a framework beside it does not fails naming that one",
+    "[resolve][coexist][jax]")
+{
+    // torch 2.4 cu121 carries sm_50 cubins; JAX's cuda12 build starts at compute capability 5.2.
+    Report r = check({ .frameworks = { "torch==2.4.1+cu121", "jax==0.4.31" }, .gpus = { "sm_50" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "gpu-below-framework-minimum" });
+    CHECK(finding(r, "gpu-cubin")->message == "torch==2.4.1+cu121: torch 2.4.1 cu121 carries sm_50 kernels for sm_50");
+    CHECK(finding(r, "gpu-below-framework-minimum")->message
+        == "jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0");
+
+    Report both = check({ .frameworks = { "torch==2.4.1+cu121", "jax==0.4.31" }, .gpus = { "A100 80GB SXM4" } });
+    SHOW(both);
+    CHECK(both.verdict() == Verdict::ok);
+    CHECK(finding(both, "gpu-framework-minimum")->message
+        == "jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; NVIDIA A100-SXM4-80GB is 8.0 "
+           "(which architectures it carries code for is not on record)");
+}
+
 TEST_CASE("torch 2.9's cu130 NCCL pin meets jax 0.8's nvidia-nccl-cu13 floor exactly", "[resolve][coexist][jax]")
 {
     Report r = check({ .frameworks = { "torch==2.9.1+cu130", "jax==0.8.0" } });

@@ -98,6 +98,37 @@ TEST_CASE("torch 2.4 cu121 and jax 0.4.31 share cuDNN 9.1.0.70 and NCCL 2.20.5: 
     CHECK(stack.also[0].framework.version.str() == "0.4.31");
     CHECK(stack.also[0].extra == "cuda12");
     CHECK(stack.also[0].variant == "cuda12");
+    CHECK(stack.also[0].min_compute_capability == ComputeCapability(5, 2));
+    CHECK_FALSE(stack.min_compute_capability); // torch's GPU code is its arch list
+    CHECK(stack.unconfirmed
+        == std::vector<std::string> { "the GPU code of jax 0.4.31 cuda12: its arch list is not on record" });
+}
+
+TEST_CASE("a GPU torch has code for and JAX beside it does not stops the lock, naming JAX", "[resolve][coexist]")
+{
+    std::string text = profile_text("2.4", "12.1", R"([{"name": "jax", "version": "0.4.31"}])");
+    text.insert(text.size() - 1, R"(, "gpus": ["sm_50", "H100 SXM5"])");
+    auto resolution = resolve_text(text);
+    CHECK_FALSE(resolution.stack);
+    std::vector<std::string> failed;
+    for (const auto& finding : resolution.report.findings)
+        if (finding.verdict == Verdict::fail)
+            failed.push_back(finding.subject + ": " + finding.message);
+    CHECK(failed
+        == std::vector<std::string> {
+            "sm_50: jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0" });
+}
+
+TEST_CASE("each GPU's verdict in the lock counts the findings of every framework", "[resolve][coexist]")
+{
+    std::string text = profile_text("2.4", "12.1", R"([{"name": "jax", "version": "0.4.31"}])");
+    text.insert(text.size() - 1, R"(, "gpus": ["H100 SXM5"])");
+    auto resolution = resolve_text(text);
+    REQUIRE(resolution.stack);
+    REQUIRE(resolution.stack->gpus.size() == 1);
+    // torch's rules and JAX's both say cudnn-gpu-support-unknown of it: once
+    CHECK(resolution.stack->gpus[0].codes
+        == std::vector<std::string> { "gpu-cubin", "cudnn-gpu-support-unknown", "gpu-framework-minimum" });
 }
 
 TEST_CASE("a profile whose frameworks need two cuDNN wheels is refused naming both, the library and a fix",
