@@ -179,6 +179,22 @@ TEST_CASE("case 9: tensorflow 2.14 with CUDA 12.2 and cuDNN 8.9 fails: it was bu
     CHECK(suggests(r, "tensorflow 2.15 is tested with CUDA 12.2 and cuDNN 8.9"));
 }
 
+TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and only warns about a newer one", "[resolve]")
+{
+    Report older = check({ .frameworks = { "tensorflow==2.14" }, .cudnn = "8.6" });
+    SHOW(older);
+    CHECK(older.verdict() == Verdict::fail);
+    CHECK(problems(older) == Codes { "cudnn-older-than-build" });
+    CHECK(finding(older, "cudnn-older-than-build")->message
+        == "tensorflow 2.14 was built with cuDNN 8.7 and refuses the older cuDNN 8.6 at run time, which needs the "
+           "build's major and an equal or higher minor (\"Loaded runtime CuDNN library: 8.6 but source was compiled "
+           "with: 8.7\")");
+    CHECK(suggests(older, "install cuDNN 8.7 or a later 8.x"));
+    Report newer = check({ .frameworks = { "tensorflow==2.14" }, .cudnn = "8.9" });
+    CHECK(newer.verdict() == Verdict::warn);
+    CHECK(problems(newer) == Codes { "cudnn-untested" });
+}
+
 TEST_CASE("case 10: tensorflow 2.15 with CUDA 12.2, cuDNN 8.9 and driver 535.104.05 is ok", "[resolve]")
 {
     Report r = check({ .frameworks = { "tensorflow==2.15" }, .cuda = "12.2", .cudnn = "8.9", .driver = "535.104.05" });
