@@ -579,6 +579,24 @@ TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
     CHECK_THAT(e.hint(), StartsWith("did you mean RTX 4090"));
 }
 
+TEST_CASE("a model named with nvidia-smi's brand words resolves as without them", "[resolve]")
+{
+    auto [typed, label] = GENERATE(table<std::string, std::string>({
+        { "NVIDIA GeForce RTX 3080", "NVIDIA GeForce RTX 3080" },
+        { "GeForce RTX 3080", "RTX 3080" },
+        { "Tesla V100", "V100" },
+        { "NVIDIA Tesla T4", "Tesla T4" },
+        { "nvidia a100", "A100" },
+    }));
+    CAPTURE(typed);
+    Report r = check({ .frameworks = { "torch==2.1.2+cu118" }, .gpus = { typed } });
+    const Finding* cubin = finding(r, "gpu-cubin");
+    REQUIRE(cubin);
+    CHECK(cubin->subject == label);
+    Error e = error_of({ .gpus = { "NVIDIA GeForce RTX 4099" } });
+    CHECK(e.message() == "unknown GPU 'NVIDIA GeForce RTX 4099'");
+}
+
 TEST_CASE("a compute capability no architecture has is bad input", "[resolve]")
 {
     Error e = error_of({ .gpus = { "sm_99" } });
