@@ -38,7 +38,16 @@ void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report&
             build.name() + " was built and tested with cuDNN " + ships.text() + "; cuDNN " + wanted.text()
                 + " is another major version",
             build.provenance.cite());
-    else
+    else if (wanted.minor() < ships.minor()) {
+        // the framework's cuDNN loader takes the build's major with an equal or higher minor only
+        std::string refusal
+            = "Loaded runtime CuDNN library: " + wanted.text() + " but source was compiled with: " + ships.text();
+        report.add(Verdict::fail, "cudnn-older-than-build",
+            build.name() + " was built with cuDNN " + ships.text() + " and refuses the older cuDNN " + wanted.text()
+                + " at run time, which needs the build's major and an equal or higher minor (\"" + refusal + "\")",
+            build.provenance.cite());
+        report.suggest("install cuDNN " + ships.text() + " or a later " + std::to_string(ships.major()) + ".x");
+    } else
         report.add(Verdict::warn, "cudnn-untested",
             build.name() + " was tested with cuDNN " + ships.text() + ", not " + wanted.text(),
             build.provenance.cite());

@@ -22,7 +22,8 @@ struct GpuTarget {
     std::optional<matrix::GpuSegment> segment;
 };
 
-// Reads "RTX 4090", "A100", "sm_89" or "8.9". A product family (gpus.json `family`)
+// Reads "RTX 4090", "A100", "sm_89" or "8.9", a model with or without the brand words
+// (NVIDIA, GeForce, Tesla) nvidia-smi puts before it. A product family (gpus.json `family`)
 // stands for its variants when they share their compute capability and segment, which is
 // all that checks of a stack depend on; a check that needs memory or bandwidth asks for
 // the variant. An unknown model, a family whose variants differ, or a compute capability

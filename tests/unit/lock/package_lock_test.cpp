@@ -243,9 +243,9 @@ TEST_CASE("a profile names the framework's pip extra, held to those its build ha
 {
     CHECK(
         first_requirement(plan(framework_profile(R"({"name": "tensorflow", "version": "2.15", "extra": "and-cuda"})")))
-        == "tensorflow[and-cuda]==2.15.0");
+        == "tensorflow[and-cuda]==2.15.1");
     CHECK(first_requirement(plan(framework_profile(R"({"name": "tensorflow", "version": "2.15"})")))
-        == "tensorflow==2.15.0");
+        == "tensorflow==2.15.1");
     CHECK(first_requirement(plan(framework_profile(R"({"name": "jax", "version": "0.4.31", "extra": "cuda12_local"})")))
         == "jax[cuda12-local]==0.4.31");
     CHECK(first_requirement(plan(framework_profile(R"({"name": "jax", "version": "0.6", "extra": "cuda12-local"})")))

@@ -179,6 +179,22 @@ TEST_CASE("case 9: tensorflow 2.14 with CUDA 12.2 and cuDNN 8.9 fails: it was bu
     CHECK(suggests(r, "tensorflow 2.15 is tested with CUDA 12.2 and cuDNN 8.9"));
 }
 
+TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and only warns about a newer one", "[resolve]")
+{
+    Report older = check({ .frameworks = { "tensorflow==2.14" }, .cudnn = "8.6" });
+    SHOW(older);
+    CHECK(older.verdict() == Verdict::fail);
+    CHECK(problems(older) == Codes { "cudnn-older-than-build" });
+    CHECK(finding(older, "cudnn-older-than-build")->message
+        == "tensorflow 2.14 was built with cuDNN 8.7 and refuses the older cuDNN 8.6 at run time, which needs the "
+           "build's major and an equal or higher minor (\"Loaded runtime CuDNN library: 8.6 but source was compiled "
+           "with: 8.7\")");
+    CHECK(suggests(older, "install cuDNN 8.7 or a later 8.x"));
+    Report newer = check({ .frameworks = { "tensorflow==2.14" }, .cudnn = "8.9" });
+    CHECK(newer.verdict() == Verdict::warn);
+    CHECK(problems(newer) == Codes { "cudnn-untested" });
+}
+
 TEST_CASE("case 10: tensorflow 2.15 with CUDA 12.2, cuDNN 8.9 and driver 535.104.05 is ok", "[resolve]")
 {
     Report r = check({ .frameworks = { "tensorflow==2.15" }, .cuda = "12.2", .cudnn = "8.9", .driver = "535.104.05" });
@@ -561,6 +577,24 @@ TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "unknown GPU 'RTX 4099'");
     CHECK_THAT(e.hint(), StartsWith("did you mean RTX 4090"));
+}
+
+TEST_CASE("a model named with nvidia-smi's brand words resolves as without them", "[resolve]")
+{
+    auto [typed, label] = GENERATE(table<std::string, std::string>({
+        { "NVIDIA GeForce RTX 3080", "NVIDIA GeForce RTX 3080" },
+        { "GeForce RTX 3080", "RTX 3080" },
+        { "Tesla V100", "V100" },
+        { "NVIDIA Tesla T4", "Tesla T4" },
+        { "nvidia a100", "A100" },
+    }));
+    CAPTURE(typed);
+    Report r = check({ .frameworks = { "torch==2.1.2+cu118" }, .gpus = { typed } });
+    const Finding* cubin = finding(r, "gpu-cubin");
+    REQUIRE(cubin);
+    CHECK(cubin->subject == label);
+    Error e = error_of({ .gpus = { "NVIDIA GeForce RTX 4099" } });
+    CHECK(e.message() == "unknown GPU 'NVIDIA GeForce RTX 4099'");
 }
 
 TEST_CASE("a compute capability no architecture has is bad input", "[resolve]")
