@@ -182,5 +182,5 @@ TEST_CASE("an unknown profile name suggests the closest shipped ones", "[resolve
 
 TEST_CASE("every shipped profile parses", "[resolve][profile]")
 {
-    CHECK(resolve::shipped_profiles().size() == 12);
+    CHECK(resolve::shipped_profiles().size() == 13);
 }
