@@ -13,6 +13,16 @@ TF_LOCK = os.path.join(support.LOCKS, "tensorflow-2.15-cu122.lock.json")
 FAKE_TORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_torch")
 
 
+def locked_version(lock):
+    """The framework build a shipped lock pins, read from it: a regenerated lock moves it."""
+    with open(lock) as f:
+        return json.load(f)["stack"]["framework"]["local_version"]
+
+
+TORCH_VERSION = locked_version(TORCH_LOCK)
+TF_VERSION = locked_version(TF_LOCK)
+
+
 def findings(python, lock, env):
     code, document, _ = support.run_tier(python, "framework_tier.py", lock, env)
     support.expect_eq("%s: the kit exits 0" % python, code, 0)
@@ -30,7 +40,7 @@ def not_importable(python, module, framework, version):
 
 for python in support.interpreters():
     support.expect_eq("%s: torch missing" % python, findings(python, TORCH_LOCK, support.clean_env()), [
-        ("torch-cuda-available", "fail", not_importable(python, "torch", "torch", "2.7.1+cu128")),
+        ("torch-cuda-available", "fail", not_importable(python, "torch", "torch", TORCH_VERSION)),
         ("torch-cuda-version", "skip", "not run: torch cannot be imported"),
         ("torch-cudnn-version", "skip", "not run: torch cannot be imported"),
         ("torch-amp-step", "skip", "not run: torch cannot be imported"),
@@ -48,7 +58,7 @@ for python in support.interpreters():
         ("torch-nccl-allreduce", "skip", "not run: torch sees no GPU"),
     ])
     support.expect_eq("%s: tensorflow missing" % python, findings(python, TF_LOCK, support.clean_env()), [
-        ("tensorflow-gpu", "fail", not_importable(python, "tensorflow", "tensorflow", "2.15.0")),
+        ("tensorflow-gpu", "fail", not_importable(python, "tensorflow", "tensorflow", TF_VERSION)),
         ("tensorflow-cuda-version", "skip", "not run: tensorflow cannot be imported"),
         ("tensorflow-cudnn-version", "skip", "not run: tensorflow cannot be imported"),
         ("tensorflow-amp-step", "skip", "not run: tensorflow cannot be imported"),
@@ -72,7 +82,7 @@ for python in support.interpreters():
         other.flush()
         support.expect_eq("%s: each framework of the stack, its own first" % python,
                           findings(python, other.name, support.clean_env()), [
-            ("torch-cuda-available", "fail", not_importable(python, "torch", "torch", "2.7.1+cu128")),
+            ("torch-cuda-available", "fail", not_importable(python, "torch", "torch", TORCH_VERSION)),
             ("torch-cuda-version", "skip", "not run: torch cannot be imported"),
             ("torch-cudnn-version", "skip", "not run: torch cannot be imported"),
             ("torch-amp-step", "skip", "not run: torch cannot be imported"),
