@@ -145,21 +145,20 @@ void check_framework_minimum(const FrameworkBuild& build, const GpuTarget& gpu, 
     const auto& min = build.jax_build->min_compute_capability;
     const std::string source = build.provenance.cite();
     const std::string what = "JAX's " + build.jax_build->extra + " build";
-    if (!min)
+    if (!min) {
         report.add(Verdict::warn, "gpu-arch-list-unknown",
             "the GPU code " + what + " carries is not on record (unconfirmed): cannot tell whether it has kernels for "
                 + gpu.compute_capability.sm_name(),
             source, gpu.label);
-    else if (gpu.compute_capability < *min)
-        report.add(Verdict::fail, "gpu-below-framework-minimum",
-            what + " supports compute capability " + min->text() + " and newer; " + gpu.label + " is "
-                + gpu.compute_capability.text(),
-            source, gpu.label);
+        return;
+    }
+    const std::string against = what + " supports compute capability " + min->text() + " and newer; " + gpu.label
+        + " is " + gpu.compute_capability.text();
+    if (gpu.compute_capability < *min)
+        report.add(Verdict::fail, "gpu-below-framework-minimum", against, source, gpu.label);
     else
         report.add(Verdict::ok, "gpu-framework-minimum",
-            what + " supports compute capability " + min->text() + " and newer; " + gpu.label + " is "
-                + gpu.compute_capability.text() + " (which architectures it carries code for is not on record)",
-            source, gpu.label);
+            against + " (which architectures it carries code for is not on record)", source, gpu.label);
 }
 
 // The newest architecture of the same major, below `device`, that `cuda` can target and
