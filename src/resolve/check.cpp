@@ -2,31 +2,12 @@
 
 #include "core/closest.h"
 #include "core/error.h"
+#include "resolve/neighbours.h"
 #include "resolve/rules.h"
 
 namespace dlenv::resolve {
 namespace {
 
-// The known versions just below and just above `wanted`.
-template <typename Version>
-std::vector<std::string> neighbours(const std::vector<std::string>& known, const Version& wanted)
-{
-    std::optional<Version> below, above;
-    for (const auto& text : known) {
-        auto v = Version::parse(text);
-        if (v < wanted && (!below || *below < v))
-            below = v;
-        if (wanted < v && (!above || v < *above))
-            above = v;
-    }
-    std::vector<std::string> out;
-    for (const auto& v : { below, above })
-        if (v)
-            out.push_back(v->text());
-    return out;
-}
-
-// Unknown versions are bad input (exit 2), not a failed check: name the nearest ones.
 // ", NCCL 2.18.1" for a torch build whose nvidia-nccl pin the matrix holds; where it
 // does not, the lock's NCCL is unknown, and this says so rather than leave it out.
 std::string torch_nccl_text(const FrameworkBuild& build)
@@ -36,17 +17,18 @@ std::string torch_nccl_text(const FrameworkBuild& build)
     return build.torch_variant->nccl ? ", NCCL " + build.torch_variant->nccl->text() : ", NCCL not on record";
 }
 
+// Unknown versions are bad input (exit 2), not a failed check: name the nearest ones.
 void validate_versions(const matrix::Matrix& matrix, const Query& query)
 {
     if (query.cuda && matrix.toolkit_releases(*query.cuda).empty())
         throw Error(ErrorCode::invalid_input, "CUDA " + query.cuda->text() + " is not a CUDA release",
-            "nearest known: " + join_alternatives(neighbours(matrix.toolkit_lines(), *query.cuda), " and "));
+            "nearest known: " + join_alternatives(known_neighbours(matrix.toolkit_lines(), *query.cuda), " and "));
     if (query.cudnn && matrix.cudnn_releases_matching(*query.cudnn).empty()) {
         std::vector<std::string> known;
         for (const auto& release : matrix.cudnn_releases())
             known.push_back(release.version.text());
         throw Error(ErrorCode::invalid_input, "cuDNN " + query.cudnn->text() + " is not a release the matrix knows",
-            "nearest known: " + join_alternatives(neighbours(known, *query.cudnn), " and "));
+            "nearest known: " + join_alternatives(known_neighbours(known, *query.cudnn), " and "));
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/closest.h"
 #include "core/error.h"
+#include "resolve/neighbours.h"
 
 #include <algorithm>
 
@@ -30,6 +31,23 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
         .torch = &release,
         .torch_variant = &variant,
         .provenance = variant.provenance };
+}
+
+// A line newer than every row is what a release after the matrix looks like: point at
+// the refresh that proposes its rows. Any other gap names the lines on either side.
+[[noreturn]] void throw_unknown_line(
+    const std::string& name, const std::string& line, const std::vector<std::string>& lines)
+{
+    std::string message = "the matrix has no " + name + " " + line;
+    auto wanted = Pep440Version::try_parse(line);
+    if (!wanted || lines.empty())
+        throw Error(ErrorCode::invalid_input, message, "known lines: " + join_alternatives(lines, " and "));
+    auto near = known_neighbours(lines, *wanted);
+    if (near.size() == 1 && Pep440Version::parse(near.front()) < *wanted)
+        throw Error(ErrorCode::invalid_input, message + " (its newest " + name + " line is " + near.front() + ")",
+            "a release newer than the matrix: `dlenv matrix refresh --out DIR` proposes the rows it lacks from "
+            "what the vendors publish; review them, then pass --matrix DIR");
+    throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near, " and "));
 }
 
 } // namespace
@@ -74,10 +92,7 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
             known.empty() ? "use the line " + line
                           : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));
     }
-    auto near = closest_matches(line, lines, 3);
-    throw Error(ErrorCode::invalid_input, "the matrix has no " + name + " " + line,
-        near.empty() ? "known lines: " + join_alternatives(lines, " and ")
-                     : "nearest known lines: " + join_alternatives(near, " and "));
+    throw_unknown_line(name, line, lines);
 }
 
 template const matrix::TorchRelease& find_release_line(

@@ -3,6 +3,7 @@
 // the verdict and the exact set of warning and error codes it must produce.
 
 #include "core/error.h"
+#include "core/pep440.h"
 #include "matrix/matrix.h"
 #include "resolve/check.h"
 #include "resolve/query.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace dlenv;
@@ -661,12 +663,36 @@ TEST_CASE("a patch release the line does not have is bad input listing the line'
     CHECK(e.hint() == "releases of torch 2.1: 2.1.0, 2.1.1 and 2.1.2");
 }
 
-TEST_CASE("a release line the matrix does not have is bad input naming known lines", "[resolve]")
+TEST_CASE("a release line the matrix does not have is bad input naming the lines on either side", "[resolve]")
 {
-    Error e = error_of({ .frameworks = { "torch==9.9" } });
+    // Numeric neighbours: by spelling, 2.1 would be nearest to 2.15 and 1.12 to 1.14.
+    Error e = error_of({ .frameworks = { "torch==1.14" } });
     CHECK(e.code() == ErrorCode::invalid_input);
-    CHECK(e.message() == "the matrix has no torch 9.9");
-    CHECK_THAT(e.hint(), StartsWith("nearest known lines: ") || StartsWith("known lines: "));
+    CHECK(e.message() == "the matrix has no torch 1.14");
+    CHECK(e.hint() == "nearest known lines: 1.13 and 2.0");
+
+    e = error_of({ .frameworks = { "tensorflow==1.15" } });
+    CHECK(e.message() == "the matrix has no tensorflow 1.15");
+    CHECK(e.hint() == "nearest known lines: 2.4");
+}
+
+TEST_CASE("a line newer than every row points at the refresh that proposes its rows", "[resolve]")
+{
+    // Read from the matrix, so the case holds after a refresh adds a line.
+    std::string newest;
+    for (const auto& release : matrix::Matrix::embedded().torch_releases())
+        if (newest.empty() || Pep440Version::parse(newest) < Pep440Version::parse(release.line))
+            newest = release.line;
+
+    for (const auto& [wanted, line] : { std::pair { "torch==9.9", "9.9" }, { "torch==10.0.1", "10.0" } }) {
+        Error e = error_of({ .frameworks = { wanted } });
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message()
+            == "the matrix has no torch " + std::string(line) + " (its newest torch line is " + newest + ")");
+        CHECK(e.hint()
+            == "a release newer than the matrix: `dlenv matrix refresh --out DIR` proposes the rows it lacks from "
+               "what the vendors publish; review them, then pass --matrix DIR");
+    }
 }
 
 TEST_CASE("a cuDNN version the matrix does not know is bad input", "[resolve]")
