@@ -327,20 +327,27 @@ private:
             { "line", "versions", "python", "cuda", "cudnn", "pip_extra", "nccl", "note", "source", "confidence" });
         TensorflowRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
-            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), read_pip_nccl(row),
-            provenance(row) };
+            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), {}, provenance(row) };
+        release.nccl = read_pip_nccl(row, release.pip_extra);
         std::sort(release.versions.begin(), release.versions.end());
         return release;
     }
 
-    std::optional<PipNccl> read_pip_nccl(const JsonReader& row) const
+    // The NCCL the row's pip extra requires: a floor, and a ceiling where the extra has one.
+    std::optional<PipNccl> read_pip_nccl(const JsonReader& row, const std::string& pip_extra) const
     {
         auto nccl = row.find("nccl"); // null: the extra's pin is not on record
         if (!nccl)
             return std::nullopt;
+        if (pip_extra.empty())
+            nccl->fail(
+                "an NCCL requirement on a row without a pip extra", "name the extra in \"pip_extra\" or drop \"nccl\"");
         nccl->allow_only({ "min", "max", "note", "source", "confidence" });
-        return PipNccl { { nccl->optional_as<NcclVersion>("min"), nccl->optional_as<NcclVersion>("max") },
-            provenance(*nccl) };
+        auto min = nccl->at("min").as<NcclVersion>();
+        auto max = nccl->optional_as<NcclVersion>("max");
+        if (max && *max < min)
+            nccl->at("max").fail("below min " + min.text(), "an == pin has min and max equal");
+        return PipNccl { { min, max }, provenance(*nccl) };
     }
 
     JaxRelease read_jax(const JsonReader& row) const
