@@ -71,7 +71,7 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
         }
         return { cc->sm_name(), *cc, nullptr, {}, only_segment(*arch) };
     }
-    auto near = closest_matches(text, matrix.gpu_names(), 3);
+    auto near = closest_matches(without_brand(text), matrix.gpu_names(), 3);
     throw Error(ErrorCode::invalid_input, "unknown GPU '" + std::string(text) + "'",
         near.empty() ? "name a model (e.g. \"RTX 4090\", \"A100 80GB SXM4\") or a compute capability (sm_89)"
                      : "did you mean " + join_alternatives(near) + "?");
