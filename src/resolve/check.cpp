@@ -22,13 +22,14 @@ void validate_versions(const matrix::Matrix& matrix, const Query& query)
 {
     if (query.cuda && matrix.toolkit_releases(*query.cuda).empty())
         throw Error(ErrorCode::invalid_input, "CUDA " + query.cuda->text() + " is not a CUDA release",
-            "nearest known: " + join_alternatives(known_neighbours(matrix.toolkit_lines(), *query.cuda), " and "));
+            "nearest known: "
+                + join_alternatives(known_neighbours(matrix.toolkit_lines(), *query.cuda).texts(), " and "));
     if (query.cudnn && matrix.cudnn_releases_matching(*query.cudnn).empty()) {
         std::vector<std::string> known;
         for (const auto& release : matrix.cudnn_releases())
             known.push_back(release.version.text());
         throw Error(ErrorCode::invalid_input, "cuDNN " + query.cudnn->text() + " is not a release the matrix knows",
-            "nearest known: " + join_alternatives(known_neighbours(known, *query.cudnn), " and "));
+            "nearest known: " + join_alternatives(known_neighbours(known, *query.cudnn).texts(), " and "));
     }
 }
 

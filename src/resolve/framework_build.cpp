@@ -34,7 +34,8 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
 }
 
 // A line newer than every row is what a release after the matrix looks like: point at
-// the refresh that proposes its rows. Any other gap names the lines on either side.
+// the refresh, which proposes torch's rows from the wheel index and lists TensorFlow's
+// and JAX's releases for a hand row. Any other gap names the lines on either side.
 [[noreturn]] void throw_unknown_line(
     const std::string& name, const std::string& line, const std::vector<std::string>& lines)
 {
@@ -43,11 +44,14 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
     if (!wanted || lines.empty())
         throw Error(ErrorCode::invalid_input, message, "known lines: " + join_alternatives(lines, " and "));
     auto near = known_neighbours(lines, *wanted);
-    if (near.size() == 1 && Pep440Version::parse(near.front()) < *wanted)
-        throw Error(ErrorCode::invalid_input, message + " (its newest " + name + " line is " + near.front() + ")",
-            "a release newer than the matrix: `dlenv matrix refresh --out DIR` proposes the rows it lacks from "
-            "what the vendors publish; review them, then pass --matrix DIR");
-    throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near, " and "));
+    if (!near.above) {
+        std::string refresh = "a release newer than the matrix: `dlenv matrix refresh --out DIR` ";
+        throw Error(ErrorCode::invalid_input, message + " (its newest " + name + " line is " + *near.below + ")",
+            name == "torch" ? refresh + "proposes its rows from the wheel index; review them, then pass --matrix DIR"
+                            : refresh + "lists its releases; add the line's row (CUDA, cuDNN, Python) to DIR/" + name
+                    + ".json from the vendor's tested builds, then pass --matrix DIR");
+    }
+    throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near.texts(), " and "));
 }
 
 } // namespace

@@ -579,6 +579,11 @@ TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "unknown GPU 'RTX 4099'");
     CHECK_THAT(e.hint(), StartsWith("did you mean RTX 4090"));
+
+    // The brand words nvidia-smi prints are not part of the name the hint is measured against.
+    Error branded = error_of({ .gpus = { "NVIDIA GeForce RTX 4099" } });
+    CHECK(branded.message() == "unknown GPU 'NVIDIA GeForce RTX 4099'");
+    CHECK(branded.hint() == e.hint());
 }
 
 TEST_CASE("a model named with nvidia-smi's brand words resolves as without them", "[resolve]")
@@ -690,9 +695,16 @@ TEST_CASE("a line newer than every row points at the refresh that proposes its r
         CHECK(e.message()
             == "the matrix has no torch " + std::string(line) + " (its newest torch line is " + newest + ")");
         CHECK(e.hint()
-            == "a release newer than the matrix: `dlenv matrix refresh --out DIR` proposes the rows it lacks from "
-               "what the vendors publish; review them, then pass --matrix DIR");
+            == "a release newer than the matrix: `dlenv matrix refresh --out DIR` proposes its rows from the wheel "
+               "index; review them, then pass --matrix DIR");
     }
+
+    // The refresh lists TensorFlow's and JAX's releases; their rows are written by hand.
+    Error e = error_of({ .frameworks = { "jax==9.1" } });
+    CHECK_THAT(e.message(), StartsWith("the matrix has no jax 9.1 (its newest jax line is "));
+    CHECK(e.hint()
+        == "a release newer than the matrix: `dlenv matrix refresh --out DIR` lists its releases; add the line's row "
+           "(CUDA, cuDNN, Python) to DIR/jax.json from the vendor's tested builds, then pass --matrix DIR");
 }
 
 TEST_CASE("a cuDNN version the matrix does not know is bad input", "[resolve]")
