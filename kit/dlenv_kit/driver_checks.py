@@ -108,20 +108,23 @@ def framework_arch(view, device):
                             % (gpu, device["compute_capability"], listed, ptx, device["compute_capability"]))
         return "pass", "%s, compute capability %s) runs the lock's %s" % (gpu, device["compute_capability"], how)
     if view.min_compute_capability:
-        minimum = "%s %s, %s" % (view.framework, view.framework_version, locks.dotted(view.min_compute_capability))
+        minimum = "%s, the minimum of %s %s" % (locks.dotted(view.min_compute_capability), view.framework,
+                                                view.framework_version)
         if cc < view.min_compute_capability:
-            return "fail", ("%s) has compute capability %s, below the minimum of %s: its kernels will not run there; "
-                            "use a GPU of compute capability %s or newer"
+            return "fail", ("%s) has compute capability %s, below %s: its kernels will not run there; use a GPU of "
+                            "compute capability %s or newer"
                             % (gpu, device["compute_capability"], minimum, locks.dotted(view.min_compute_capability)))
-        return "pass", ("%s, compute capability %s) is at or above the minimum of %s (its arch list is not on record)"
+        return "pass", ("%s, compute capability %s) is at or above %s (its arch list is not on record)"
                         % (gpu, device["compute_capability"], minimum))
     return "skip", ("the lock lists no compiled architectures for %s: dlenv does not know which it ships"
                     % (view.framework or "its framework"))
 
 
 def check_arch(stack, device):
-    """Every framework's GPU code on `device`: a failure of any fails. The arch list is the
-    lock's framework's, named when others are beside it (theirs name themselves)."""
+    """Every framework's GPU code on `device`: a failure of any fails; the lock's own
+    framework with no code on record skips, whatever the others find, for the check cannot
+    tell whether its kernels run. The arch list is the lock's framework's, named when
+    others are beside it (theirs name themselves)."""
     views = stack.frameworks()
     found = [framework_arch(view, device) for view in views]
     if len(views) > 1:
@@ -130,6 +133,6 @@ def check_arch(stack, device):
     states = [state for state, _ in found]
     if "fail" in states:
         raise Failed("; ".join(text for state, text in found if state == "fail"))
-    if "pass" not in states:
+    if states[0] == "skip":
         raise Skipped("; ".join(text for _, text in found))
     return "; ".join(text for _, text in found)

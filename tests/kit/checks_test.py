@@ -72,16 +72,24 @@ support.expect_eq("each framework's GPU code", [(view.framework, view.framework_
 h100 = {"index": 0, "name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0"}
 support.expect_eq("a device both frameworks run on", outcome(driver_checks.check_arch, pair, h100),
                   ("pass", "torch 2.4.1+cu121: GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) runs the lock's "
-                           "cubin sm_90; GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) is at or above the "
-                           "minimum of jax 0.4.31, 5.2 (its arch list is not on record)"))
+                           "cubin sm_90; GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) is at or above 5.2, "
+                           "the minimum of jax 0.4.31 (its arch list is not on record)"))
 maxwell = {"index": 2, "name": "Quadro K2200", "compute_capability": "5.0"}
 support.expect_eq("a device torch runs on and JAX beside it does not", outcome(driver_checks.check_arch, pair, maxwell),
-                  ("fail", "GPU 2 (Quadro K2200) has compute capability 5.0, below the minimum of jax 0.4.31, 5.2: its "
+                  ("fail", "GPU 2 (Quadro K2200) has compute capability 5.0, below 5.2, the minimum of jax 0.4.31: its "
                            "kernels will not run there; use a GPU of compute capability 5.2 or newer"))
 jax = locks.load(os.path.join(support.LOCKS, "jax-0.6-cu12.lock.json"))
 support.expect_eq("a JAX lock is held to its build's minimum", outcome(driver_checks.check_arch, jax, h100),
-                  ("pass", "GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) is at or above the minimum of jax "
-                           "0.6.2, 5.2 (its arch list is not on record)"))
+                  ("pass", "GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) is at or above 5.2, the minimum of "
+                           "jax 0.6.2 (its arch list is not on record)"))
+
+unknown_own = locks.load(os.path.join(support.LOCKS, "pytorch-2.4-jax-0.4-cu121.lock.json"))
+unknown_own.arch_list = []
+support.expect_eq("the lock's framework with no code on record skips though JAX beside it passes",
+                  outcome(driver_checks.check_arch, unknown_own, h100),
+                  ("skip", "torch 2.4.1+cu121: the lock lists no compiled architectures for torch: dlenv does not "
+                           "know which it ships; GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0) is at or above "
+                           "5.2, the minimum of jax 0.4.31 (its arch list is not on record)"))
 
 support.expect_eq("FP16 bits", [halfs.half_bits(v) for v in (1.0, -2.0, 0.5, 65504.0)],
                   [0x3C00, 0xC000, 0x3800, 0x7BFF])
