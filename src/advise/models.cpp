@@ -1,7 +1,7 @@
 #include "advise/models.h"
+#include "core/text.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::advise {
 namespace {
@@ -9,13 +9,6 @@ namespace {
 Model llama2(const char* name, double parameters, TransformerShape shape, Citation source)
 {
     return Model { name, parameters, shape, std::nullopt, source, source };
-}
-
-bool same_text(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-    });
 }
 
 } // namespace
@@ -35,7 +28,7 @@ const std::vector<KnownModel>& known_models()
 const Model* find_model(std::string_view key)
 {
     for (const auto& known : known_models())
-        if (same_text(known.key, key))
+        if (equal_ignoring_case(known.key, key))
             return &known.model;
     return nullptr;
 }

@@ -1,5 +1,7 @@
 #include "core/closest.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -11,7 +13,7 @@ std::string fold(std::string_view text)
     std::string out;
     for (unsigned char c : text)
         if (std::isalnum(c) || c == '.')
-            out += static_cast<char>(std::tolower(c));
+            out += ascii_lower(static_cast<char>(c));
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "core/pep440.h"
 
 #include "core/error.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -84,14 +85,6 @@ std::optional<Pep440Version::PreKind> take_pre_kind(Scanner& s)
     return std::nullopt;
 }
 
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(
-        out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 int compare_local(const std::vector<Pep440Version::LocalSegment>& a, const std::vector<Pep440Version::LocalSegment>& b)
 {
     for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
@@ -122,7 +115,7 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
         text.remove_prefix(1);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
         text.remove_suffix(1);
-    const std::string folded = lower(text);
+    const std::string folded = ascii_lowercase(text);
     Scanner s(folded);
     Pep440Version v;
     s.take("v");

@@ -1,21 +1,10 @@
 #include "deb/control.h"
 
 #include "core/error.h"
-
-#include <cctype>
+#include "core/text.h"
 
 namespace dlenv::deb {
 namespace {
-
-bool same_name(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
-    return true;
-}
 
 std::string_view trim(std::string_view text)
 {
@@ -90,7 +79,7 @@ private:
             m_open = true;
         }
         for (const auto& field : m_current.fields)
-            if (same_name(field.name, name))
+            if (equal_ignoring_case(field.name, name))
                 fail(number, "field " + std::string(name) + " twice in one stanza");
         if (m_current.fields.size() >= m_limits.max_fields)
             fail(number, "more than " + std::to_string(m_limits.max_fields) + " fields in one stanza");
@@ -128,7 +117,7 @@ private:
 std::optional<std::string> Stanza::find(std::string_view name) const
 {
     for (const auto& field : fields)
-        if (same_name(field.name, name))
+        if (equal_ignoring_case(field.name, name))
             return field.value;
     return std::nullopt;
 }

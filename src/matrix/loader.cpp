@@ -2,6 +2,7 @@
 #include "core/file.h"
 #include "core/json_reader.h"
 #include "core/sha256.h"
+#include "core/text.h"
 #include "matrix/matrix.h"
 
 #include <algorithm>
@@ -475,9 +476,7 @@ private:
             std::sort(names.begin(), names.end());
             names.erase(std::unique(names.begin(), names.end()), names.end());
             for (const auto& name : names) {
-                std::string key = name;
-                std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
-                auto [it, inserted] = owner.emplace(key, gpu.name);
+                auto [it, inserted] = owner.emplace(ascii_lowercase(name), gpu.name);
                 if (!inserted && it->second != gpu.name)
                     throw Error(ErrorCode::invalid_input,
                         m_origin + "/gpus.json: '" + name + "' names both " + it->second + " and " + gpu.name,

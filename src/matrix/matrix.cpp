@@ -1,17 +1,10 @@
 #include "matrix/matrix.h"
+#include "core/text.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::matrix {
 namespace {
-
-bool same_name(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-        return std::tolower(x) == std::tolower(y);
-    });
-}
 
 } // namespace
 
@@ -194,10 +187,10 @@ std::vector<const CudnnRelease*> Matrix::cudnn_releases_matching(const CudnnVers
 const Gpu* Matrix::find_gpu(std::string_view name) const
 {
     for (const auto& gpu : m_gpus) {
-        if (same_name(gpu.name, name))
+        if (equal_ignoring_case(gpu.name, name))
             return &gpu;
         for (const auto& alias : gpu.aliases)
-            if (same_name(alias, name))
+            if (equal_ignoring_case(alias, name))
                 return &gpu;
     }
     return nullptr;
@@ -207,7 +200,7 @@ std::vector<const Gpu*> Matrix::gpu_family(std::string_view family) const
 {
     std::vector<const Gpu*> out;
     for (const auto& gpu : m_gpus)
-        if (!gpu.family.empty() && same_name(gpu.family, family))
+        if (!gpu.family.empty() && equal_ignoring_case(gpu.family, family))
             out.push_back(&gpu);
     return out;
 }

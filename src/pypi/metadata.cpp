@@ -1,11 +1,11 @@
 #include "pypi/metadata.h"
 
 #include "core/error.h"
+#include "core/text.h"
 #include "pypi/name.h"
 #include "pypi/wheel_archive.h"
 #include "pypi/wheel_name.h"
 
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -42,13 +42,6 @@ std::vector<std::pair<std::string, std::string>> header_fields(std::string_view 
     return fields;
 }
 
-std::string lower(std::string text)
-{
-    for (char& c : text)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 } // namespace
 
 Metadata Metadata::parse(std::string_view text, const std::string& source)
@@ -66,7 +59,7 @@ Metadata Metadata::parse(std::string_view text, const std::string& source)
     for (const auto& header : header_fields(text)) {
         const std::string& key = header.first;
         const std::string& value = header.second;
-        std::string field = lower(key);
+        std::string field = ascii_lowercase(key);
         if (field == "name")
             m.name = value;
         else if (field == "version")

@@ -1,5 +1,7 @@
 #include "pypi/name.h"
 
+#include "core/text.h"
+
 #include <cctype>
 
 namespace dlenv::pypi {
@@ -20,7 +22,7 @@ std::string normalize_name(std::string_view name)
             if (out.empty() || out.back() != '-')
                 out += '-';
         } else {
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            out += ascii_lower(c);
         }
     }
     return out;

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/json_reader.h"
+#include "core/text.h"
 #include "http/url.h"
 
 #include <algorithm>
@@ -36,14 +37,6 @@ void set_metadata_hash(DistributionFile& file, std::string_view value)
         file.metadata_sha256 = value.substr(7);
 }
 
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 void append_utf8(std::string& out, unsigned long code)
 {
     if (code < 0x80) {
@@ -74,7 +67,7 @@ std::string decode_entities(std::string_view text)
             out += text[i];
             continue;
         }
-        std::string name = lower(text.substr(i + 1, end - i - 1));
+        std::string name = ascii_lowercase(text.substr(i + 1, end - i - 1));
         static const std::pair<const char*, char> named[]
             = { { "lt", '<' }, { "gt", '>' }, { "amp", '&' }, { "quot", '"' }, { "apos", '\'' } };
         bool done = false;
@@ -112,7 +105,7 @@ struct Anchor {
 std::vector<Anchor> anchors(std::string_view html)
 {
     std::vector<Anchor> out;
-    std::string folded = lower(html);
+    std::string folded = ascii_lowercase(html);
     std::size_t pos = 0;
     while ((pos = folded.find("<a", pos)) != std::string::npos) {
         pos += 2;
@@ -128,7 +121,7 @@ std::vector<Anchor> anchors(std::string_view html)
             while (pos < html.size() && !std::isspace(static_cast<unsigned char>(html[pos])) && html[pos] != '='
                 && html[pos] != '>')
                 ++pos;
-            std::string name = lower(html.substr(start, pos - start));
+            std::string name = ascii_lowercase(html.substr(start, pos - start));
             std::string value;
             if (pos < html.size() && html[pos] == '=') {
                 ++pos;

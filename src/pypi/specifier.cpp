@@ -14,14 +14,6 @@ Error bad_clause(std::string_view text, const std::string& why)
         "write it as ==2.1.2, >=1.0,<2, ~=1.4.2 or ==2.1.*");
 }
 
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // "==2.1.*" matches when the candidate's public release starts with 2.1 (zero-padded),
 // so 2.1.0rc1, 2.1.5 and 2.1.post1 match and 2.10 does not.
 bool prefix_matches(const Pep440Version& prefix, const Pep440Version& v)
@@ -101,7 +93,7 @@ bool Specifier::contains(const Pep440Version& v) const
     Pep440Version candidate = v.without_local();
     switch (m_op) {
     case Op::arbitrary:
-        return lower(v.str()) == lower(m_text); // compares the text, not the version
+        return ascii_lowercase(v.str()) == ascii_lowercase(m_text); // compares the text, not the version
     case Op::equal:
     case Op::not_equal: {
         bool equal = m_wildcard ? prefix_matches(spec, v) : (spec.local().empty() ? candidate == spec : v == spec);

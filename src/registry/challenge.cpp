@@ -1,6 +1,5 @@
 #include "registry/challenge.h"
-
-#include <cctype>
+#include "core/text.h"
 
 namespace dlenv::registry {
 namespace {
@@ -9,14 +8,6 @@ void skip_spaces(std::string_view& text)
 {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
         text.remove_prefix(1);
-}
-
-std::string lowercase(std::string_view text)
-{
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
 }
 
 // A quoted-string with its backslash escapes, or a token up to the next comma.
@@ -55,7 +46,7 @@ std::optional<Challenge> parse_challenge(std::string_view header)
 {
     skip_spaces(header);
     std::size_t end = header.find(' ');
-    Challenge challenge { lowercase(header.substr(0, end)), {} };
+    Challenge challenge { ascii_lowercase(header.substr(0, end)), {} };
     if (challenge.scheme.empty())
         return std::nullopt;
     header.remove_prefix(end == std::string_view::npos ? header.size() : end);
@@ -64,7 +55,7 @@ std::optional<Challenge> parse_challenge(std::string_view header)
         std::size_t equals = header.find('=');
         if (equals == std::string_view::npos)
             break;
-        std::string name = lowercase(header.substr(0, equals));
+        std::string name = ascii_lowercase(header.substr(0, equals));
         header.remove_prefix(equals + 1);
         challenge.parameters[name] = take_value(header);
         skip_spaces(header);

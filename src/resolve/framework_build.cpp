@@ -37,8 +37,9 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
 // the refresh, which proposes torch's rows from the wheel index and lists TensorFlow's
 // and JAX's releases for a hand row. Any other gap names the lines on either side.
 [[noreturn]] void throw_unknown_line(
-    const std::string& name, const std::string& line, const std::vector<std::string>& lines)
+    Framework framework, const std::string& line, const std::vector<std::string>& lines)
 {
+    std::string name(to_string(framework));
     std::string message = "the matrix has no " + name + " " + line;
     auto wanted = Pep440Version::try_parse(line);
     if (!wanted || lines.empty())
@@ -47,8 +48,9 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
     if (!near.above) {
         std::string refresh = "a release newer than the matrix: `dlenv matrix refresh --out DIR` ";
         throw Error(ErrorCode::invalid_input, message + " (its newest " + name + " line is " + *near.below + ")",
-            name == "torch" ? refresh + "proposes its rows from the wheel index; review them, then pass --matrix DIR"
-                            : refresh + "lists its releases; add the line's row (CUDA, cuDNN, Python) to DIR/" + name
+            framework == Framework::torch
+                ? refresh + "proposes its rows from the wheel index; review them, then pass --matrix DIR"
+                : refresh + "lists its releases; add the line's row (CUDA, cuDNN, Python) to DIR/" + name
                     + ".json from the vendor's tested builds, then pass --matrix DIR");
     }
     throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near.texts(), " and "));
@@ -96,7 +98,7 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
             known.empty() ? "use the line " + line
                           : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));
     }
-    throw_unknown_line(name, line, lines);
+    throw_unknown_line(request.framework, line, lines);
 }
 
 template const matrix::TorchRelease& find_release_line(

@@ -8,15 +8,15 @@ namespace dlenv::resolve {
 
 // The entries of a known list on either side of a version it lacks, as the list spells them.
 struct Neighbours {
-    const std::string* below = nullptr;
-    const std::string* above = nullptr;
+    std::optional<std::string> below;
+    std::optional<std::string> above;
 
     std::vector<std::string> texts() const // below, then above; a missing side left out
     {
         std::vector<std::string> out;
-        for (const auto* text : { below, above })
-            if (text)
-                out.push_back(*text);
+        for (const auto* text : { &below, &above })
+            if (*text)
+                out.push_back(**text);
         return out;
     }
 };
@@ -29,11 +29,11 @@ template <typename Version> Neighbours known_neighbours(const std::vector<std::s
         auto v = Version::parse(text);
         if (v < wanted && (!below || *below < v)) {
             below = v;
-            out.below = &text;
+            out.below = text;
         }
         if (wanted < v && (!above || v < *above)) {
             above = v;
-            out.above = &text;
+            out.above = text;
         }
     }
     return out;

@@ -2,9 +2,9 @@
 
 #include "core/closest.h"
 #include "core/error.h"
+#include "core/text.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::resolve {
 namespace {
@@ -28,13 +28,6 @@ std::optional<GpuTarget> family(const matrix::Matrix& matrix, std::string_view t
     return GpuTarget { first.family, first.compute_capability, nullptr, variants, first.segment };
 }
 
-bool starts_with_word(std::string_view text, std::string_view word)
-{
-    return text.size() > word.size()
-        && std::equal(word.begin(), word.end(), text.begin(),
-            [](unsigned char a, unsigned char b) { return std::tolower(a) == std::tolower(b); });
-}
-
 // "NVIDIA GeForce RTX 3080", "Tesla V100": the brand words nvidia-smi and users put before
 // a model, which the matrix's names and aliases need not carry.
 std::string_view without_brand(std::string_view text)
@@ -42,7 +35,7 @@ std::string_view without_brand(std::string_view text)
     for (bool stripped = true; stripped;) {
         stripped = false;
         for (std::string_view word : { "NVIDIA ", "GeForce ", "Tesla " })
-            if (starts_with_word(text, word)) {
+            if (text.size() > word.size() && starts_with_ignoring_case(text, word)) {
                 text.remove_prefix(word.size());
                 stripped = true;
             }

@@ -1,10 +1,10 @@
 #include "verify/dist_info.h"
 
 #include "core/file.h"
+#include "core/text.h"
 #include "rootfs/lookup.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
@@ -88,8 +88,7 @@ std::string normalized_name(std::string name)
 {
     std::replace_if(
         name.begin(), name.end(), [](char c) { return c == '-' || c == '.'; }, '_');
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-    return name;
+    return ascii_lowercase(name);
 }
 
 std::vector<std::string> site_dirs(const std::filesystem::path& rootfs)
