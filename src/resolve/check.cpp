@@ -153,6 +153,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 suggest_variants(matrix, query, *primary, *release, "", report);
             return report;
         }
+        require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");
         ctx.cuda = ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()

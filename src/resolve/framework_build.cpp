@@ -169,9 +169,30 @@ std::optional<FrameworkBuild> select_framework_build(
         throw Error(ErrorCode::invalid_input, std::string(to_string(request.framework)) + " is a companion of torch",
             "name torch too, e.g. --framework torch==2.1 --framework " + request.text());
     }
-    if (build)
+    if (build) {
         build->version = exact;
+        build->extra = request.extra.empty() && build->jax_build ? build->jax_build->extra : request.extra;
+    }
     return build;
+}
+
+std::vector<std::string> cuda_extras(const FrameworkBuild& build)
+{
+    if (build.jax_build)
+        return { build.jax_build->extra, build.jax_build->local_extra };
+    if (build.tensorflow && !build.tensorflow->pip_extra.empty())
+        return { build.tensorflow->pip_extra };
+    return {};
+}
+
+void require_known_extra(const FrameworkBuild& build, const std::string& where, const std::string& written)
+{
+    std::vector<std::string> known = cuda_extras(build);
+    if (build.extra.empty() || std::find(known.begin(), known.end(), build.extra) != known.end())
+        return;
+    throw Error(ErrorCode::invalid_input, where + ": " + build.name() + " has no extra '" + build.extra + "'",
+        known.empty() ? "drop " + written + ": " + build.name() + " has no pip extra that brings CUDA"
+                      : "its extras: " + join_alternatives(known, " and "));
 }
 
 } // namespace dlenv::resolve

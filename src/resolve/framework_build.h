@@ -18,6 +18,7 @@ struct FrameworkBuild {
     std::string line; // "2.1"
     std::optional<Pep440Version> version {}; // set when the request named a patch release
     std::string variant {}; // "cu118"; empty where a framework has no variants
+    std::string extra {}; // the pip extra it is installed with ("and-cuda", "cuda12"); empty: none
     CudaVersion cuda;
     std::optional<CudnnVersion> cudnn {};
     bool cudnn_bundled = false; // the build loads its own cuDNN, not the system's
@@ -44,6 +45,15 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
 // else from `cuda`, else PyPI's default. None when the line has no such variant.
 std::optional<FrameworkBuild> select_framework_build(
     const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<CudaVersion>& cuda);
+
+// The pip extras that bring a build's CUDA: JAX's plugin from pip (its default) or on the
+// system's CUDA, TensorFlow's and-cuda (2.14 on); torch's wheels carry their own.
+std::vector<std::string> cuda_extras(const FrameworkBuild& build);
+
+// Throws Error(invalid_input) when the build is installed with an extra it does not have:
+// the message starts with `where` ("team.json: framework.extra"), the hint says to drop
+// `written` ("framework.extra", "[and-cuda]").
+void require_known_extra(const FrameworkBuild& build, const std::string& where, const std::string& written);
 
 // "cu118": the variant tag of a CUDA version.
 std::string variant_tag(const CudaVersion& cuda);

@@ -45,21 +45,26 @@ FrameworkRequest framework_request(const JsonReader& field, bool with_cuda)
     }();
     if (is_companion(request.framework))
         field.at("name").fail("a companion cannot be the framework", "name torch and list it under companions");
+    if (!request.extra.empty())
+        field.at("name").fail("the extra goes in its own field",
+            "write \"name\": \"" + std::string(to_string(request.framework)) + "\", \"extra\": \"" + request.extra
+                + "\"");
+    request.extra = field.optional_string("extra").value_or("");
     return request;
 }
 
-std::vector<FrameworkChoice> also_frameworks(const JsonReader& list, const FrameworkRequest& first)
+std::vector<FrameworkRequest> also_frameworks(const JsonReader& list, const FrameworkRequest& first)
 {
-    std::vector<FrameworkChoice> out;
+    std::vector<FrameworkRequest> out;
     for (const auto& item : list.items()) {
-        FrameworkChoice choice { framework_request(item, false), item.optional_string("extra").value_or("") };
-        std::string name(to_string(choice.request.framework));
-        bool twice = choice.request.framework == first.framework;
+        FrameworkRequest choice = framework_request(item, false);
+        std::string name(to_string(choice.framework));
+        bool twice = choice.framework == first.framework;
         for (const auto& other : out)
-            twice = twice || other.request.framework == choice.request.framework;
+            twice = twice || other.framework == choice.framework;
         if (twice)
             item.at("name").fail("one environment holds one " + name, "name each framework once");
-        if (choice.request.framework == Framework::torch)
+        if (choice.framework == Framework::torch)
             item.at("name").fail("torch goes in framework, with its companions",
                 "name torch as the framework and list " + std::string(to_string(first.framework)) + " under also");
         out.push_back(std::move(choice));
@@ -244,7 +249,6 @@ Profile Profile::parse(const std::string& file, const std::string& text)
     auto framework = doc.at("framework");
     p.framework = framework_request(framework, true);
     p.cuda = framework.optional_as<CudaVersion>("cuda");
-    p.framework_extra = framework.optional_string("extra").value_or("");
     if (auto list = doc.find("also"))
         p.also = also_frameworks(*list, p.framework);
     p.python = doc.at("python").as<PythonVersion>();

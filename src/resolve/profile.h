@@ -62,26 +62,19 @@ struct SystemArchive {
 constexpr double k_default_bandwidth_min_fraction = 0.8;
 constexpr double k_default_gemm_min_fraction = 0.6;
 
-// A further framework installed into the same environment as the profile's `framework`
-// (an item of `also`): {"name": "jax", "version": "0.4.31", "extra": "cuda12"}.
-struct FrameworkChoice {
-    FrameworkRequest request;
-    std::string extra; // its pip extra; empty: the matrix's default
-};
-
 struct Profile {
     std::string name;
     std::string description;
     std::string file; // where it was read from, for messages
     std::string sha256; // of the file's bytes
+    // With the pip extra that brings its CUDA ("and-cuda", "cuda12", "cuda12-local") where
+    // the profile names one.
     FrameworkRequest framework;
     std::optional<CudaVersion> cuda; // the CUDA variant; frameworks with one tested CUDA may omit it
-    // The framework's pip extra that brings CUDA ("and-cuda", "cuda12", "cuda12-local");
-    // empty: the matrix's default (JAX's pip CUDA build, none for TensorFlow).
-    std::string framework_extra;
-    // Frameworks installed beside `framework`, on the same CUDA major: JAX and TensorFlow
+    // Frameworks installed beside `framework`, on the same CUDA major, each as `also` names
+    // it: {"name": "jax", "version": "0.4.31", "extra": "cuda12"}: JAX and TensorFlow
     // (torch, with its companions, is always `framework`). Each is a framework once.
-    std::vector<FrameworkChoice> also;
+    std::vector<FrameworkRequest> also;
     PythonVersion python;
     std::vector<Framework> companions;
     std::vector<std::string> requirements; // further packages, PEP 508

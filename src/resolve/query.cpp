@@ -5,6 +5,7 @@
 #include "core/pep440.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace dlenv::resolve {
 
@@ -46,6 +47,24 @@ void refuse_retired(const std::string& name)
             "https://pypi.org/project/tensorflow-gpu/");
 }
 
+// "tensorflow[and-cuda]": takes the one extra off `name`, as PEP 508 writes it.
+std::string take_extra(std::string_view text, std::string& name)
+{
+    std::size_t open = name.find('[');
+    if (open == std::string::npos)
+        return "";
+    std::string extra = name.substr(open + 1);
+    name.erase(open);
+    auto is_extra_char
+        = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; };
+    if (extra.empty() || extra.back() != ']' || extra.size() == 1
+        || !std::all_of(extra.begin(), extra.end() - 1, is_extra_char))
+        throw Error(ErrorCode::invalid_input, "'" + std::string(text) + "' does not name one pip extra",
+            "write NAME[EXTRA]==VERSION, e.g. tensorflow[and-cuda]==2.16 or jax[cuda12]==0.4.31");
+    extra.pop_back();
+    return extra;
+}
+
 } // namespace
 
 FrameworkRequest FrameworkRequest::parse(std::string_view text)
@@ -56,6 +75,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
             "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0");
     std::string name(text.substr(0, eq));
     std::string version(text.substr(eq + 2));
+    std::string extra = take_extra(text, name);
 
     std::vector<std::string> names;
     for (auto f :
@@ -77,12 +97,14 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
             "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
     request.version = parsed->public_str();
     request.local = parsed->local_str();
+    request.extra = std::move(extra);
     return request;
 }
 
 std::string FrameworkRequest::text() const
 {
-    return std::string(to_string(framework)) + "==" + version + (local.empty() ? "" : "+" + local);
+    return std::string(to_string(framework)) + (extra.empty() ? "" : "[" + extra + "]") + "==" + version
+        + (local.empty() ? "" : "+" + local);
 }
 
 } // namespace dlenv::resolve

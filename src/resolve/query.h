@@ -13,12 +13,14 @@ enum class Framework { torch, torchvision, torchaudio, tensorflow, jax };
 std::string_view to_string(Framework framework);
 bool is_companion(Framework framework); // torchvision and torchaudio go along with torch
 
-// "torch==2.1", "torch==2.1.2+cu118": a framework, a version or release line, and
-// optionally the build's local label, which pins the CUDA variant.
+// "torch==2.1", "torch==2.1.2+cu118", "tensorflow[and-cuda]==2.16": a framework, a version
+// or release line, optionally the build's local label, which pins the CUDA variant, and
+// the pip extra it is installed with.
 struct FrameworkRequest {
     Framework framework;
     std::string version; // "2.1" or "2.1.2", without the local label
     std::string local; // "cu118", or empty
+    std::string extra {}; // "and-cuda", "cuda12"; empty: JAX's pip CUDA build, none for TensorFlow
 
     // Throws Error(invalid_input) naming the frameworks dlenv knows.
     static FrameworkRequest parse(std::string_view text);

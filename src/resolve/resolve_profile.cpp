@@ -18,7 +18,7 @@ Query query_for(const Profile& profile, const HostFacts& host)
     if (profile.framework.framework == Framework::torch && profile.cuda)
         query.frameworks.back().local = variant_tag(*profile.cuda);
     for (const auto& also : profile.also)
-        query.frameworks.push_back(also.request);
+        query.frameworks.push_back(also);
     query.python = profile.python;
     query.driver = host.driver ? host.driver : profile.driver_floor;
     query.gpus = profile.gpus;
@@ -82,24 +82,17 @@ std::optional<ComputeCapability> min_compute_capability_of(const FrameworkBuild&
     return build.jax_build ? build.jax_build->min_compute_capability : std::nullopt;
 }
 
-// The extra the profile asks for (`field`: "framework.extra"), held to those the build has:
-// JAX's CUDA plugin from pip (its default) or on the system's CUDA, TensorFlow's and-cuda.
-std::string framework_extra(
-    const Profile& profile, const std::string& field, const std::string& wanted, const FrameworkBuild& build)
+// Each framework's extra held to those its build has, before `check` holds them and names
+// the request rather than the profile's field. The order is query_for's: framework, then also.
+void require_extras(const matrix::Matrix& matrix, const Profile& profile, const Query& query)
 {
-    std::vector<std::string> known;
-    if (build.jax_build)
-        known = { build.jax_build->extra, build.jax_build->local_extra };
-    else if (build.tensorflow && !build.tensorflow->pip_extra.empty())
-        known = { build.tensorflow->pip_extra };
-    if (wanted.empty())
-        return build.jax_build ? build.jax_build->extra : "";
-    if (std::find(known.begin(), known.end(), wanted) != known.end())
-        return wanted;
-    throw Error(ErrorCode::invalid_input,
-        profile.file + ": " + field + ": " + build.name() + " has no extra '" + wanted + "'",
-        known.empty() ? "drop " + field + ": " + build.name() + " has no pip extra that brings CUDA"
-                      : "its extras: " + join_alternatives(known, " and "));
+    for (std::size_t i = 0; i < query.frameworks.size(); ++i) {
+        const FrameworkRequest& request = query.frameworks[i];
+        std::string field = i == 0 ? "framework.extra" : "also[" + std::to_string(i - 1) + "].extra";
+        bool pinned = !request.local.empty();
+        if (auto build = select_framework_build(matrix, request, pinned ? std::nullopt : query.cuda))
+            require_known_extra(*build, profile.file + ": " + field, field);
+    }
 }
 
 // The release a JAX or TensorFlow build installs: the one named, else the line's newest.
@@ -134,21 +127,20 @@ void refuse_conflicts(const Profile& profile, const Report& report)
 void pin_also(const matrix::Matrix& matrix, const Profile& profile, const CudaVersion& cuda, Stack& stack)
 {
     for (std::size_t i = 0; i < profile.also.size(); ++i) {
-        const FrameworkChoice& choice = profile.also[i];
+        const FrameworkRequest& choice = profile.also[i];
         std::string field = "also[" + std::to_string(i) + "]";
-        auto build = select_framework_build(matrix, choice.request, cuda.truncated(2));
+        auto build = select_framework_build(matrix, choice, cuda.truncated(2));
         if (!build)
             throw Error(ErrorCode::invalid_input,
-                profile.file + ": " + field + ": " + choice.request.text() + " has no build for CUDA " + cuda.text(),
+                profile.file + ": " + field + ": " + choice.text() + " has no build for CUDA " + cuda.text(),
                 "name a release built for CUDA " + std::to_string(cuda.major()));
         note_unconfirmed(build->provenance, "the " + build->name() + " build", stack);
         note_gpu_code(*build, stack);
         if (const auto* first = matrix.first_toolkit(build->cuda);
             first && first->driver_linux && stack.toolkit_driver < *first->driver_linux)
             stack.toolkit_driver = *first->driver_linux;
-        stack.also.push_back({ { std::string(to_string(build->framework)), release_of(*build) },
-            framework_extra(profile, field + ".extra", choice.extra, *build), build->variant,
-            min_compute_capability_of(*build) });
+        stack.also.push_back({ { std::string(to_string(build->framework)), release_of(*build) }, build->extra,
+            build->variant, min_compute_capability_of(*build) });
     }
 }
 
@@ -157,6 +149,7 @@ void pin_also(const matrix::Matrix& matrix, const Profile& profile, const CudaVe
 Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host)
 {
     Query query = query_for(profile, host);
+    require_extras(matrix, profile, query);
     Resolution resolution { check(matrix, query), std::nullopt };
     if (!profile.also.empty())
         refuse_conflicts(profile, resolution.report);
@@ -171,7 +164,7 @@ Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile,
             "add its row to profiles/compat/cuda.json");
 
     Stack stack { .framework = {},
-        .framework_extra = framework_extra(profile, "framework.extra", profile.framework_extra, build),
+        .framework_extra = build.extra,
         .variant = build.variant,
         .companions = {},
         .also = {},

@@ -52,7 +52,7 @@ std::optional<LibraryNeed<NcclVersion>> nccl_need(const FrameworkBuild& build)
         return ranged(build, "NCCL", build.jax_build->nccl);
     if (build.torch_variant && build.torch_variant->nccl)
         return pinned(build, "NCCL", *build.torch_variant->nccl);
-    if (build.tensorflow && build.tensorflow->nccl) // what its pip extra requires
+    if (build.tensorflow && build.tensorflow->nccl) // what its pip extra pins
         return ranged(build, "NCCL", build.tensorflow->nccl->versions, &build.tensorflow->nccl->provenance);
     return std::nullopt;
 }
@@ -89,6 +89,56 @@ void compare_needs(const std::string& library, const std::string& wheel, const s
             both + ": one environment holds one " + package + ", so they cannot be installed together", sources);
 }
 
+// TensorFlow installs NVIDIA's wheels only with its and-cuda extra (2.14 on): without it,
+// pip brings it none to clash with another framework's, and it loads the system's.
+bool installs_nvidia_wheels(const FrameworkBuild& build)
+{
+    return !build.tensorflow || !build.extra.empty();
+}
+
+std::string without_wheels(const FrameworkBuild& tensorflow, const std::string& package)
+{
+    const std::string& extra = tensorflow.tensorflow->pip_extra;
+    return tensorflow.name()
+        + (extra.empty() ? " has no pip extra that brings CUDA" : " is installed without [" + extra + "]")
+        + ", so pip brings it no " + package;
+}
+
+// Its cuDNN soname carries the major, so the system's must be of the major it loads.
+void compare_system_cudnn(const FrameworkBuild& tensorflow, const FrameworkBuild& other, Report& report)
+{
+    auto system = cudnn_need(tensorflow);
+    auto wheel = cudnn_need(other);
+    if (!system || !wheel) {
+        compare_needs("cuDNN", "cudnn", system, wheel, tensorflow, other, report);
+        return;
+    }
+    std::string package = "nvidia-cudnn-cu" + std::to_string(tensorflow.cuda.major());
+    std::string both = without_wheels(tensorflow, package) + ": it " + system->says + " from the system, and "
+        + other.name() + " " + wheel->says;
+    std::string sources = system->provenance->cite() + " | " + wheel->provenance->cite();
+    if (overlap(system->versions, wheel->versions))
+        report.add(Verdict::ok, "frameworks-cudnn", both + ", of the same major", sources);
+    else
+        report.add(Verdict::warn, "frameworks-cudnn",
+            both + ": the image must carry cuDNN " + std::to_string(system->versions.min->major())
+                + " itself, for pip brings only " + other.name() + "'s",
+            sources);
+}
+
+// Its NCCL need on record is what the extra pins, which does not apply without it.
+void report_system_nccl(const FrameworkBuild& tensorflow, const FrameworkBuild& other, Report& report)
+{
+    const matrix::TensorflowRelease& release = *tensorflow.tensorflow;
+    std::string with_extra = release.pip_extra.empty() || !release.nccl
+        ? ""
+        : " (with [" + release.pip_extra + "] it would need NCCL " + release.nccl->versions.describe() + ")";
+    report.add(Verdict::ok, "frameworks-nccl",
+        without_wheels(tensorflow, "nvidia-nccl-cu" + std::to_string(tensorflow.cuda.major())) + " to clash with "
+            + other.name() + "'s" + with_extra,
+        tensorflow.provenance.cite() + " | " + other.provenance.cite());
+}
+
 void compare_pair(const FrameworkBuild& a, const FrameworkBuild& b, Report& report)
 {
     if (a.cuda.major() != b.cuda.major()) {
@@ -98,6 +148,13 @@ void compare_pair(const FrameworkBuild& a, const FrameworkBuild& b, Report& repo
                 + std::to_string(b.cuda.major())
                 + ": each loads its own CUDA libraries into one process, and the driver must run both",
             a.provenance.cite() + " | " + b.provenance.cite());
+        return;
+    }
+    if (!installs_nvidia_wheels(a) || !installs_nvidia_wheels(b)) {
+        const FrameworkBuild& tensorflow = installs_nvidia_wheels(a) ? b : a;
+        const FrameworkBuild& other = &tensorflow == &a ? b : a;
+        compare_system_cudnn(tensorflow, other, report);
+        report_system_nccl(tensorflow, other, report);
         return;
     }
     compare_needs("cuDNN", "cudnn", cudnn_need(a), cudnn_need(b), a, b, report);

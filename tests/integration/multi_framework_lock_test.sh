@@ -70,8 +70,8 @@ each framework from its own profile"
 [[ ! -e $scratch/conflict.lock.json ]] || fail "a lock was written despite the conflict"
 
 # `dlenv check` with both frameworks reaches the lock's verdict: the lock runs check's rules on
-# the profile's frameworks, so the same request (torch's build pinned by its label, the
-# profile's CUDA and Python) gives the same findings and the same exit code, whether the pair
+# the profile's frameworks, so the same request (torch's build pinned by its label, JAX with
+# the profile's extra, the profile's CUDA and Python) gives the same findings and the same exit code, whether the pair
 # shares its libraries, needs two cuDNN wheels, or meets a GPU one of them has no code for.
 same_verdict() { # same_verdict WHAT TORCH_LINE EXPECTED_RC report|conflict [--gpu GPU]: lock and check agree
   local what=$1 line=$2 want=$3 lock_says=$4
@@ -81,7 +81,8 @@ same_verdict() { # same_verdict WHAT TORCH_LINE EXPECTED_RC report|conflict [--g
   "$dlenv" lock "$scratch/team.json" -o "$scratch/verdict.lock.json" --offline --json "$@" \
     >"$scratch/lock.json" 2>/dev/null
   local lock_rc=$?
-  "$dlenv" check --framework "torch==$line+cu121" --framework jax==0.4.31 --cuda 12.1 --python 3.11 --json "$@" \
+  "$dlenv" check --framework "torch==$line+cu121" --framework "jax[cuda12]==0.4.31" --cuda 12.1 --python 3.11 \
+    --json "$@" \
     >"$scratch/check.json"
   local check_rc=$?
   set -e
@@ -119,9 +120,9 @@ environment holds one nvidia-cudnn-cu12, so they cannot be installed together"
 # torch 2.4 cu121 carries sm_50 cubins; JAX's cuda12 build supports compute capability 5.2 and newer.
 same_verdict "a GPU only torch has code for" 2.4 1 report --gpu sm_50
 expect_eq "lock: the GPU's failure names JAX" "$(findings <"$scratch/lock.json" | grep '^error ')" \
-  "error gpu-below-framework-minimum [sm_50]: jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0"
+  "error gpu-below-framework-minimum [sm_50]: jax[cuda12]==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0"
 expect_eq "check: the same failure" "$(findings <"$scratch/check.json" | grep '^error ')" \
-  "error gpu-below-framework-minimum [sm_50]: jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0"
+  "error gpu-below-framework-minimum [sm_50]: jax[cuda12]==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0"
 
 # An image of the lock names both frameworks: its config's labels, its manifest's annotations
 # and the Dockerfile's LABEL carry JAX beside torch.

@@ -631,6 +631,12 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
             "write a release line or version, e.g. torch==2.1 or torch==2.1.2" },
         { "torch==latest", "'latest' is not a release of torch",
             "write a release line or version, e.g. torch==2.1 or torch==2.1.2" },
+        { "tensorflow[and-cuda==2.16", "'tensorflow[and-cuda==2.16' does not name one pip extra",
+            "write NAME[EXTRA]==VERSION, e.g. tensorflow[and-cuda]==2.16 or jax[cuda12]==0.4.31" },
+        { "jax[cuda12,tpu]==0.4.31", "'jax[cuda12,tpu]==0.4.31' does not name one pip extra",
+            "write NAME[EXTRA]==VERSION, e.g. tensorflow[and-cuda]==2.16 or jax[cuda12]==0.4.31" },
+        { "jax[]==0.4.31", "'jax[]==0.4.31' does not name one pip extra",
+            "write NAME[EXTRA]==VERSION, e.g. tensorflow[and-cuda]==2.16 or jax[cuda12]==0.4.31" },
     }));
     CAPTURE(text);
     try {
@@ -643,21 +649,40 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
     }
 }
 
-TEST_CASE("a framework request keeps its version and local label apart", "[resolve]")
+TEST_CASE("a framework request keeps its extra, version and local label apart", "[resolve]")
 {
-    auto [text, framework, version, local] = GENERATE(table<std::string, Framework, std::string, std::string>({
-        { "torch==2.1", Framework::torch, "2.1", "" },
-        { "torch==2.1.2+cu118", Framework::torch, "2.1.2", "cu118" },
-        { "tensorflow==2.15.0", Framework::tensorflow, "2.15.0", "" },
-        { "torchaudio==2.0.1", Framework::torchaudio, "2.0.1", "" },
-        { "jax==0.4.30", Framework::jax, "0.4.30", "" },
-    }));
+    auto [text, framework, extra, version, local]
+        = GENERATE(table<std::string, Framework, std::string, std::string, std::string>({
+            { "torch==2.1", Framework::torch, "", "2.1", "" },
+            { "torch==2.1.2+cu118", Framework::torch, "", "2.1.2", "cu118" },
+            { "tensorflow==2.15.0", Framework::tensorflow, "", "2.15.0", "" },
+            { "tensorflow[and-cuda]==2.16", Framework::tensorflow, "and-cuda", "2.16", "" },
+            { "torchaudio==2.0.1", Framework::torchaudio, "", "2.0.1", "" },
+            { "jax==0.4.30", Framework::jax, "", "0.4.30", "" },
+            { "jax[cuda12_local]==0.4.30", Framework::jax, "cuda12_local", "0.4.30", "" },
+        }));
     CAPTURE(text);
     auto request = FrameworkRequest::parse(text);
     CHECK(request.framework == framework);
+    CHECK(request.extra == extra);
     CHECK(request.version == version);
     CHECK(request.local == local);
     CHECK(request.text() == text);
+}
+
+TEST_CASE("an extra the framework's build does not have is bad input naming the ones it has", "[resolve]")
+{
+    Error e = error_of({ .frameworks = { "tensorflow[and-cuda]==2.13" } });
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message() == "tensorflow[and-cuda]==2.13: tensorflow 2.13 has no extra 'and-cuda'");
+    CHECK(e.hint() == "drop [and-cuda]: tensorflow 2.13 has no pip extra that brings CUDA");
+    e = error_of({ .frameworks = { "jax[cuda11]==0.4.31" } });
+    CHECK(e.message() == "jax[cuda11]==0.4.31: jax 0.4.31 cuda12 has no extra 'cuda11'");
+    CHECK(e.hint() == "its extras: cuda12 and cuda12_local");
+    // with another framework beside it, the same check names it
+    e = error_of({ .frameworks = { "torch==2.6.0", "tensorflow[cuda]==2.16" } });
+    CHECK(e.message() == "tensorflow[cuda]==2.16: tensorflow 2.16 has no extra 'cuda'");
+    CHECK(e.hint() == "its extras: and-cuda");
 }
 
 TEST_CASE("a patch release the line does not have is bad input listing the line's releases", "[resolve]")
@@ -1060,10 +1085,10 @@ TEST_CASE("jax 0.5 accepts torch 2.6's cuDNN 9.1.0.70 and NCCL 2.21.5", "[resolv
     CHECK(finding(r, "frameworks-nccl")->verdict == Verdict::ok);
 }
 
-TEST_CASE(
-    "tensorflow 2.15 loads cuDNN 8 and torch 2.6 cuDNN 9: one nvidia-cudnn-cu12 cannot be both", "[resolve][coexist]")
+TEST_CASE("tensorflow[and-cuda] 2.15 loads cuDNN 8 and torch 2.6 cuDNN 9: one nvidia-cudnn-cu12 cannot be both",
+    "[resolve][coexist]")
 {
-    Report r = check({ .frameworks = { "tensorflow==2.15", "torch==2.6.0" } });
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.15", "torch==2.6.0" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
     CHECK(finding(r, "frameworks-cudnn")->message
@@ -1074,10 +1099,43 @@ TEST_CASE(
     CHECK(nccl->verdict == Verdict::unknown);
 }
 
-TEST_CASE("tensorflow 2.16's and-cuda pin of NCCL 2.19.3 and torch 2.6's 2.21.5 cannot share one nvidia-nccl-cu12",
+TEST_CASE("tensorflow without and-cuda gets no NVIDIA wheel from pip, so only its cuDNN major is held to the other's",
     "[resolve][coexist]")
 {
-    Report r = check({ .frameworks = { "tensorflow==2.16.1", "torch==2.6.0" } });
+    Report r = check({ .frameworks = { "tensorflow==2.15", "torch==2.6.0" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(finding(r, "frameworks-cudnn")->verdict == Verdict::warn);
+    CHECK(finding(r, "frameworks-cudnn")->message
+        == "tensorflow 2.15 is installed without [and-cuda], so pip brings it no nvidia-cudnn-cu12: it loads cuDNN 8 "
+           "(tested with 8.9) from the system, and torch 2.6.0 cu124 carries cuDNN 9.1.0.70: the image must carry "
+           "cuDNN 8 itself, for pip brings only torch 2.6.0 cu124's");
+    CHECK(finding(r, "frameworks-nccl")->verdict == Verdict::ok);
+    CHECK(finding(r, "frameworks-nccl")->message
+        == "tensorflow 2.15 is installed without [and-cuda], so pip brings it no nvidia-nccl-cu12 to clash with torch "
+           "2.6.0 cu124's");
+
+    // 2.16's NCCL pin is its extra's: without the extra it does not clash, and the finding says what it would
+    Report pinned = check({ .frameworks = { "torch==2.6.0", "tensorflow==2.16.1" } });
+    SHOW(pinned);
+    CHECK(finding(pinned, "frameworks-nccl")->verdict == Verdict::ok);
+    CHECK(finding(pinned, "frameworks-nccl")->message
+        == "tensorflow 2.16.1 is installed without [and-cuda], so pip brings it no nvidia-nccl-cu12 to clash with "
+           "torch 2.6.0 cu124's (with [and-cuda] it would need NCCL 2.19.3)");
+
+    // before 2.14 there is no extra; one cuDNN major on both sides is no concern
+    Report older = check({ .frameworks = { "tensorflow==2.13", "torch==2.1.2+cu118" } });
+    SHOW(older);
+    CHECK(finding(older, "frameworks-cudnn")->verdict == Verdict::ok);
+    CHECK(finding(older, "frameworks-cudnn")->message
+        == "tensorflow 2.13 has no pip extra that brings CUDA, so pip brings it no nvidia-cudnn-cu11: it loads cuDNN "
+           "8 (tested with 8.6) from the system, and torch 2.1.2 cu118 carries cuDNN 8.7.0.84, of the same major");
+}
+
+TEST_CASE("tensorflow[and-cuda] 2.16's NCCL pin of 2.19.3 and torch 2.6's 2.21.5 cannot share one nvidia-nccl-cu12",
+    "[resolve][coexist]")
+{
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.16.1", "torch==2.6.0" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
     const Finding* nccl = finding(r, "frameworks-nccl");
@@ -1093,7 +1151,7 @@ TEST_CASE("tensorflow 2.16's and-cuda pin of NCCL 2.19.3 and torch 2.6's 2.21.5 
 
 TEST_CASE("tensorflow 2.20's NCCL range of 2.25.1-2.99 admits torch 2.8's 2.27.3", "[resolve][coexist]")
 {
-    Report r = check({ .frameworks = { "torch==2.8.0+cu126", "tensorflow==2.20.0" } });
+    Report r = check({ .frameworks = { "torch==2.8.0+cu126", "tensorflow[and-cuda]==2.20.0" } });
     SHOW(r);
     const Finding* nccl = finding(r, "frameworks-nccl");
     REQUIRE(nccl);
@@ -1106,7 +1164,7 @@ TEST_CASE("tensorflow 2.20's NCCL range of 2.25.1-2.99 admits torch 2.8's 2.27.3
 
 TEST_CASE("a verdict on tensorflow 2.19's NCCL pin says the pin is unconfirmed", "[resolve][coexist]")
 {
-    Report r = check({ .frameworks = { "tensorflow==2.19.0", "torch==2.7.1+cu126" } });
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.19.0", "torch==2.7.1+cu126" } });
     SHOW(r);
     const Finding* nccl = finding(r, "frameworks-nccl");
     REQUIRE(nccl);

@@ -40,7 +40,7 @@ TEST_CASE("a profile names the frameworks installed beside its own under also", 
     auto p = resolve::Profile::parse(
         "team.json", profile_text("2.4", "12.1", R"([{"name": "jax", "version": "0.4.31", "extra": "cuda12"}])"));
     REQUIRE(p.also.size() == 1);
-    CHECK(p.also[0].request.text() == "jax==0.4.31");
+    CHECK(p.also[0].text() == "jax[cuda12]==0.4.31");
     CHECK(p.also[0].extra == "cuda12");
     CHECK(resolve::Profile::parse("team.json", profile_text("2.4", "12.1", "[]")).also.empty());
 }
@@ -56,6 +56,8 @@ TEST_CASE("a profile's also is refused naming the item and what is wrong", "[res
             "team.json: also[1].name: one environment holds one jax", "name each framework once" },
         Case {
             R"([{"name": "jax", "version": "0.4.31", "cuda": "12.1"}])", "team.json: also[0].cuda: unknown field", "" },
+        Case { R"([{"name": "jax[cuda12]", "version": "0.4.31"}])",
+            "team.json: also[0].name: the extra goes in its own field", R"(write "name": "jax", "extra": "cuda12")" },
         Case { R"([{"name": "torchvision", "version": "0.19"}])",
             "team.json: also[0].name: a companion cannot be the framework",
             "name torch and list it under companions" });
