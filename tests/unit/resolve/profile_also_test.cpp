@@ -150,3 +150,29 @@ TEST_CASE("a profile whose frameworks run on two CUDA majors is refused: one loc
            "loads its own CUDA libraries into one process, and the driver must run both | name releases built for "
            "one CUDA major (framework.cuda picks torch's), or lock each framework from its own profile");
 }
+
+TEST_CASE("tensorflow beside torch is held to torch's NCCL pin only where the profile installs it with and-cuda",
+    "[resolve][coexist]")
+{
+    // torch 2.1.2 cu121 pins nvidia-nccl-cu12 2.18.1; tensorflow 2.16.1's and-cuda extra pins 2.19.3.
+    CHECK(
+        error_of(profile_text("2.1.2", "12.1", R"([{"name": "tensorflow", "version": "2.16.1", "extra": "and-cuda"}])"))
+        == "conflict: team.json: also: torch 2.1.2 cu121 carries NCCL 2.18.1 and tensorflow 2.16.1 needs NCCL 2.19.3: "
+           "one environment holds one nvidia-nccl-cu12, so they cannot be installed together | name releases that "
+           "agree on NCCL (`dlenv check` with both --framework options compares them), or lock each framework from its "
+           "own profile");
+
+    auto plain = resolve_text(profile_text("2.1.2", "12.1", R"([{"name": "tensorflow", "version": "2.16.1"}])"));
+    REQUIRE(plain.stack);
+    REQUIRE(plain.stack->also.size() == 1);
+    CHECK(plain.stack->also[0].framework.version.str() == "2.16.1");
+    CHECK(plain.stack->also[0].extra.empty());
+    CHECK(plain.stack->nccl == "2.18.1");
+    // pip brings it no NVIDIA wheel; the profile's CUDA 12.1 only warns, as tensorflow 2.16 is tested with 12.3
+    CHECK(plain.report.verdict() == Verdict::warn);
+    std::vector<std::string> shared;
+    for (const auto& finding : plain.report.findings)
+        if (finding.code.starts_with("frameworks-") && finding.verdict == Verdict::ok)
+            shared.push_back(finding.code);
+    CHECK(shared == std::vector<std::string> { "frameworks-cudnn", "frameworks-nccl" });
+}
