@@ -74,7 +74,8 @@ std::vector<FrameworkRequest> primaries(const Query& query)
 }
 
 // Several frameworks in one environment: each one's own check, its findings and
-// suggestions named after it, then whether their CUDA libraries can share the environment.
+// suggestions named after it (framework-build names it already), then whether their CUDA
+// libraries can share the environment.
 Report run_together(const matrix::Matrix& matrix, const Query& query, const std::vector<FrameworkRequest>& frameworks)
 {
     Report report;
@@ -87,7 +88,8 @@ Report run_together(const matrix::Matrix& matrix, const Query& query, const std:
                 own.frameworks.push_back(request);
         Report part = run(matrix, own, true);
         for (auto& finding : part.findings) {
-            finding.message = framework.text() + ": " + finding.message;
+            if (finding.code != "framework-build")
+                finding.message = framework.text() + ": " + finding.message;
             report.findings.push_back(std::move(finding));
         }
         for (const auto& suggestion : part.suggestions)

@@ -1007,10 +1007,9 @@ TEST_CASE(
     CHECK(nccl->message
         == "torch 2.6.0 cu124 carries NCCL 2.21.5 and jax 0.6.0 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
            "serves both");
-    // each framework's own findings, named after it
+    // each framework's own findings, named after it once
     CHECK(finding(r, "framework-build")->message
-        == "torch==2.6.0: torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.21.5 (the PyPI "
-           "default build)");
+        == "torch==2.6.0 runs as torch 2.6.0 cu124: CUDA 12.4, cuDNN 9.1.0.70, NCCL 2.21.5 (the PyPI default build)");
 }
 
 TEST_CASE("a torch build whose NCCL pin the matrix does not hold says so instead of leaving it out", "[resolve]")
