@@ -35,7 +35,8 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
 
 // A line newer than every row is what a release after the matrix looks like: point at
 // the refresh, which proposes torch's rows from the wheel index and lists TensorFlow's
-// and JAX's releases for a hand row. Any other gap names the lines on either side.
+// and JAX's releases for a hand row. One older than every row predates the matrix, whose
+// first line is the way forward; any other gap names the lines on either side.
 [[noreturn]] void throw_unknown_line(
     Framework framework, const std::string& line, const std::vector<std::string>& lines)
 {
@@ -53,6 +54,10 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
                 : refresh + "lists its releases; add the line's row (CUDA, cuDNN, Python) to DIR/" + name
                     + ".json from the vendor's tested builds, then pass --matrix DIR");
     }
+    if (!near.below)
+        throw Error(ErrorCode::invalid_input, message + " (its oldest " + name + " line is " + *near.above + ")",
+            "lines before " + *near.above + " are not on record: check " + name + " " + *near.above
+                + " or newer, or add the line's row to DIR/" + name + ".json from its sources and pass --matrix DIR");
     throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near.texts(), " and "));
 }
 

@@ -700,10 +700,18 @@ TEST_CASE("a release line the matrix does not have is bad input naming the lines
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "the matrix has no torch 1.14");
     CHECK(e.hint() == "nearest known lines: 1.13 and 2.0");
+}
 
+TEST_CASE("a line older than every row says where the matrix begins", "[resolve]")
+{
+    Error e = error_of({ .frameworks = { "torch==1.7.1+cu101" } });
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message() == "the matrix has no torch 1.7 (its oldest torch line is 1.12)");
+    CHECK(e.hint()
+        == "lines before 1.12 are not on record: check torch 1.12 or newer, or add the line's row to DIR/torch.json "
+           "from its sources and pass --matrix DIR");
     e = error_of({ .frameworks = { "tensorflow==1.15" } });
-    CHECK(e.message() == "the matrix has no tensorflow 1.15");
-    CHECK(e.hint() == "nearest known lines: 2.4");
+    CHECK(e.message() == "the matrix has no tensorflow 1.15 (its oldest tensorflow line is 2.4)");
 }
 
 TEST_CASE("a line newer than every row points at the refresh that proposes its rows", "[resolve]")
@@ -986,7 +994,8 @@ TEST_CASE("a jax release the matrix does not list is bad input naming the line's
     CHECK(e.hint()
         == "releases of jax 0.4: 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, 0.4.32, 0.4.33, 0.4.34, 0.4.35, "
            "0.4.36, 0.4.37 and 0.4.38");
-    CHECK(error_of({ .frameworks = { "jax==0.3" } }).message() == "the matrix has no jax 0.3");
+    CHECK(error_of({ .frameworks = { "jax==0.3" } }).message()
+        == "the matrix has no jax 0.3 (its oldest jax line is 0.4)");
 }
 
 // --- Frameworks installed together -------------------------------------------
