@@ -67,10 +67,16 @@ TEST_CASE("every CUDA line the matrix has NVIDIA's images of gives their amd64 v
 
 TEST_CASE("a CUDA line without NVIDIA images in the matrix keeps the rule derived from its driver floors", "[image]")
 {
-    // CUDA 11.7: minor-version compatibility from R450, the toolkit's own driver 515
-    CHECK(require_cuda_of("pytorch-1.13-cu117")
-        == "cuda>=11.7 brand=tesla,driver>=450,driver<451 brand=tesla,driver>=455,driver<456 "
-           "brand=tesla,driver>=460,driver<461");
+    // CUDA 12.3: minor-version compatibility from R525, the toolkit's own driver 545; of the
+    // data-center branches between them the matrix holds R535
+    CHECK(require_cuda_of("tensorflow-2.17-cu123") == "cuda>=12.3 brand=tesla,driver>=535,driver<536");
+}
+
+TEST_CASE("an end-of-life CUDA 11 line carries the value of NVIDIA's last Dockerfiles of it", "[image]")
+{
+    // dist/11.7.1/ubuntu2004/base/Dockerfile at 7ad4b0af70e5: R470 for every brand, as for 11.8
+    CHECK(
+        require_cuda_of("pytorch-1.13-cu117") == "cuda>=11.7" + k_nvidia_118.substr(std::string("cuda>=11.8").size()));
 }
 
 TEST_CASE("an image of a lock with frameworks beside its own names each of them in a label", "[image]")

@@ -135,17 +135,30 @@ TEST_CASE("NVIDIA's 12.8 images admit no GeForce under minor-version compatibili
 
 TEST_CASE("a line NVIDIA ships no image of in the matrix is gated by the derived rule, which says so", "[resolve]")
 {
-    // CUDA 11.7's derived rule names the data-center branches 450, 455 and 460 of the matrix
-    Report r = check_of("11.7", "460.27.03", { "T4" });
+    // CUDA 12.3's derived rule names the data-center branch between its floor 525 and its 545: 535
+    Report r = check_of("12.3", "535.104.05", { "T4" });
     CHECK(r.verdict() == Verdict::warn);
     REQUIRE(gate_finding(r));
     CHECK(gate_finding(r)->message
-        == "the image dlenv builds for CUDA 11.7 starts on driver 460.27.03 under the NVIDIA container toolkit: its "
-           "NVIDIA_REQUIRE_CUDA (derived by dlenv from CUDA 11.7's driver floors: the matrix has no NVIDIA image of "
+        == "the image dlenv builds for CUDA 12.3 starts on driver 535.104.05 under the NVIDIA container toolkit: its "
+           "NVIDIA_REQUIRE_CUDA (derived by dlenv from CUDA 12.3's driver floors: the matrix has no NVIDIA image of "
            "that line) accepts it for tesla GPUs");
-    Report geforce = check_of("11.7", "460.27.03", { "RTX 3090" });
+    Report geforce = check_of("12.3", "535.104.05", { "RTX 3090" });
     CHECK(geforce.verdict() == Verdict::fail);
     CHECK(gate_finding(geforce)->verdict == Verdict::fail);
+}
+
+TEST_CASE("an end-of-life CUDA 11 line is gated by NVIDIA's last Dockerfiles of it, R470 for every brand", "[resolve]")
+{
+    // dist/11.7.1 at 7ad4b0af70e5: torch 2.0's cu117 build on a GeForce host with driver 470
+    Report geforce = check_of("11.7", "470.82.01", { "RTX 3090" });
+    REQUIRE(gate_finding(geforce));
+    CHECK(gate_finding(geforce)->verdict == Verdict::ok);
+    CHECK(gate_finding(geforce)->message
+        == "the image dlenv builds for CUDA 11.7 starts on driver 470.82.01 under the NVIDIA container toolkit: its "
+           "NVIDIA_REQUIRE_CUDA (NVIDIA's, of its CUDA 11.7.1 images for amd64) accepts it for geforce GPUs");
+    // the R450-R460 terms were dropped as those branches reached end of life
+    CHECK(gate_finding(check_of("11.7", "460.27.03", { "T4" }))->verdict == Verdict::fail);
 }
 
 TEST_CASE("the gate does not repeat a driver the driver rules already refuse", "[resolve]")
