@@ -57,6 +57,12 @@ std::optional<LibraryNeed<NcclVersion>> nccl_need(const FrameworkBuild& build)
     return std::nullopt;
 }
 
+// "nvidia-cudnn-cu12": the one wheel of `library` per CUDA major that a site-packages holds.
+std::string wheel_package(const std::string& library, const FrameworkBuild& build)
+{
+    return "nvidia-" + library + "-cu" + std::to_string(build.cuda.major());
+}
+
 template <typename Version> bool overlap(const VersionRange<Version>& a, const VersionRange<Version>& b)
 {
     auto beyond = [](const VersionRange<Version>& low, const VersionRange<Version>& high) {
@@ -80,7 +86,7 @@ void compare_needs(const std::string& library, const std::string& wheel, const s
         return;
     }
     const std::string sources = a->provenance->cite() + " | " + b->provenance->cite();
-    std::string package = "nvidia-" + wheel + "-cu" + std::to_string(first.cuda.major());
+    std::string package = wheel_package(wheel, first);
     std::string both = a->build->name() + " " + a->says + " and " + b->build->name() + " " + b->says;
     if (overlap(a->versions, b->versions))
         report.add(Verdict::ok, code, both + ": one " + package + " serves both", sources);
@@ -113,9 +119,8 @@ void compare_system_cudnn(const FrameworkBuild& tensorflow, const FrameworkBuild
         compare_needs("cuDNN", "cudnn", system, wheel, tensorflow, other, report);
         return;
     }
-    std::string package = "nvidia-cudnn-cu" + std::to_string(tensorflow.cuda.major());
-    std::string both = without_wheels(tensorflow, package) + ": it " + system->says + " from the system, and "
-        + other.name() + " " + wheel->says;
+    std::string both = without_wheels(tensorflow, wheel_package("cudnn", tensorflow)) + ": it " + system->says
+        + " from the system, and " + other.name() + " " + wheel->says;
     std::string sources = system->provenance->cite() + " | " + wheel->provenance->cite();
     if (overlap(system->versions, wheel->versions))
         report.add(Verdict::ok, "frameworks-cudnn", both + ", of the same major", sources);
@@ -134,8 +139,8 @@ void report_system_nccl(const FrameworkBuild& tensorflow, const FrameworkBuild& 
         ? ""
         : " (with [" + release.pip_extra + "] it would need NCCL " + release.nccl->versions.describe() + ")";
     report.add(Verdict::ok, "frameworks-nccl",
-        without_wheels(tensorflow, "nvidia-nccl-cu" + std::to_string(tensorflow.cuda.major())) + " to clash with "
-            + other.name() + "'s" + with_extra,
+        without_wheels(tensorflow, wheel_package("nccl", tensorflow)) + " to clash with " + other.name() + "'s"
+            + with_extra,
         tensorflow.provenance.cite() + " | " + other.provenance.cite());
 }
 
