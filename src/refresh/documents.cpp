@@ -16,6 +16,14 @@ nlohmann::ordered_json& Documents::edit(const std::string& name)
     return at->second;
 }
 
+std::string source_key(std::string_view prefix, std::string_view name)
+{
+    std::string key(prefix);
+    for (char c : name)
+        key += c == '-' || c == '.' ? '_' : c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    return key;
+}
+
 std::string Documents::cite(
     const std::string& name, const std::string& key, const std::string& title, const std::string& url)
 {

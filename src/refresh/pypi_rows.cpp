@@ -2,7 +2,6 @@
 #include "refresh/torch_index.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::refresh {
 namespace {
@@ -14,14 +13,6 @@ const std::vector<Pep440Version>& releases_of(const Published& published, const 
     static const std::vector<Pep440Version> none;
     auto it = published.pypi.find(project);
     return it == published.pypi.end() ? none : it->second;
-}
-
-std::string pypi_key(const std::string& project)
-{
-    std::string key = "PYPI_";
-    for (char c : project)
-        key += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return key;
 }
 
 // Published releases no row can be derived for, as one line: the newest three by name.
@@ -71,7 +62,7 @@ void add_tensorflow(Documents& docs, const matrix::Matrix& matrix, const Publish
             if (row["line"] != line)
                 continue;
             row["versions"].push_back(version.public_str());
-            std::string key = docs.cite("tensorflow.json", pypi_key("tensorflow"),
+            std::string key = docs.cite("tensorflow.json", source_key("PYPI_", "tensorflow"),
                 "PyPI JSON API of tensorflow (its releases), read by dlenv matrix refresh",
                 published.upstream.pypi + "tensorflow/json");
             if (std::find(row["source"].begin(), row["source"].end(), Json(key)) == row["source"].end())

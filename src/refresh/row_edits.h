@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace dlenv::refresh {
 
@@ -36,6 +37,10 @@ private:
     std::map<std::string, nlohmann::ordered_json> m_docs;
     std::set<std::string> m_changed;
 };
+
+// A key of a `sources` table as the hand-written ones read: `prefix`, then `name` upper-cased
+// with '-' and '.' as '_' (PYPI_TENSORFLOW, PT_WHL_META_2_9_CU126).
+std::string source_key(std::string_view prefix, std::string_view name);
 
 void add_torch(Documents& docs, const matrix::Matrix& matrix, const Published& published, Proposal& proposal);
 void add_toolkits(Documents& docs, const Published& published, Proposal& proposal);

@@ -2,19 +2,11 @@
 #include "refresh/row_edits.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::refresh {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string key_part(std::string text)
-{
-    std::replace(text.begin(), text.end(), '.', '_');
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
-    return text;
-}
 
 // The version the wheel pins of an nvidia-<component>-cuXY project, parsed as `Version`.
 template <typename Version>
@@ -60,7 +52,7 @@ public:
             hand.insert(hand.begin(), { "cudnn", "nccl" });
             read_from = "no wheel of it has METADATA on the index";
         } else {
-            sources.push_back(m_docs.cite("torch.json", "PT_WHL_META_" + key_part(line.line + "_" + variant.tag),
+            sources.push_back(m_docs.cite("torch.json", source_key("PT_WHL_META_", line.line + "_" + variant.tag),
                 "METADATA (PEP 658) of " + variant.metadata_wheel->filename + " on the PyTorch wheel index",
                 variant.pins_url));
             read_from = "pins read from " + variant.metadata_wheel->filename + ".metadata";
