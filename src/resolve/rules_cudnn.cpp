@@ -13,6 +13,17 @@ bool supports(const std::vector<ComputeCapability>& listed, const ComputeCapabil
     return false;
 }
 
+// Whether a support-matrix row holds the query's driver and every target GPU; a row whose GPUs
+// are not on record holds none of them as supported or not, so it admits them.
+bool admits(const matrix::CudnnBuild& build, const Context& ctx)
+{
+    if (ctx.query.driver && build.driver_linux && *ctx.query.driver < *build.driver_linux)
+        return false;
+    return build.compute_capabilities.empty()
+        || std::all_of(ctx.gpus.begin(), ctx.gpus.end(),
+            [&](const GpuTarget& gpu) { return supports(build.compute_capabilities, gpu.compute_capability); });
+}
+
 std::string cc_list(const std::vector<ComputeCapability>& listed)
 {
     std::string out;
@@ -103,16 +114,23 @@ void check_cudnn(const Context& ctx, Report& report)
     if (!loaded || !ctx.cuda)
         return;
 
+    // A release's support matrix has a row per CUDA range, each with its driver floor and GPUs
+    // (9.10.2: Blackwell with CUDA 12.8 on R570, every older GPU with any CUDA 12 on R525): the
+    // stack runs on the first row that admits its CUDA, driver and GPUs, and where none does the
+    // first row of its CUDA says what is missing.
     const matrix::CudnnRelease* release = nullptr;
     const matrix::CudnnBuild* match = nullptr;
     bool builds_known = false;
     for (const auto* candidate : ctx.matrix.cudnn_releases_matching(*loaded)) {
         builds_known = builds_known || !candidate->builds.empty();
-        for (const auto& b : candidate->builds)
-            if (!match && b.cuda.contains(*ctx.cuda)) {
+        for (const auto& b : candidate->builds) {
+            if (!b.cuda.contains(*ctx.cuda) || (match && admits(*match, ctx)))
+                continue;
+            if (!match || admits(b, ctx)) {
                 release = candidate;
                 match = &b;
             }
+        }
     }
     if (!match) {
         if (builds_known && !bundled)

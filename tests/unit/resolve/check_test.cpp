@@ -837,6 +837,26 @@ TEST_CASE("cuDNN 9.10.2 supports Pascal only as deprecated: torch 2.8 cu126 on a
     CHECK_FALSE(has_code(turing, "cudnn-gpu-deprecated"));
 }
 
+TEST_CASE("cuDNN 9.10.2 needs R570 with CUDA 12.8 only for Blackwell: older GPUs take its any-CUDA-12 row on R525",
+    "[resolve]")
+{
+    // torch 2.8.0+cu128 pins nvidia-cudnn-cu12==9.10.2.21; its support matrix lists CUDA 12.8-12.9 on
+    // >= 570.26 with Blackwell, and CUDA 12.0-12.9 on >= 525.60.13 up to Hopper.
+    Report ampere = check({ .frameworks = { "torch==2.8.0+cu128" }, .driver = "550.163.01", .gpus = { "RTX 3090" } });
+    SHOW(ampere);
+    CHECK_FALSE(has_code(ampere, "cudnn-driver-too-old"));
+    CHECK(has_code(ampere, "driver-minor-version-compat"));
+
+    Report blackwell
+        = check({ .frameworks = { "torch==2.8.0+cu128" }, .driver = "550.163.01", .gpus = { "RTX 5090" } });
+    CHECK(finding(blackwell, "cudnn-driver-too-old")->message
+        == "cuDNN 9.10.2 (CUDA 12.8-12.9 build) needs driver >= 570.26, not 550.163.01");
+
+    Report pascal = check({ .frameworks = { "torch==2.8.0+cu128" }, .driver = "550.163.01", .gpus = { "GTX 1050" } });
+    CHECK_FALSE(has_code(pascal, "cudnn-driver-too-old"));
+    CHECK_THAT(finding(pascal, "cudnn-gpu-deprecated")->message, StartsWith("cuDNN 9.10.2 (CUDA 12.0-12.9 build)"));
+}
+
 TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 on newer GPUs", "[resolve]")
 {
     Report pascal = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
