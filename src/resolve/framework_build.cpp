@@ -99,6 +99,13 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
         std::sort(known.begin(), known.end(), [](const std::string& a, const std::string& b) {
             return Pep440Version::parse(a) < Pep440Version::parse(b);
         });
+        // the line's rows begin after its first releases (jax 0.4 at 0.4.26): older ones are unknown, not unreleased
+        if (!known.empty() && Pep440Version::parse(request.version) < Pep440Version::parse(known.front()))
+            throw Error(ErrorCode::invalid_input,
+                "the matrix has no " + name + " " + request.version + " (its " + name + " " + line
+                    + " releases begin at " + known.front() + ")",
+                "releases before " + known.front() + " are not on record: check " + name + " " + known.front()
+                    + " or newer, or add the release to DIR/" + name + ".json from its sources and pass --matrix DIR");
         throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release",
             known.empty() ? "use the line " + line
                           : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));

@@ -1007,10 +1007,15 @@ TEST_CASE("torch 2.9's cu130 NCCL pin meets jax 0.8's nvidia-nccl-cu13 floor exa
            "serves both");
 }
 
-TEST_CASE("a jax release the matrix does not list is bad input naming the line's releases", "[resolve][jax]")
+TEST_CASE("a jax release older than the line's rows is not on record, one between them is no release", "[resolve][jax]")
 {
-    Error e = error_of({ .frameworks = { "jax==0.4.25" } });
-    CHECK(e.message() == "jax 0.4.25 is not a release");
+    Error older = error_of({ .frameworks = { "jax==0.4.25" } });
+    CHECK(older.message() == "the matrix has no jax 0.4.25 (its jax 0.4 releases begin at 0.4.26)");
+    CHECK(older.hint()
+        == "releases before 0.4.26 are not on record: check jax 0.4.26 or newer, or add the release to DIR/jax.json "
+           "from its sources and pass --matrix DIR");
+    Error e = error_of({ .frameworks = { "jax==0.4.39" } });
+    CHECK(e.message() == "jax 0.4.39 is not a release");
     CHECK(e.hint()
         == "releases of jax 0.4: 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, 0.4.32, 0.4.33, 0.4.34, 0.4.35, "
            "0.4.36, 0.4.37 and 0.4.38");
