@@ -1,5 +1,7 @@
 #include "refresh/row_edits.h"
 
+#include "core/text.h"
+
 namespace dlenv::refresh {
 
 Documents::Documents(const std::map<std::string, std::string>& files)
@@ -20,7 +22,7 @@ std::string source_key(std::string_view prefix, std::string_view name)
 {
     std::string key(prefix);
     for (char c : name)
-        key += c == '-' || c == '.' ? '_' : c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+        key += c == '-' || c == '.' ? '_' : ascii_upper(c);
     return key;
 }
 

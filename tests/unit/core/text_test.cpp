@@ -17,6 +17,9 @@ TEST_CASE("case folding touches A-Z only, so UTF-8 bytes pass through unchanged"
     CHECK(ascii_lowercase("Content-Type: NVIDIA-CUDA-Runtime-CU12") == "content-type: nvidia-cuda-runtime-cu12");
     std::string utf8 = "GPU \xC3\x84\xFF";
     CHECK(ascii_lowercase(utf8) == "gpu \xC3\x84\xFF");
+    CHECK(ascii_upper('z') == 'Z');
+    CHECK(ascii_upper('_') == '_');
+    CHECK(ascii_upper('\xE4') == '\xE4');
 }
 
 TEST_CASE("comparing without case needs equal lengths, and a prefix only its own", "[core]")
