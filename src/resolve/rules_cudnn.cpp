@@ -120,15 +120,18 @@ void check_cudnn(const Context& ctx, Report& report)
     // first row of its CUDA says what is missing.
     const matrix::CudnnRelease* release = nullptr;
     const matrix::CudnnBuild* match = nullptr;
+    bool admitted = false;
     bool builds_known = false;
     for (const auto* candidate : ctx.matrix.cudnn_releases_matching(*loaded)) {
         builds_known = builds_known || !candidate->builds.empty();
         for (const auto& b : candidate->builds) {
-            if (!b.cuda.contains(*ctx.cuda) || (match && admits(*match, ctx)))
+            if (admitted || !b.cuda.contains(*ctx.cuda))
                 continue;
-            if (!match || admits(b, ctx)) {
+            bool fits = admits(b, ctx);
+            if (!match || fits) {
                 release = candidate;
                 match = &b;
+                admitted = fits;
             }
         }
     }
