@@ -33,6 +33,15 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
         .provenance = variant.provenance };
 }
 
+// What to do about `what` (lines, releases) older than the matrix's first, `first`: they are
+// not on record, which says nothing of whether they were released.
+std::string predates_matrix_hint(
+    const std::string& name, const std::string& what, const std::string& first, const std::string& addition)
+{
+    return what + " before " + first + " are not on record: check " + name + " " + first + " or newer, or add "
+        + addition + " to DIR/" + name + ".json from its sources and pass --matrix DIR";
+}
+
 // A line newer than every row is what a release after the matrix looks like: point at
 // the refresh, which proposes torch's rows from the wheel index and lists TensorFlow's
 // and JAX's releases for a hand row. One older than every row predates the matrix, whose
@@ -56,8 +65,7 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
     }
     if (!near.below)
         throw Error(ErrorCode::invalid_input, message + " (its oldest " + name + " line is " + *near.above + ")",
-            "lines before " + *near.above + " are not on record: check " + name + " " + *near.above
-                + " or newer, or add the line's row to DIR/" + name + ".json from its sources and pass --matrix DIR");
+            predates_matrix_hint(name, "lines", *near.above, "the line's row"));
     throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near.texts(), " and "));
 }
 
@@ -104,8 +112,7 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
             throw Error(ErrorCode::invalid_input,
                 "the matrix has no " + name + " " + request.version + " (its " + name + " " + line
                     + " releases begin at " + known.front() + ")",
-                "releases before " + known.front() + " are not on record: check " + name + " " + known.front()
-                    + " or newer, or add the release to DIR/" + name + ".json from its sources and pass --matrix DIR");
+                predates_matrix_hint(name, "releases", known.front(), "the release"));
         throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release",
             known.empty() ? "use the line " + line
                           : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));
