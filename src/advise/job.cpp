@@ -3,9 +3,9 @@
 #include "advise/models.h"
 #include "core/closest.h"
 #include "core/error.h"
+#include "core/text.h"
 
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -143,7 +143,7 @@ std::optional<double> parse_parameter_count(std::string_view text)
     if (text.empty())
         return std::nullopt;
     double scale = 1;
-    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+    switch (ascii_upper(text.back())) {
     case 'K':
         scale = 1e3;
         break;
