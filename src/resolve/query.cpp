@@ -38,13 +38,23 @@ namespace {
 // Other than the name, the two packages have been identical since TensorFlow 2.1"), per
 // https://pypi.org/project/tensorflow-gpu/. From 2.14 on, pip brings CUDA with
 // tensorflow[and-cuda] (https://www.tensorflow.org/install/pip).
-void refuse_retired(const std::string& name)
+bool is_tensorflow_gpu(std::string_view name)
 {
-    if (name == "tensorflow-gpu" || name == "tensorflow_gpu")
-        throw Error(ErrorCode::invalid_input,
-            "'" + name + "' was retired after 2.11: its GPU build is the tensorflow package itself",
-            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
-            "https://pypi.org/project/tensorflow-gpu/");
+    return name == "tensorflow-gpu" || name == "tensorflow_gpu";
+}
+
+// Up to 2.11, tensorflow-gpu is read as tensorflow: from 2.1 on the two are one build, and the
+// matrix has no line older than 2.1 for either name. Later versions are the stub that refuses
+// to install.
+void refuse_retired_tensorflow_gpu(const std::string& name, const Pep440Version& version)
+{
+    const auto& release = version.release();
+    if (release[0] < 2 || (release[0] == 2 && release[1] <= 11))
+        return;
+    throw Error(ErrorCode::invalid_input,
+        "'" + name + "' was retired after 2.11: its GPU build is the tensorflow package itself",
+        "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
+        "https://pypi.org/project/tensorflow-gpu/");
 }
 
 // "tensorflow[and-cuda]": takes the one extra off `name`, as PEP 508 writes it.
@@ -82,9 +92,10 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
         { Framework::torch, Framework::torchvision, Framework::torchaudio, Framework::tensorflow, Framework::jax })
         names.emplace_back(to_string(f));
     FrameworkRequest request {};
-    auto it = std::find(names.begin(), names.end(), name);
+    bool tensorflow_gpu = is_tensorflow_gpu(name);
+    auto it
+        = std::find(names.begin(), names.end(), tensorflow_gpu ? std::string(to_string(Framework::tensorflow)) : name);
     if (it == names.end()) {
-        refuse_retired(name);
         auto near = closest_matches(name, names, 1);
         throw Error(ErrorCode::invalid_input, "unknown framework '" + name + "'",
             (near.empty() ? std::string() : "did you mean " + near.front() + "? ")
@@ -95,6 +106,8 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     if (!parsed || parsed->is_prerelease() || parsed->release().size() < 2)
         throw Error(ErrorCode::invalid_input, "'" + version + "' is not a release of " + name,
             "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
+    if (tensorflow_gpu)
+        refuse_retired_tensorflow_gpu(name, *parsed);
     request.version = parsed->public_str();
     request.local = parsed->local_str();
     request.extra = std::move(extra);

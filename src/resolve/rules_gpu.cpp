@@ -51,19 +51,21 @@ CodePath code_path(const std::vector<ComputeCapability>& archs, const Ptx& ptx, 
     return path;
 }
 
-bool covers(const CodePath& path)
+bool has_kernels(const CodePath& path)
 {
-    return path.exact || path.cubin || path.ptx;
+    return path.exact || path.cubin;
 }
 
-// The oldest torch build whose code runs on `device`, for "use torch X" suggestions.
+// The oldest torch build with kernels for `device`, for "use torch X" suggestions. PTX alone
+// does not count: 1.4's and 1.5's compute_37 PTX reaches every newer GPU by JIT, but the lines
+// after them dropped it, so "that build or newer" would not hold.
 std::optional<std::string> first_torch_build_for(const matrix::Matrix& matrix, const ComputeCapability& device)
 {
     std::optional<std::string> best;
     std::optional<Pep440Version> best_line;
     for (const auto& release : matrix.torch_releases())
         for (const auto& variant : release.variants) {
-            if (!variant.arch_list || !covers(code_path(*variant.arch_list, variant.ptx, device)))
+            if (!variant.arch_list || !has_kernels(code_path(*variant.arch_list, variant.ptx, device)))
                 continue;
             auto line = Pep440Version::parse(release.line);
             if (!best_line || line < *best_line) {
