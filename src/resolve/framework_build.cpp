@@ -166,21 +166,25 @@ std::optional<FrameworkBuild> select_framework_build(
     }
     case Framework::jax: {
         const auto& release = find_release_line(matrix.jax_releases(), request);
-        for (const auto& jax_build : release.builds) {
-            bool match = cuda ? jax_build.cuda.contains(*cuda) : true;
-            if (!match || build)
-                continue;
-            CudaVersion runtime = cuda ? *cuda : *jax_build.cuda.min;
+        // The first build that fits the CUDA, unless a later one is the extra the request names
+        // (jax[cuda11_pip]==0.4.20 is the CUDA 11 build, though the CUDA 12 one comes first).
+        auto named = [&](const matrix::JaxBuild& b) {
+            return !request.extra.empty() && (request.extra == b.extra || request.extra == b.local_extra);
+        };
+        const matrix::JaxBuild* chosen = nullptr;
+        for (const auto& jax_build : release.builds)
+            if ((!cuda || jax_build.cuda.contains(*cuda)) && (!chosen || (named(jax_build) && !named(*chosen))))
+                chosen = &jax_build;
+        if (chosen)
             build = FrameworkBuild { .framework = Framework::jax,
                 .line = release.line,
-                .variant = jax_build.extra,
-                .cuda = runtime,
-                .cudnn = jax_build.cudnn.min,
+                .variant = chosen->extra,
+                .cuda = cuda ? *cuda : *chosen->cuda.min,
+                .cudnn = chosen->cudnn.min,
                 .python = release.python,
                 .jax = &release,
-                .jax_build = &jax_build,
+                .jax_build = chosen,
                 .provenance = release.provenance };
-        }
         break;
     }
     case Framework::torchvision:

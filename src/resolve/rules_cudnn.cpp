@@ -105,12 +105,15 @@ void check_cudnn(const Context& ctx, Report& report)
                 + ", not " + wanted->text(),
             ctx.build->provenance.cite());
 
-    // The cuDNN that is loaded: the framework's own when it bundles one, else the system's.
+    // The cuDNN that is loaded: the framework's own when it bundles one, else the system's. JAX
+    // takes any cuDNN of its range, so without one named its floor's minor stands for it (8.9
+    // for a floor of 8.9.4: the rows of every 8.9 release).
     bool bundled = ctx.build && ctx.build->cudnn_bundled && ctx.build->cudnn;
-    std::optional<CudnnVersion> loaded = bundled ? ctx.build->cudnn
-        : wanted                                 ? wanted
-        : ctx.build                              ? ctx.build->cudnn
-                                                 : std::nullopt;
+    std::optional<CudnnVersion> loaded = bundled                ? ctx.build->cudnn
+        : wanted                                                ? wanted
+        : ctx.build && ctx.build->jax_build && ctx.build->cudnn ? ctx.build->cudnn->truncated(2)
+        : ctx.build                                             ? ctx.build->cudnn
+                                                                : std::nullopt;
     if (!loaded || !ctx.cuda)
         return;
 

@@ -962,9 +962,7 @@ TEST_CASE("jax 0.4.26 needs cuDNN 8.9 from pip, which torch 2.6's cuDNN 9 pin ru
     Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.4.26" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "cudnn-unconfirmed", "frameworks-cudnn" });
-    CHECK(finding(r, "cudnn-unconfirmed")->message
-        == "jax==0.4.26: the CUDA builds of cuDNN 8.9.2.26 are not on record (unconfirmed)");
+    CHECK(problems(r) == Codes { "frameworks-cudnn" });
     CHECK(finding(r, "frameworks-cudnn")->message
         == "torch 2.6.0 cu124 carries cuDNN 9.1.0.70 and jax 0.4.26 cuda12 needs cuDNN 8.9.2.26-8.99: one environment "
            "holds one nvidia-cudnn-cu12, so they cannot be installed together");
@@ -1025,18 +1023,44 @@ TEST_CASE("torch 2.9's cu130 NCCL pin meets jax 0.8's nvidia-nccl-cu13 floor exa
            "serves both");
 }
 
+TEST_CASE("jax before 0.4.26 has CUDA 12 and CUDA 11.8 builds with the floors of its release", "[resolve][jax]")
+{
+    // jaxlib 0.4.24 dropped CUDA 12.2; 0.4.23 still runs on it.
+    Report newer = check({ .frameworks = { "jax==0.4.25" }, .cuda = "12.2" });
+    CHECK(newer.verdict() == Verdict::fail);
+    CHECK(finding(newer, "framework-no-cuda-build")->message == "jax 0.4.25 has no CUDA 12.2 build");
+    CHECK(check({ .frameworks = { "jax==0.4.23" }, .cuda = "12.2" }).verdict() == Verdict::ok);
+
+    // Built with cuDNN 8: cuDNN 9 is another major, 8.5 below the CUDA 11 build's 8.6.
+    Report nine = check({ .frameworks = { "jax==0.4.25" }, .cudnn = "9.0" });
+    CHECK(finding(nine, "cudnn-outside-framework-range")->message
+        == "JAX's cuda12_pip build needs cuDNN 8.9.4-8.99, not 9.0");
+    Report old = check({ .frameworks = { "jax==0.4.13" }, .cuda = "11.8", .cudnn = "8.5" });
+    CHECK(finding(old, "cudnn-outside-framework-range")->message
+        == "JAX's cuda11_pip build needs cuDNN 8.6-8.99, not 8.5");
+
+    // The extra names the build when no CUDA does; Python 3.8 left with 0.4.14.
+    Report cuda11 = check({ .frameworks = { "jax[cuda11_pip]==0.4.20" } });
+    CHECK(finding(cuda11, "framework-build")->message
+        == "jax[cuda11_pip]==0.4.20 runs as jax 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6");
+    Report python = check({ .frameworks = { "jax==0.4.14" }, .python = "3.8" });
+    CHECK(problems(python) == Codes { "python-unsupported" });
+    CHECK(finding(python, "python-unsupported")->message == "jax 0.4.14 cuda12_pip supports Python 3.9-3.11, not 3.8");
+}
+
 TEST_CASE("a jax release older than the line's rows is not on record, one between them is no release", "[resolve][jax]")
 {
-    Error older = error_of({ .frameworks = { "jax==0.4.25" } });
-    CHECK(older.message() == "the matrix has no jax 0.4.25 (its jax 0.4 releases begin at 0.4.26)");
+    Error older = error_of({ .frameworks = { "jax==0.4.7" } });
+    CHECK(older.message() == "the matrix has no jax 0.4.7 (its jax 0.4 releases begin at 0.4.8)");
     CHECK(older.hint()
-        == "releases before 0.4.26 are not on record: check jax 0.4.26 or newer, or add the release to DIR/jax.json "
+        == "releases before 0.4.8 are not on record: check jax 0.4.8 or newer, or add the release to DIR/jax.json "
            "from its sources and pass --matrix DIR");
     Error e = error_of({ .frameworks = { "jax==0.4.39" } });
     CHECK(e.message() == "jax 0.4.39 is not a release");
     CHECK(e.hint()
-        == "releases of jax 0.4: 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, 0.4.32, 0.4.33, 0.4.34, 0.4.35, "
-           "0.4.36, 0.4.37 and 0.4.38");
+        == "releases of jax 0.4: 0.4.8, 0.4.9, 0.4.10, 0.4.11, 0.4.12, 0.4.13, 0.4.14, 0.4.15, 0.4.16, 0.4.17, 0.4.18, "
+           "0.4.19, 0.4.20, 0.4.21, 0.4.22, 0.4.23, 0.4.24, 0.4.25, 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, "
+           "0.4.32, 0.4.33, 0.4.34, 0.4.35, 0.4.36, 0.4.37 and 0.4.38");
     CHECK(error_of({ .frameworks = { "jax==0.3" } }).message()
         == "the matrix has no jax 0.3 (its oldest jax line is 0.4)");
 }
