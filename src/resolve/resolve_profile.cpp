@@ -82,16 +82,33 @@ std::optional<ComputeCapability> min_compute_capability_of(const FrameworkBuild&
     return build.jax_build ? build.jax_build->min_compute_capability : std::nullopt;
 }
 
-// Each framework's extra held to those its build has, before `check` holds them and names
-// the request rather than the profile's field. The order is query_for's: framework, then also.
-void require_extras(const matrix::Matrix& matrix, const Profile& profile, const Query& query)
+// Before 0.4.26 a JAX CUDA build is a jaxlib with a local label (0.4.20+cuda12.cudnn89) that
+// only JAX's own wheel page serves; the lock resolves from PyPI, whose jaxlib is the CPU build.
+void refuse_unindexed_jaxlib(const FrameworkBuild& build, const std::string& where)
+{
+    if (!build.jax_build || !build.jax_build->plugin.empty())
+        return;
+    throw Error(ErrorCode::invalid_input,
+        where + ": " + build.name()
+            + " installs its CUDA jaxlib from JAX's own wheel page "
+              "(https://storage.googleapis.com/jax-releases/jax_cuda_releases.html), not from PyPI, where dlenv locks "
+              "packages",
+        "lock jax 0.4.26 or newer, whose CUDA builds are on PyPI; `dlenv check` still judges this release");
+}
+
+// Each framework's build held to what a lock installs: an extra the build has, and packages
+// on PyPI. Before `check`, which names the request rather than the profile's field. The order
+// is query_for's: framework, then also.
+void require_lockable_builds(const matrix::Matrix& matrix, const Profile& profile, const Query& query)
 {
     for (std::size_t i = 0; i < query.frameworks.size(); ++i) {
         const FrameworkRequest& request = query.frameworks[i];
-        std::string field = i == 0 ? "framework.extra" : "also[" + std::to_string(i - 1) + "].extra";
+        std::string field = i == 0 ? "framework" : "also[" + std::to_string(i - 1) + "]";
         bool pinned = !request.local.empty();
-        if (auto build = select_framework_build(matrix, request, pinned ? std::nullopt : query.cuda))
-            require_known_extra(*build, profile.file + ": " + field, field);
+        if (auto build = select_framework_build(matrix, request, pinned ? std::nullopt : query.cuda)) {
+            require_known_extra(*build, profile.file + ": " + field + ".extra", field + ".extra");
+            refuse_unindexed_jaxlib(*build, profile.file + ": " + field);
+        }
     }
 }
 
@@ -149,7 +166,7 @@ void pin_also(const matrix::Matrix& matrix, const Profile& profile, const CudaVe
 Resolution resolve_profile(const matrix::Matrix& matrix, const Profile& profile, const HostFacts& host)
 {
     Query query = query_for(profile, host);
-    require_extras(matrix, profile, query);
+    require_lockable_builds(matrix, profile, query);
     Resolution resolution { check(matrix, query), std::nullopt };
     if (!profile.also.empty())
         refuse_conflicts(profile, resolution.report);

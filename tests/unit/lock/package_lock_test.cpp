@@ -260,6 +260,11 @@ TEST_CASE("a profile names the framework's pip extra, held to those its build ha
     CHECK(refused(R"({"name": "tensorflow", "version": "2.13", "extra": "and-cuda"})")
         == "team.json: framework.extra: tensorflow 2.13 has no extra 'and-cuda' | drop framework.extra: tensorflow "
            "2.13 has no pip extra that brings CUDA");
+    CHECK(refused(R"({"name": "jax", "version": "0.4.20"})")
+        == "team.json: framework: jax 0.4.20 cuda12_pip installs its CUDA jaxlib from JAX's own wheel page "
+           "(https://storage.googleapis.com/jax-releases/jax_cuda_releases.html), not from PyPI, where dlenv locks "
+           "packages | lock jax 0.4.26 or newer, whose CUDA builds are on PyPI; `dlenv check` still judges this "
+           "release");
     CHECK(refused(R"({"name": "jax", "version": "0.4.31", "extra": "cuda11"})")
         == "team.json: framework.extra: jax 0.4.31 cuda12 has no extra 'cuda11' | its extras: cuda12 and cuda12_local");
     CHECK(refused(R"({"name": "torch", "version": "2.1", "cuda": "11.8", "extra": "cuda12"})")
