@@ -28,6 +28,39 @@ void check_python(const Context& ctx, Report& report)
     report.suggest("use Python " + ctx.build->python.describe() + " with " + ctx.build->name());
 }
 
+void suggest_tensorflow_for(const Context& ctx, const CudaVersion& host, Report& report)
+{
+    for (const auto& other : ctx.matrix.tensorflow_releases())
+        if (other.cuda.major() == host.major() && other.cuda.minor() == host.minor())
+            report.suggest("tensorflow " + other.line + " is tested with CUDA " + other.cuda.text() + " and cuDNN "
+                + other.cudnn.text());
+}
+
+// TensorFlow loads the CUDA libraries of the version it was built with by soname. From CUDA
+// 11 on the sonames carry the major only (libcudart.so.11.0 for every 11.x); CUDA 10's carry
+// the minor (libcudart.so.10.1), so 10.2 does not have what a CUDA 10.1 build loads.
+void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, const CudaVersion& host, Report& report)
+{
+    if (host.major() != build.cuda.major()) {
+        report.add(Verdict::fail, "framework-cuda-untested",
+            build.name() + " was built and tested with CUDA " + build.cuda.text() + "; CUDA " + host.text()
+                + " is another major version, whose libraries it does not load",
+            build.provenance.cite());
+        suggest_tensorflow_for(ctx, host, report);
+    } else if (host.minor() != build.cuda.minor() && build.cuda.major() < 11) {
+        report.add(Verdict::fail, "framework-cuda-untested",
+            build.name() + " was built with CUDA " + build.cuda.text() + " and loads its libraries by their minor's "
+                + "names (libcudart.so." + build.cuda.truncated(2).text() + "), which CUDA " + host.text()
+                + " does not have",
+            build.provenance.cite());
+        suggest_tensorflow_for(ctx, host, report);
+    } else if (host.minor() != build.cuda.minor()) {
+        report.add(Verdict::warn, "framework-cuda-untested",
+            build.name() + " was tested with CUDA " + build.cuda.text() + ", not " + host.text(),
+            build.provenance.cite());
+    }
+}
+
 // `--cuda` next to a pinned build means the host's toolkit, used to build extensions.
 void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
@@ -36,20 +69,7 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
     const FrameworkBuild& build = *ctx.build;
     const CudaVersion& host = *ctx.query.cuda;
     if (build.framework == Framework::tensorflow) {
-        if (host.major() != build.cuda.major()) {
-            report.add(Verdict::fail, "framework-cuda-untested",
-                build.name() + " was built and tested with CUDA " + build.cuda.text() + "; CUDA " + host.text()
-                    + " is another major version, whose libraries it does not load",
-                build.provenance.cite());
-            for (const auto& other : ctx.matrix.tensorflow_releases())
-                if (other.cuda.major() == host.major() && other.cuda.minor() == host.minor())
-                    report.suggest("tensorflow " + other.line + " is tested with CUDA " + other.cuda.text()
-                        + " and cuDNN " + other.cudnn.text());
-        } else if (host.minor() != build.cuda.minor()) {
-            report.add(Verdict::warn, "framework-cuda-untested",
-                build.name() + " was tested with CUDA " + build.cuda.text() + ", not " + host.text(),
-                build.provenance.cite());
-        }
+        check_tensorflow_cuda(ctx, build, host, report);
         return;
     }
     if (build.framework != Framework::torch || request.local.empty())

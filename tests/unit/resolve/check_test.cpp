@@ -181,6 +181,20 @@ TEST_CASE("case 9: tensorflow 2.14 with CUDA 12.2 and cuDNN 8.9 fails: it was bu
     CHECK(suggests(r, "tensorflow 2.15 is tested with CUDA 12.2 and cuDNN 8.9"));
 }
 
+TEST_CASE("tensorflow on CUDA 10 needs its own minor, since CUDA 10's sonames carry it", "[resolve]")
+{
+    Report ten = check({ .frameworks = { "tensorflow==2.2" }, .cuda = "10.2" });
+    CHECK(ten.verdict() == Verdict::fail);
+    CHECK(finding(ten, "framework-cuda-untested")->message
+        == "tensorflow 2.2 was built with CUDA 10.1 and loads its libraries by their minor's names "
+           "(libcudart.so.10.1), "
+           "which CUDA 10.2 does not have");
+    // From CUDA 11 on one soname serves the major: another minor is only untested.
+    Report eleven = check({ .frameworks = { "tensorflow==2.4" }, .cuda = "11.2" });
+    CHECK(eleven.verdict() == Verdict::warn);
+    CHECK(finding(eleven, "framework-cuda-untested")->message == "tensorflow 2.4 was tested with CUDA 11.0, not 11.2");
+}
+
 TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and only warns about a newer one", "[resolve]")
 {
     Report older = check({ .frameworks = { "tensorflow==2.14" }, .cudnn = "8.6" });
