@@ -175,6 +175,13 @@ std::optional<FrameworkBuild> select_framework_build(
         for (const auto& jax_build : release.builds)
             if ((!cuda || jax_build.cuda.contains(*cuda)) && (!chosen || (named(jax_build) && !named(*chosen))))
                 chosen = &jax_build;
+        if (cuda && !request.extra.empty() && (!chosen || !named(*chosen)))
+            for (const auto& other : release.builds)
+                if (named(other))
+                    throw Error(ErrorCode::invalid_input,
+                        request.text() + " is JAX's CUDA " + other.cuda.describe() + " build, not one for CUDA "
+                            + cuda->text(),
+                        "drop the extra, or name the build of CUDA " + cuda->text());
         if (chosen)
             build = FrameworkBuild { .framework = Framework::jax,
                 .line = release.line,

@@ -93,6 +93,19 @@ void check_support_notes(const Context& ctx, const matrix::CudnnRelease& release
 
 } // namespace
 
+// The oldest cuDNN release within `range` that has a build for `cuda`; none when no row does.
+std::optional<CudnnVersion> oldest_cudnn_in(
+    const matrix::Matrix& matrix, const CudnnRange& range, const CudaVersion& cuda)
+{
+    std::optional<CudnnVersion> oldest;
+    for (const auto& release : matrix.cudnn_releases())
+        if (range.contains(release.version) && (!oldest || release.version < *oldest)
+            && std::any_of(release.builds.begin(), release.builds.end(),
+                [&](const matrix::CudnnBuild& b) { return b.cuda.contains(cuda); }))
+            oldest = release.version;
+    return oldest;
+}
+
 void check_cudnn(const Context& ctx, Report& report)
 {
     const auto& wanted = ctx.query.cudnn;
@@ -105,15 +118,15 @@ void check_cudnn(const Context& ctx, Report& report)
                 + ", not " + wanted->text(),
             ctx.build->provenance.cite());
 
-    // The cuDNN that is loaded: the framework's own when it bundles one, else the system's. JAX
-    // takes any cuDNN of its range, so without one named its floor's minor stands for it (8.9
-    // for a floor of 8.9.4: the rows of every 8.9 release).
+    // The cuDNN that is loaded: the framework's own when it bundles one, else the system's, else
+    // for JAX (which takes any cuDNN of its range) the range's oldest release with a build for
+    // the CUDA: its floor, where the floor's own release has none (8.8 for CUDA 12.1).
     bool bundled = ctx.build && ctx.build->cudnn_bundled && ctx.build->cudnn;
-    std::optional<CudnnVersion> loaded = bundled                ? ctx.build->cudnn
-        : wanted                                                ? wanted
-        : ctx.build && ctx.build->jax_build && ctx.build->cudnn ? ctx.build->cudnn->truncated(2)
-        : ctx.build                                             ? ctx.build->cudnn
-                                                                : std::nullopt;
+    std::optional<CudnnVersion> loaded = bundled ? ctx.build->cudnn : wanted;
+    if (!loaded && ctx.build && ctx.build->jax_build && ctx.cuda)
+        loaded = oldest_cudnn_in(ctx.matrix, ctx.build->jax_build->cudnn, *ctx.cuda);
+    if (!loaded && ctx.build)
+        loaded = ctx.build->cudnn; // the build's own, or JAX's floor when no release of its range has a row
     if (!loaded || !ctx.cuda)
         return;
 

@@ -56,10 +56,11 @@ bool has_kernels(const CodePath& path)
     return path.exact || path.cubin;
 }
 
-// The oldest torch build with kernels for `device`, for "use torch X" suggestions. PTX alone
-// does not count: 1.4's and 1.5's compute_37 PTX reaches every newer GPU by JIT, but the lines
-// after them dropped it, so "that build or newer" would not hold.
-std::optional<std::string> first_torch_build_for(const matrix::Matrix& matrix, const ComputeCapability& device)
+// The oldest torch build with kernels for `device` (PTX alone does not count: 1.4's compute_37
+// reaches every newer GPU by JIT, but later lines dropped it), or the newest one for a device
+// older than every architecture of the build it fails on (a K80 on torch 2.4): the suggestion
+// is "that build or newer", or "that build or older".
+std::optional<std::string> torch_build_for(const matrix::Matrix& matrix, const ComputeCapability& device, bool newest)
 {
     std::optional<std::string> best;
     std::optional<Pep440Version> best_line;
@@ -68,7 +69,7 @@ std::optional<std::string> first_torch_build_for(const matrix::Matrix& matrix, c
             if (!variant.arch_list || !has_kernels(code_path(*variant.arch_list, variant.ptx, device)))
                 continue;
             auto line = Pep440Version::parse(release.line);
-            if (!best_line || line < *best_line) {
+            if (!best_line || (newest ? *best_line < line : line < *best_line)) {
                 best_line = line;
                 best = "torch " + release.line + " " + variant.tag;
             }
@@ -129,9 +130,11 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                 + ", and a cubin runs only on the same major with an equal or higher minor "
                   "(\"no kernel image is available for execution on the device\")",
             source, gpu.label);
-        if (auto first = first_torch_build_for(ctx.matrix, gpu.compute_capability))
-            report.suggest(
-                "for " + gpu.label + " use " + *first + " or newer: the first torch build with code for " + sm);
+        bool older_device = !has_older_arch(*build.arch_list, gpu.compute_capability);
+        if (auto other = torch_build_for(ctx.matrix, gpu.compute_capability, older_device))
+            report.suggest("for " + gpu.label + " use " + *other
+                + (older_device ? " or older: the last" : " or newer: the first") + " torch build with kernels for "
+                + sm);
     }
     if (arch && ctx.cuda && *ctx.cuda < arch->min_cuda)
         report.add(Verdict::warn, "gpu-extension-target",

@@ -253,7 +253,15 @@ TEST_CASE("case 15: torch 1.12 cu116 has no kernel for an H100, torch 2.0 cu118 
     CHECK(has_code(r, "gpu-no-kernel"));
     // CUDA 11.6 cannot target sm_90 either.
     CHECK(problems(r) == Codes { "gpu-no-kernel", "gpu-extension-target" });
-    CHECK(suggests_containing(r, "use torch 2.0 cu118 or newer: the first torch build with code for sm_90"));
+    CHECK(suggests_containing(r, "use torch 2.0 cu118 or newer: the first torch build with kernels for sm_90"));
+}
+
+TEST_CASE("a GPU older than a build's code is pointed at the last torch build with its kernels", "[resolve]")
+{
+    Report r = check({ .frameworks = { "torch==2.4" }, .gpus = { "K80" } });
+    CHECK(has_code(r, "gpu-no-kernel"));
+    CHECK(suggests_containing(
+        r, "for Tesla K80 use torch 2.7 cu118 or older: the last torch build with kernels for sm_37"));
 }
 
 TEST_CASE("case 16: torch 2.0 cu117 (the PyPI default) fails on an H100, the cu118 build runs", "[resolve]")
@@ -697,9 +705,21 @@ TEST_CASE("tensorflow-gpu up to 2.11 is read as tensorflow, the build it names",
         CHECK(request.framework == Framework::tensorflow);
         CHECK(request.text() == "tensorflow==" + std::string(version));
     }
-    Report r = check({ .frameworks = { "tensorflow-gpu==2.3.0" }, .cuda = "11.0" });
-    CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "framework-cuda-untested" });
+    // Before 2.1 the tensorflow package was the CPU build: tensorflow-gpu 2.0 is not tensorflow 2.0.
+    Error old = error_of({ .frameworks = { "tensorflow-gpu==2.0.0" } });
+    CHECK(old.message()
+        == "the matrix has no tensorflow-gpu 2.0.0: before 2.1 it is the GPU build of a TensorFlow whose tensorflow "
+           "package is CPU-only");
+    CHECK(old.hint() == "check tensorflow 2.1 or newer, whose tensorflow package is the GPU build");
+}
+
+TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[resolve][jax]")
+{
+    Error e = error_of({ .frameworks = { "jax[cuda11_pip]==0.4.20" }, .cuda = "12.2" });
+    CHECK(e.message() == "jax[cuda11_pip]==0.4.20 is JAX's CUDA 11.8-11.99 build, not one for CUDA 12.2");
+    CHECK(e.hint() == "drop the extra, or name the build of CUDA 12.2");
+    // The CUDA 12 build's floor release has no CUDA 12.1 build (cuDNN 8.8 is CUDA 12.0 only); 8.9's does.
+    CHECK(check({ .frameworks = { "jax==0.4.10" }, .cuda = "12.1" }).verdict() == Verdict::ok);
 }
 
 TEST_CASE("an extra the framework's build does not have is bad input naming the ones it has", "[resolve]")
