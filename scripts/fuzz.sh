@@ -23,8 +23,10 @@ if [[ -z "$what" || ( "$what" != build && "$what" != all && ! " ${targets[*]} " 
   exit 2
 fi
 
+# -O1 with line tables, as OSS-Fuzz builds its targets: what a sanitizer report needs to name
+# the line, at half the compile time of -O2 with full debug info.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DDLENV_SANITIZE=ON -DDLENV_FUZZ=ON >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DDLENV_SANITIZE=ON -DDLENV_FUZZ=ON >/dev/null
 if [[ "$what" == build ]]; then
   cmake --build "$build" --parallel "$(nproc)" --target unit_tests dlenv dlenv_fuzz_targets
   exit 0
