@@ -262,6 +262,17 @@ struct PipNccl {
     bool operator==(const PipNccl&) const = default;
 };
 
+// The GPU code a TensorFlow release's wheels carry (TF_CUDA_COMPUTE_CAPABILITIES of its
+// release build): cubins for some architectures and PTX for the newest, with its own
+// sources: they are read from the build configuration, not from the tested configurations.
+struct TensorflowGpuCode {
+    std::vector<ComputeCapability> cubins;
+    std::vector<ComputeCapability> ptx;
+    Provenance provenance;
+
+    bool operator==(const TensorflowGpuCode&) const = default;
+};
+
 struct TensorflowRelease {
     std::string line;
     std::vector<Pep440Version> versions;
@@ -270,6 +281,7 @@ struct TensorflowRelease {
     CudnnVersion cudnn;
     std::string pip_extra; // "and-cuda": the extra that brings CUDA from pip (2.14 on); "": none
     std::optional<PipNccl> nccl; // none: not on record
+    std::optional<TensorflowGpuCode> gpu_code; // none: not on record
     Provenance provenance;
 
     bool operator==(const TensorflowRelease&) const = default;

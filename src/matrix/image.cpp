@@ -53,9 +53,10 @@ template <typename A> void fields(A& a, TorchRelease& r)
     a(r.line, r.versions, r.python, r.python_experimental, r.variants, r.companions, r.provenance);
 }
 template <typename A> void fields(A& a, PipNccl& r) { a(r.versions, r.provenance); }
+template <typename A> void fields(A& a, TensorflowGpuCode& r) { a(r.cubins, r.ptx, r.provenance); }
 template <typename A> void fields(A& a, TensorflowRelease& r)
 {
-    a(r.line, r.versions, r.python, r.cuda, r.cudnn, r.pip_extra, r.nccl, r.provenance);
+    a(r.line, r.versions, r.python, r.cuda, r.cudnn, r.pip_extra, r.nccl, r.gpu_code, r.provenance);
 }
 template <typename A> void fields(A& a, JaxBuild& r)
 {

@@ -324,12 +324,18 @@ private:
 
     TensorflowRelease read_tensorflow(const JsonReader& row) const
     {
-        row.allow_only(
-            { "line", "versions", "python", "cuda", "cudnn", "pip_extra", "nccl", "note", "source", "confidence" });
+        row.allow_only({ "line", "versions", "python", "cuda", "cudnn", "pip_extra", "nccl", "gpu_code", "note",
+            "source", "confidence" });
         TensorflowRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
-            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), {}, provenance(row) };
+            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), {}, {},
+            provenance(row) };
         release.nccl = read_pip_nccl(row, release.pip_extra);
+        if (auto code = row.find("gpu_code")) { // null: not on record
+            code->allow_only({ "cubins", "ptx", "note", "source", "confidence" });
+            release.gpu_code = TensorflowGpuCode { list<ComputeCapability>(code->at("cubins")),
+                list<ComputeCapability>(code->at("ptx")), provenance(*code) };
+        }
         std::sort(release.versions.begin(), release.versions.end());
         return release;
     }

@@ -88,6 +88,10 @@ void add_build(const FrameworkBuild& build, Rows& rows)
         if (release.nccl) // sourced apart from the tested configuration
             rows.add("tensorflow.json", "releases[line=" + release.line + "].nccl",
                 { { "nccl", release.nccl->versions.describe() } }, release.nccl->provenance);
+        if (release.gpu_code) // sourced from the release build's configuration
+            rows.add("tensorflow.json", "releases[line=" + release.line + "].gpu_code",
+                { { "cubins", list_text(release.gpu_code->cubins) }, { "ptx", list_text(release.gpu_code->ptx) } },
+                release.gpu_code->provenance);
     }
     if (build.jax) {
         const auto& release = *build.jax;

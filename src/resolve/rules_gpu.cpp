@@ -143,6 +143,33 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
             arch->provenance.cite(), gpu.label);
 }
 
+// TensorFlow's wheels carry cubins for some architectures and PTX for the newest; XLA
+// compiles the rest with the CUDA the release was built with, whose window
+// check_toolkit_window judges. A GPU no cubin of its major serves runs on the driver's JIT of that PTX (minutes
+// at start-up), and one older than every architecture the wheels carry has no code at all.
+void check_tensorflow_code(
+    const FrameworkBuild& build, const GpuTarget& gpu, const matrix::Architecture* arch, Report& report)
+{
+    if (arch && (build.cuda < arch->min_cuda || (arch->max_cuda && build.cuda.compare_truncated(*arch->max_cuda) > 0)))
+        return; // check_toolkit_window's error says why nothing runs
+    const auto& code = *build.tensorflow->gpu_code;
+    CodePath path = code_path(code.cubins, code.ptx, gpu.compute_capability);
+    if (has_kernels(path))
+        return;
+    const std::string sm = gpu.compute_capability.sm_name();
+    const std::string archs = arch_list_text(code.cubins, code.ptx);
+    if (path.ptx)
+        report.add(Verdict::warn, "gpu-ptx-jit",
+            build.name() + " has no cubin for " + sm + " (" + archs + "); the driver JIT-compiles its "
+                + path.ptx->text() + " PTX when " + gpu.label + " first runs it (a start-up of minutes)",
+            code.provenance.cite(), gpu.label);
+    else
+        report.add(Verdict::fail, "gpu-no-kernel",
+            build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs
+                + ", and a cubin runs only on the same major with an equal or higher minor",
+            code.provenance.cite(), gpu.label);
+}
+
 // JAX publishes no arch list, only the oldest compute capability each build supports: below
 // it is a failure, at or above it is what JAX's own documentation promises.
 void check_framework_minimum(const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
@@ -258,6 +285,8 @@ void check_gpus(const Context& ctx, Report& report)
         } else if (ctx.cuda && arch) {
             check_toolkit_window(ctx, gpu, *arch, report);
         }
+        if (ctx.build && ctx.build->tensorflow && ctx.build->tensorflow->gpu_code)
+            check_tensorflow_code(*ctx.build, gpu, arch, report);
     }
 }
 

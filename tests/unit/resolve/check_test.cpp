@@ -1298,3 +1298,29 @@ TEST_CASE("torch on CUDA 12 and jax on CUDA 13 install side by side, with a warn
     SHOW(same);
     CHECK(finding(same, "frameworks-cudnn")->verdict == Verdict::fail);
 }
+
+TEST_CASE(
+    "TensorFlow's wheels: a GPU below every cubin and PTX has no code, one its PTX reaches JIT-compiles", "[resolve]")
+{
+    // TF 2.3: sm_35,sm_37,sm_52,sm_60,sm_61,compute_70 (tensorflow/tensorflow#41990, #46537).
+    Report mx130 = check({ .frameworks = { "tensorflow==2.3" }, .gpus = { "GeForce MX130" } });
+    SHOW(mx130);
+    CHECK(mx130.verdict() == Verdict::fail);
+    CHECK(problems(mx130) == Codes { "gpu-no-kernel" });
+    CHECK(finding(mx130, "gpu-no-kernel")->message
+        == "tensorflow 2.3 carries no code for NVIDIA GeForce MX130 (sm_50): its GPU code is "
+           "3.5;3.7;5.2;6.0;6.1;7.0+PTX, and a cubin runs only on the same major with an equal or higher minor");
+    // 2.2 carried PTX for each of them: the driver JIT-compiles compute_35 for a 5.0 part.
+    Report older = check({ .frameworks = { "tensorflow==2.2" }, .gpus = { "GeForce MX130" } });
+    CHECK(problems(older) == Codes { "gpu-ptx-jit" });
+    // 2.15 (sm_50..sm_75, compute_80): an H100 runs on the compute_80 PTX, JIT-compiled at start.
+    Report h100 = check({ .frameworks = { "tensorflow==2.15.0" }, .gpus = { "H100" } });
+    SHOW(h100);
+    CHECK(h100.verdict() == Verdict::warn);
+    CHECK(problems(h100) == Codes { "gpu-ptx-jit" });
+    // 2.12's sm_80 cubin serves an RTX 4090 (same major): no JIT, and CUDA 11.8 targets sm_89.
+    CHECK(check({ .frameworks = { "tensorflow==2.12.0" }, .gpus = { "RTX 4090" } }).verdict() == Verdict::ok);
+    // A GPU newer than the release's CUDA is the toolkit window's error alone.
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.16.2" }, .gpus = { "RTX 5080" } }))
+        == Codes { "cuda-cannot-target-gpu" });
+}
