@@ -693,8 +693,8 @@ TEST_CASE("a cuDNN note naming an architecture cuda.json does not know is refuse
     Error e = load_error(with_edit("cudnn.json", [](nlohmann::json& d) {
         for (auto& r : d["releases"])
             if (r["version"] == "9.10.2")
-                r["deprecated_architectures"][0] = "Fermi";
+                r["deprecated_architectures"][0] = "Tesla";
     }));
-    CHECK_THAT(e.message(), Catch::Matchers::EndsWith(".deprecated_architectures[0]: unknown architecture 'Fermi'"));
+    CHECK_THAT(e.message(), Catch::Matchers::EndsWith(".deprecated_architectures[0]: unknown architecture 'Tesla'"));
     CHECK(e.hint() == "name one of cuda.json's architectures (\"Pascal\")");
 }
