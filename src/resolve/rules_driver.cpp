@@ -91,14 +91,7 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
     std::string floor_text = floor ? ", and minor-version compatibility needs >= " + floor->driver_linux.text() : "";
     const auto& forward = ctx.matrix.forward_compatibility();
     if (ctx.query.forward_compat) {
-        auto unsupported = gpus_with(ctx, ForwardCompatSupport::unsupported);
-        if (!unsupported.empty()) {
-            for (const auto* gpu : unsupported)
-                report.add(Verdict::fail, "forward-compat-unsupported-gpu",
-                    "forward compatibility (" + compat_package(cuda)
-                        + ") works only on data-center GPUs and Jetson; on " + gpu->label
-                        + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
-                    forward.provenance.cite(), gpu->label);
+        if (!gpus_with(ctx, ForwardCompatSupport::unsupported).empty()) { // refused by check_forward_compat_gpus
             report.suggest(upgrade_suggestion(toolkit_driver, floor));
             return false;
         }
@@ -170,6 +163,20 @@ void check_driver_release(const Context& ctx, Report& report)
         known ? known->provenance.cite() : "");
 }
 
+// cuda-compat's libcuda refuses a GPU outside the segments forward compatibility serves
+// whatever the driver: loading it is the failure, not the version gap it was meant to bridge.
+void check_forward_compat_gpus(const Context& ctx, Report& report)
+{
+    if (!ctx.query.forward_compat)
+        return;
+    const std::string package = ctx.cuda ? compat_package(*ctx.cuda) : "the cuda-compat package";
+    for (const auto* gpu : gpus_with(ctx, ForwardCompatSupport::unsupported))
+        report.add(Verdict::fail, "forward-compat-unsupported-gpu",
+            "forward compatibility (" + package + ") works only on data-center GPUs and Jetson; on " + gpu->label
+                + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
+            ctx.matrix.forward_compatibility().provenance.cite(), gpu->label);
+}
+
 } // namespace
 
 std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda)
@@ -184,6 +191,7 @@ std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& 
 
 void check_driver(const Context& ctx, Report& report)
 {
+    check_forward_compat_gpus(ctx, report);
     if (!ctx.query.driver)
         return;
     check_driver_release(ctx, report);

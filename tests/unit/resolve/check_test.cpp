@@ -1324,3 +1324,30 @@ TEST_CASE(
     CHECK(problems(check({ .frameworks = { "tensorflow==2.16.2" }, .gpus = { "RTX 5080" } }))
         == Codes { "cuda-cannot-target-gpu" });
 }
+
+TEST_CASE(
+    "forward compatibility on a GeForce GPU fails whatever the driver: cuda-compat refuses the device", "[resolve]")
+{
+    // The driver alone, and a driver the CUDA line runs on without compatibility packages:
+    // loading cuda-compat is what fails (QuipNetwork/quip-miner#24, DeepVAC/TorchPod#43).
+    for (const Ask& ask : { Ask { .driver = "570.211.01", .gpus = { "RTX 3060" }, .forward_compat = true },
+             Ask { .cuda = "11.3", .driver = "460.80", .gpus = { "GTX 1650" }, .forward_compat = true },
+             Ask { .gpus = { "RTX 4090" }, .forward_compat = true } }) {
+        Report r = check(ask);
+        SHOW(r);
+        CHECK(r.verdict() == Verdict::fail);
+        const Finding* refused = finding(r, "forward-compat-unsupported-gpu");
+        REQUIRE(refused);
+        CHECK_THAT(refused->message,
+            Contains("works only on data-center GPUs and Jetson; on NVIDIA GeForce")
+                && Contains("cudaErrorCompatNotSupportedOnDevice (804)"));
+    }
+    Report named = check({ .cuda = "11.3", .driver = "460.80", .gpus = { "GTX 1650" }, .forward_compat = true });
+    CHECK_THAT(finding(named, "forward-compat-unsupported-gpu")->message,
+        StartsWith("forward compatibility (cuda-compat-11-3)"));
+    Report bare = check({ .gpus = { "RTX 4090" }, .forward_compat = true });
+    CHECK_THAT(finding(bare, "forward-compat-unsupported-gpu")->message,
+        StartsWith("forward compatibility (the cuda-compat package)"));
+    // A data-center GPU may load it.
+    CHECK(check({ .driver = "570.211.01", .gpus = { "A100" }, .forward_compat = true }).verdict() == Verdict::ok);
+}
