@@ -230,6 +230,10 @@ struct TorchVariant {
     bool operator==(const TorchVariant&) const = default;
 };
 
+// The CUDA a PyTorch variant tag names: "cu124" is 12.4 (the last digit is the minor);
+// none for "cpu", "rocm6.2" and any other tag.
+std::optional<CudaVersion> variant_cuda(std::string_view tag);
+
 struct CompanionSet {
     Pep440Version torch;
     std::optional<Pep440Version> torchvision;

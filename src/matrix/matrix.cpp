@@ -2,6 +2,7 @@
 #include "core/text.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace dlenv::matrix {
 namespace {
@@ -34,6 +35,17 @@ std::string_view to_string(Confidence confidence)
         return "unconfirmed";
     }
     return "unconfirmed";
+}
+
+std::optional<CudaVersion> variant_cuda(std::string_view tag)
+{
+    if (!tag.starts_with("cu") || tag.size() < 4)
+        return std::nullopt;
+    std::string_view digits = tag.substr(2);
+    if (!std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return std::nullopt;
+    return CudaVersion::parse(
+        std::string(digits.substr(0, digits.size() - 1)) + "." + std::string(digits.substr(digits.size() - 1)));
 }
 
 std::string Provenance::cite() const

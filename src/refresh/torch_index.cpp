@@ -1,6 +1,7 @@
 #include "refresh/torch_index.h"
 
 #include "core/error.h"
+#include "matrix/facts.h"
 #include "pypi/wheel_name.h"
 
 #include <algorithm>
@@ -14,15 +15,6 @@ constexpr std::size_t k_max_files = 200000;
 bool all_digits(std::string_view text)
 {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
-// "cu124" -> 12.4: the last digit is the minor version.
-std::optional<CudaVersion> variant_cuda(const std::string& tag)
-{
-    if (!tag.starts_with("cu") || tag.size() < 4 || !all_digits(std::string_view(tag).substr(2)))
-        return std::nullopt;
-    std::string digits = tag.substr(2);
-    return CudaVersion::parse(digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1));
 }
 
 // "cp312" with ABI "cp312" -> 3.12; free-threaded ("cp313t") and other ABIs: none.
@@ -90,7 +82,7 @@ std::vector<PublishedTorchLine> read_torch_index(pypi::Index& index)
             if (auto python = cpython(tag))
                 add_sorted(published.pythons, *python);
         std::string tag = wheel.version.local_str();
-        auto cuda = variant_cuda(tag);
+        auto cuda = matrix::variant_cuda(tag);
         if (!cuda)
             continue;
         auto [variant, added] = published.variants.try_emplace(tag, PublishedTorchVariant { tag, *cuda, {}, {}, {} });

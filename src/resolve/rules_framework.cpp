@@ -111,15 +111,15 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
         return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
     };
 
+    // A torch release may have had two companion releases (torchvision 0.8.0 and its 0.8.1 fix
+    // for torch 1.7.0): each set of that release pairs.
     const matrix::CompanionSet* own = companion_set(build);
     std::vector<const matrix::CompanionSet*> candidates;
-    if (build.version)
-        candidates = { own };
-    else
-        for (const auto& set : build.torch->companions)
+    for (const auto& set : build.torch->companions)
+        if (!build.version || set.torch == *build.version)
             candidates.push_back(&set);
     for (const auto* set : candidates)
-        if (set && matches(pick(*set))) {
+        if (matches(pick(*set))) {
             report.add(Verdict::ok, "companion-paired",
                 name + " " + pick(*set)->str() + " is built for torch " + set->torch.str(), set->provenance.cite());
             return;
@@ -143,6 +143,40 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
                           : "check the version");
 }
 
+// torchvision and torchaudio carry CUDA code of their own, built for one CUDA: on import they
+// refuse a torch compiled for another CUDA major ("Detected that PyTorch and torchvision were
+// compiled with different CUDA major versions"), and releases before that check was relaxed
+// refused another minor too. A CPU build has no CUDA kernels for its operators at all.
+void check_companion_build(const FrameworkBuild& build, const FrameworkRequest& request, Report& report)
+{
+    if (request.local.empty() || request.local == build.variant)
+        return;
+    const std::string name = std::string(to_string(request.framework)) + " " + request.version + "+" + request.local;
+    const std::string source = "https://github.com/pytorch/vision/blob/main/torchvision/extension.py";
+    const std::string fix = "install the companion of the same build: " + std::string(to_string(request.framework))
+        + "==" + request.version + "+" + build.variant;
+    auto cuda = matrix::variant_cuda(request.local);
+    if (request.local == "cpu") {
+        report.add(Verdict::warn, "companion-cpu-build",
+            name + " is a CPU build beside " + build.name() + ": its operators have no CUDA kernels", source);
+    } else if (!cuda) {
+        return;
+    } else if (cuda->major() != build.cuda.major()) {
+        report.add(Verdict::fail, "companion-cuda-mismatch",
+            name + " is built for CUDA " + cuda->text() + " and " + build.name() + " for CUDA " + build.cuda.text()
+                + ": it refuses, on import, a torch compiled for another CUDA major",
+            source);
+    } else if (cuda->minor() != build.cuda.minor()) {
+        report.add(Verdict::warn, "companion-cuda-minor",
+            name + " is built for CUDA " + cuda->text() + " and " + build.name() + " for CUDA " + build.cuda.text()
+                + ": releases before torchvision relaxed its check to the major refuse another minor too",
+            source);
+    } else {
+        return;
+    }
+    report.suggest(fix);
+}
+
 } // namespace
 
 void check_framework(const Context& ctx, Report& report)
@@ -150,8 +184,10 @@ void check_framework(const Context& ctx, Report& report)
     check_python(ctx, report);
     for (const auto& request : ctx.query.frameworks) {
         if (is_companion(request.framework)) {
-            if (ctx.build && ctx.build->torch)
+            if (ctx.build && ctx.build->torch) {
                 check_companion(ctx, request, report);
+                check_companion_build(*ctx.build, request, report);
+            }
         } else {
             check_extension_toolkit(ctx, request, report);
         }

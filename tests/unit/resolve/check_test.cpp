@@ -1351,3 +1351,25 @@ TEST_CASE(
     // A data-center GPU may load it.
     CHECK(check({ .driver = "570.211.01", .gpus = { "A100" }, .forward_compat = true }).verdict() == Verdict::ok);
 }
+
+TEST_CASE("a companion built for another CUDA than torch: another major fails, another minor warns", "[resolve]")
+{
+    Report major = check({ .frameworks = { "torch==2.11.0+cu130", "torchaudio==2.11.0+cu128" } });
+    SHOW(major);
+    CHECK(major.verdict() == Verdict::fail);
+    CHECK(problems(major) == Codes { "companion-cuda-mismatch" });
+    CHECK(finding(major, "companion-cuda-mismatch")->message
+        == "torchaudio 2.11.0+cu128 is built for CUDA 12.8 and torch 2.11.0 cu130 for CUDA 13.0: it refuses, on "
+           "import, "
+           "a torch compiled for another CUDA major");
+    CHECK(suggests(major, "install the companion of the same build: torchaudio==2.11.0+cu130"));
+
+    Report minor = check({ .frameworks = { "torch==2.0.1+cu118", "torchvision==0.15.2+cu117" } });
+    SHOW(minor);
+    CHECK(minor.verdict() == Verdict::warn);
+    CHECK(problems(minor) == Codes { "companion-cuda-minor" });
+
+    Report cpu = check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cpu" } });
+    CHECK(problems(cpu) == Codes { "companion-cpu-build" });
+    CHECK(check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cu121" } }).verdict() == Verdict::ok);
+}
