@@ -5,6 +5,8 @@
 #include "resolve/neighbours.h"
 #include "resolve/rules.h"
 
+#include <algorithm>
+
 namespace dlenv::resolve {
 namespace {
 
@@ -62,13 +64,18 @@ std::vector<FrameworkRequest> primaries(const Query& query)
     for (const auto& request : query.frameworks) {
         if (is_companion(request.framework))
             continue;
-        for (const auto& other : out)
-            if (other.framework == request.framework)
-                throw Error(ErrorCode::invalid_input,
-                    "one environment holds one " + std::string(to_string(request.framework)) + ": " + other.text()
-                        + " and " + request.text(),
-                    "name each framework once");
-        out.push_back(request);
+        auto same = std::find_if(out.begin(), out.end(),
+            [&](const FrameworkRequest& other) { return other.framework == request.framework; });
+        if (same == out.end()) {
+            out.push_back(request);
+            continue;
+        }
+        // jax and jaxlib of one release are one framework, as its two packages
+        if (same->version != request.version)
+            throw Error(ErrorCode::invalid_input,
+                "one environment holds one " + std::string(to_string(request.framework)) + ": " + same->text() + " and "
+                    + request.text(),
+                "name each framework once");
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include "resolve/neighbours.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace dlenv::resolve {
 namespace {
@@ -69,6 +70,42 @@ std::string predates_matrix_hint(
     throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near.texts(), " and "));
 }
 
+// A CUDA jaxlib's local label: "cuda12.cudnn89" is the CUDA 12 build, made with cuDNN 8.9;
+// "cuda112" (jaxlib 0.1) the CUDA 11.2 one.
+struct JaxlibLabel {
+    std::uint32_t cuda_major;
+    std::optional<CudnnVersion> cudnn;
+};
+
+std::optional<JaxlibLabel> parse_jaxlib_label(std::string_view local)
+{
+    auto digits_after = [&](std::string_view prefix) -> std::optional<std::string> {
+        if (!local.starts_with(prefix))
+            return std::nullopt;
+        std::size_t end = local.find('.');
+        std::string digits(local.substr(prefix.size(), end == std::string_view::npos ? end : end - prefix.size()));
+        if (digits.empty()
+            || !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+            return std::nullopt;
+        local.remove_prefix(end == std::string_view::npos ? local.size() : end + 1);
+        return digits;
+    };
+    auto cuda = digits_after("cuda");
+    if (!cuda || cuda->size() > 3)
+        return std::nullopt;
+    JaxlibLabel label { static_cast<std::uint32_t>(std::stoul(cuda->size() == 3 ? cuda->substr(0, 2) : *cuda)), {} };
+    if (local.empty())
+        return label;
+    auto cudnn = digits_after("cudnn");
+    if (!cudnn || !local.empty())
+        return std::nullopt;
+    std::string dotted;
+    for (char c : *cudnn)
+        dotted += (dotted.empty() ? "" : ".") + std::string(1, c);
+    label.cudnn = CudnnVersion::parse(dotted);
+    return label;
+}
+
 } // namespace
 
 std::string FrameworkBuild::name() const
@@ -98,7 +135,8 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
             return release; // the newest row of the line
         auto wanted = Pep440Version::parse(request.version);
         for (const auto& v : release.versions) {
-            if (v == wanted)
+            // a post-release (tensorflow 2.15.0.post1) re-packages its release: same code, same build
+            if (v == wanted || (wanted.post() && !v.post() && v.release() == wanted.release()))
                 return release;
             known.push_back(v.str());
         }
@@ -171,9 +209,18 @@ std::optional<FrameworkBuild> select_framework_build(
         auto named = [&](const matrix::JaxBuild& b) {
             return !request.extra.empty() && (request.extra == b.extra || request.extra == b.local_extra);
         };
+        std::optional<JaxlibLabel> label;
+        if (!request.local.empty() && !(label = parse_jaxlib_label(request.local)))
+            throw Error(ErrorCode::invalid_input,
+                "'" + request.local + "' in " + request.text() + " names no CUDA build of jaxlib",
+                "write the label as jaxlib's wheels do (jaxlib==0.4.20+cuda12.cudnn89), or leave it out");
+        auto labelled = [&](const matrix::JaxBuild& b) {
+            return !label || (b.cuda.min && b.cuda.min->major() == label->cuda_major);
+        };
         const matrix::JaxBuild* chosen = nullptr;
         for (const auto& jax_build : release.builds)
-            if ((!cuda || jax_build.cuda.contains(*cuda)) && (!chosen || (named(jax_build) && !named(*chosen))))
+            if (labelled(jax_build) && (!cuda || jax_build.cuda.contains(*cuda))
+                && (!chosen || (named(jax_build) && !named(*chosen))))
                 chosen = &jax_build;
         if (cuda && !request.extra.empty() && (!chosen || !named(*chosen)))
             for (const auto& other : release.builds)
@@ -187,7 +234,7 @@ std::optional<FrameworkBuild> select_framework_build(
                 .line = release.line,
                 .variant = chosen->extra,
                 .cuda = cuda ? *cuda : *chosen->cuda.min,
-                .cudnn = chosen->cudnn.min,
+                .cudnn = label && label->cudnn ? label->cudnn : chosen->cudnn.min,
                 .python = release.python,
                 .jax = &release,
                 .jax_build = chosen,

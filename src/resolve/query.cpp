@@ -61,6 +61,13 @@ void refuse_tensorflow_gpu_outside_alias(const std::string& name, const Pep440Ve
             "https://pypi.org/project/tensorflow-gpu/");
 }
 
+// jaxlib is the compiled half of a JAX release and carries its version; a CUDA jaxlib's local
+// label names its build (jaxlib==0.4.20+cuda12.cudnn89), so it is read as jax of that build.
+bool is_jaxlib(std::string_view name)
+{
+    return name == "jaxlib";
+}
+
 // "tensorflow[and-cuda]": takes the one extra off `name`, as PEP 508 writes it.
 std::string take_extra(std::string_view text, std::string& name)
 {
@@ -97,8 +104,10 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
         names.emplace_back(to_string(f));
     FrameworkRequest request {};
     bool tensorflow_gpu = is_tensorflow_gpu(name);
-    auto it
-        = std::find(names.begin(), names.end(), tensorflow_gpu ? std::string(to_string(Framework::tensorflow)) : name);
+    std::string read_as = tensorflow_gpu ? std::string(to_string(Framework::tensorflow))
+        : is_jaxlib(name)                ? std::string(to_string(Framework::jax))
+                                         : name;
+    auto it = std::find(names.begin(), names.end(), read_as);
     if (it == names.end()) {
         auto near = closest_matches(name, names, 1);
         throw Error(ErrorCode::invalid_input, "unknown framework '" + name + "'",

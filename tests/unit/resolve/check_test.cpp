@@ -1373,3 +1373,32 @@ TEST_CASE("a companion built for another CUDA than torch: another major fails, a
     CHECK(problems(cpu) == Codes { "companion-cpu-build" });
     CHECK(check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cu121" } }).verdict() == Verdict::ok);
 }
+
+TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[resolve]")
+{
+    auto request = FrameworkRequest::parse("jaxlib==0.4.20+cuda11.cudnn86");
+    CHECK(request.framework == Framework::jax);
+    CHECK(request.local == "cuda11.cudnn86");
+    Report cuda11 = check({ .frameworks = { "jaxlib==0.4.20+cuda11.cudnn86" }, .cudnn = "8.5" });
+    SHOW(cuda11);
+    const Finding* build = finding(cuda11, "framework-build");
+    REQUIRE(build);
+    CHECK_THAT(build->message, Contains("runs as jax 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6"));
+    CHECK(has_code(cuda11, "cudnn-outside-framework-range"));
+    Report cuda12 = check({ .frameworks = { "jaxlib==0.4.20+cuda12.cudnn89" } });
+    CHECK_THAT(finding(cuda12, "framework-build")->message, Contains("cuda12_pip: CUDA 12.2, cuDNN 8.9"));
+    CHECK_THROWS_WITH(check({ .frameworks = { "jaxlib==0.4.20+rocm60" } }),
+        "'rocm60' in jax==0.4.20+rocm60 names no CUDA build of jaxlib");
+    CHECK(check({ .frameworks = { "jaxlib==0.4.31" }, .python = "3.12" }).verdict() == Verdict::ok);
+}
+
+TEST_CASE("a post-release is its release re-packaged: tensorflow 2.15.0.post1 is judged as 2.15.0", "[resolve]")
+{
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.15.0.post1" }, .python = "3.11" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK_THAT(finding(r, "framework-build")->message,
+        StartsWith("tensorflow[and-cuda]==2.15.0.post1 runs as tensorflow 2.15.0.post1"));
+    CHECK(error_of({ .frameworks = { "tensorflow==2.15.2.post1" } }).message()
+        == "tensorflow 2.15.2.post1 is not a release");
+}
