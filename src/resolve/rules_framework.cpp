@@ -38,7 +38,9 @@ void suggest_tensorflow_for(const Context& ctx, const CudaVersion& host, Report&
 
 // TensorFlow loads the CUDA libraries of the version it was built with by soname. From CUDA
 // 11 on the sonames carry the major only (libcudart.so.11.0 for every 11.x); CUDA 10's carry
-// the minor (libcudart.so.10.1), so 10.2 does not have what a CUDA 10.1 build loads.
+// the minor (libcudart.so.10.1), so 10.2 does not have what a CUDA 10.1 build loads. One
+// library broke the rule: 11.0's cuSOLVER is libcusolver.so.10, and 11.1 on ship only
+// libcusolver.so.11, so a CUDA 11.0 build (TensorFlow 2.4) finds no cuSOLVER on a later 11.x.
 void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, const CudaVersion& host, Report& report)
 {
     if (host.major() != build.cuda.major()) {
@@ -53,6 +55,12 @@ void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, cons
                 + "names (libcudart.so." + build.cuda.truncated(2).text() + "), which CUDA " + host.text()
                 + " does not have",
             build.provenance.cite());
+        suggest_tensorflow_for(ctx, host, report);
+    } else if (build.cuda.major() == 11 && build.cuda.minor() == 0 && host.minor() > 0) {
+        report.add(Verdict::fail, "framework-cuda-untested",
+            build.name() + " was built with CUDA 11.0 and loads its cuSOLVER as libcusolver.so.10, which CUDA "
+                + host.text() + " does not have (it ships libcusolver.so.11)",
+            "https://github.com/tensorflow/tensorflow/issues/48498");
         suggest_tensorflow_for(ctx, host, report);
     } else if (host.minor() != build.cuda.minor()) {
         report.add(Verdict::warn, "framework-cuda-untested",

@@ -189,10 +189,10 @@ TEST_CASE("tensorflow on CUDA 10 needs its own minor, since CUDA 10's sonames ca
         == "tensorflow 2.2 was built with CUDA 10.1 and loads its libraries by their minor's names "
            "(libcudart.so.10.1), "
            "which CUDA 10.2 does not have");
-    // From CUDA 11 on one soname serves the major: another minor is only untested.
-    Report eleven = check({ .frameworks = { "tensorflow==2.4" }, .cuda = "11.2" });
+    // From CUDA 11 on one soname serves the major (but for 11.0's cuSOLVER): another minor is only untested.
+    Report eleven = check({ .frameworks = { "tensorflow==2.5" }, .cuda = "11.4" });
     CHECK(eleven.verdict() == Verdict::warn);
-    CHECK(finding(eleven, "framework-cuda-untested")->message == "tensorflow 2.4 was tested with CUDA 11.0, not 11.2");
+    CHECK(finding(eleven, "framework-cuda-untested")->message == "tensorflow 2.5 was tested with CUDA 11.2, not 11.4");
 }
 
 TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and only warns about a newer one", "[resolve]")
@@ -1401,4 +1401,18 @@ TEST_CASE("a post-release is its release re-packaged: tensorflow 2.15.0.post1 is
         StartsWith("tensorflow[and-cuda]==2.15.0.post1 runs as tensorflow 2.15.0.post1"));
     CHECK(error_of({ .frameworks = { "tensorflow==2.15.2.post1" } }).message()
         == "tensorflow 2.15.2.post1 is not a release");
+}
+
+TEST_CASE(
+    "TensorFlow 2.4, a CUDA 11.0 build, loads libcusolver.so.10, which CUDA 11.1 and later do not ship", "[resolve]")
+{
+    // tensorflow/tensorflow#48498, #49167: "Could not load dynamic library 'libcusolver.so.10'".
+    Report r = check({ .frameworks = { "tensorflow==2.4.1" }, .cuda = "11.2" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(finding(r, "framework-cuda-untested")->message
+        == "tensorflow 2.4.1 was built with CUDA 11.0 and loads its cuSOLVER as libcusolver.so.10, which CUDA 11.2 "
+           "does not have (it ships libcusolver.so.11)");
+    CHECK(suggests(r, "tensorflow 2.5 is tested with CUDA 11.2 and cuDNN 8.1"));
+    CHECK(check({ .frameworks = { "tensorflow==2.4.1" }, .cuda = "11.0" }).verdict() == Verdict::ok);
 }
