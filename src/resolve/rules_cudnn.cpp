@@ -83,9 +83,10 @@ void check_support_notes(const Context& ctx, const matrix::CudnnRelease& release
             label + " supports " + arch->name + " GPUs (" + gpu.label
                 + ") only as deprecated: its support matrix marks them for removal in a later release",
             source, gpu.label);
+    // Advice, not a limit: the release supports the GPU under every CUDA of its build.
     for (const auto& recommendation : release.recommended)
         if (names(recommendation.architectures, arch->name) && !recommendation.cuda.contains(*ctx.cuda))
-            report.add(Verdict::warn, "cudnn-cuda-not-recommended",
+            report.add(Verdict::ok, "cudnn-cuda-not-recommended",
                 "NVIDIA recommends cuDNN " + release.version.text() + " with CUDA " + recommendation.cuda.describe()
                     + " on " + arch->name + " GPUs (" + gpu.label + "), not CUDA " + ctx.cuda->text(),
                 source, gpu.label);
@@ -156,7 +157,7 @@ void check_cudnn(const Context& ctx, Report& report)
             report.add(Verdict::fail, "cudnn-cuda-mismatch",
                 "cuDNN " + loaded->text() + " has no build for CUDA " + ctx.cuda->text(), "");
         else if (!builds_known && !bundled) // a bundled cuDNN is the framework vendor's choice
-            report.add(Verdict::warn, "cudnn-unconfirmed",
+            report.add(Verdict::unknown, "cudnn-unconfirmed",
                 "the CUDA builds of cuDNN " + loaded->text() + " are not on record (unconfirmed)", "");
         return;
     }

@@ -909,7 +909,9 @@ TEST_CASE("cuDNN 9.10.2 needs R570 with CUDA 12.8 only for Blackwell: older GPUs
     CHECK_THAT(finding(pascal, "cudnn-gpu-deprecated")->message, StartsWith("cuDNN 9.10.2 (CUDA 12.0-12.9 build)"));
 }
 
-TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 on newer GPUs", "[resolve]")
+TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 on newer GPUs: advice, not a "
+          "problem",
+    "[resolve]")
 {
     Report pascal = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
     SHOW(pascal);
