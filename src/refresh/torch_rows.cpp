@@ -72,14 +72,21 @@ public:
                 hand });
     }
 
-    void versions(Json& release, const PublishedTorchLine& line)
+    // The line's releases no row of it holds join its newest row.
+    void versions(const std::vector<Json*>& line_rows, const PublishedTorchLine& line)
     {
+        Json& release = *line_rows.front();
+        std::vector<Pep440Version> known;
+        for (const Json* row : line_rows)
+            for (const auto& v : (*row)["versions"])
+                known.push_back(Pep440Version::parse(v.get<std::string>()));
         std::vector<Pep440Version> have;
         for (const auto& v : release["versions"])
             have.push_back(Pep440Version::parse(v.get<std::string>()));
         std::vector<std::string> added;
         for (const auto& v : line.versions)
-            if (std::find(have.begin(), have.end(), v) == have.end()) {
+            if (std::find(known.begin(), known.end(), v) == known.end()) {
+                known.push_back(v);
                 have.push_back(v);
                 added.push_back(v.public_str());
             }
@@ -154,18 +161,23 @@ private:
     Proposal& m_proposal;
 };
 
-Json* find_line(Json& releases, const std::string& line)
+// The rows of a line, newest first: a line has several where its releases differ in what
+// they carry (1.3.1 moved its oldest kernels from sm_35 to sm_37).
+std::vector<Json*> find_line(Json& releases, const std::string& line)
 {
+    std::vector<Json*> rows;
     for (auto& release : releases)
         if (release["line"] == line)
-            return &release;
-    return nullptr;
+            rows.push_back(&release);
+    return rows;
 }
 
-bool has_variant(const Json& release, const std::string& tag)
+bool has_variant(const std::vector<Json*>& line_rows, const std::string& tag)
 {
-    const auto& variants = release["variants"];
-    return std::any_of(variants.begin(), variants.end(), [&](const Json& v) { return v["tag"] == tag; });
+    return std::any_of(line_rows.begin(), line_rows.end(), [&](const Json* release) {
+        const auto& variants = (*release)["variants"];
+        return std::any_of(variants.begin(), variants.end(), [&](const Json& v) { return v["tag"] == tag; });
+    });
 }
 
 // Where a new line goes: rows are newest first.
@@ -210,21 +222,22 @@ void add_torch(Documents& docs, const matrix::Matrix& matrix, const Published& p
         if (oldest && Pep440Version::parse(line.line) < *oldest)
             continue;
         Json& releases = docs.edit("torch.json")["releases"];
-        Json* release = find_line(releases, line.line);
-        if (!release) {
+        std::vector<Json*> line_rows = find_line(releases, line.line);
+        if (line_rows.empty()) {
             if (!has_cuda)
                 continue;
             auto at = releases.insert(position_for(releases, Pep440Version::parse(line.line)), rows.new_release(line));
-            release = &*at;
+            line_rows = { &*at };
         } else {
-            rows.versions(*release, line);
-            for (const auto& known : matrix.torch_releases())
-                if (known.line == line.line)
-                    report_pythons(known, line, proposal);
+            rows.versions(line_rows, line);
+            auto newest = std::find_if(matrix.torch_releases().begin(), matrix.torch_releases().end(),
+                [&](const matrix::TorchRelease& known) { return known.line == line.line; });
+            if (newest != matrix.torch_releases().end())
+                report_pythons(*newest, line, proposal);
         }
         for (const auto& [tag, variant] : line.variants)
-            if (!has_variant(*release, tag))
-                rows.variant(*release, line, variant);
+            if (!has_variant(line_rows, tag))
+                rows.variant(*line_rows.front(), line, variant);
     }
 }
 

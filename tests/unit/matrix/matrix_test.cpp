@@ -228,8 +228,8 @@ TEST_CASE("cuDNN releases match on the parts both versions have", "[matrix]")
     const Matrix& m = Matrix::embedded();
     CHECK(m.cudnn_releases_matching(CudnnVersion::parse("8.9")).size() >= 2);
     CHECK(m.cudnn_releases_matching(CudnnVersion::parse("8.9.2.26")).size() == 1);
-    CHECK(m.cudnn_releases_matching(CudnnVersion::parse("7.6")).size() == 2);
-    CHECK(m.cudnn_releases_matching(CudnnVersion::parse("7.5")).empty());
+    CHECK(m.cudnn_releases_matching(CudnnVersion::parse("7.6")).size() == 3);
+    CHECK(m.cudnn_releases_matching(CudnnVersion::parse("7.3")).empty());
 }
 
 // --- Malformed matrix files ------------------------------------------------------

@@ -756,11 +756,11 @@ TEST_CASE("a release line the matrix does not have is bad input naming the lines
 
 TEST_CASE("a line older than every row says where the matrix begins", "[resolve]")
 {
-    Error e = error_of({ .frameworks = { "torch==1.3.1" } });
+    Error e = error_of({ .frameworks = { "torch==0.4.1" } });
     CHECK(e.code() == ErrorCode::invalid_input);
-    CHECK(e.message() == "the matrix has no torch 1.3 (its oldest torch line is 1.4)");
+    CHECK(e.message() == "the matrix has no torch 0.4 (its oldest torch line is 1.0)");
     CHECK(e.hint()
-        == "lines before 1.4 are not on record: check torch 1.4 or newer, or add the line's row to DIR/torch.json "
+        == "lines before 1.0 are not on record: check torch 1.0 or newer, or add the line's row to DIR/torch.json "
            "from its sources and pass --matrix DIR");
     e = error_of({ .frameworks = { "tensorflow==1.15" } });
     CHECK(e.message() == "the matrix has no tensorflow 1.15 (its oldest tensorflow line is 2.1)");
@@ -794,10 +794,10 @@ TEST_CASE("a line newer than every row points at the refresh that proposes its r
 
 TEST_CASE("a cuDNN version the matrix does not know is bad input", "[resolve]")
 {
-    Error e = error_of({ .cudnn = "7.5" });
+    Error e = error_of({ .cudnn = "7.3" });
     CHECK(e.code() == ErrorCode::invalid_input);
-    CHECK(e.message() == "cuDNN 7.5 is not a release the matrix knows");
-    CHECK(e.hint() == "nearest known: 7.6.3");
+    CHECK(e.message() == "cuDNN 7.3 is not a release the matrix knows");
+    CHECK(e.hint() == "nearest known: 7.1.2 and 7.4.1");
 }
 
 TEST_CASE("one framework named twice is bad input", "[resolve]")
@@ -915,7 +915,7 @@ TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 
 {
     Report pascal = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "GTX 1080 Ti" } });
     SHOW(pascal);
-    CHECK(problems(pascal) == Codes { "cudnn-cuda-not-recommended", "gpu-cubin-compatible" });
+    CHECK(problems(pascal) == Codes { "gpu-cubin-compatible" });
     CHECK(finding(pascal, "cudnn-cuda-not-recommended")->message
         == "NVIDIA recommends cuDNN 9.5.1 with CUDA 11.8 on Pascal GPUs (NVIDIA GeForce GTX 1080 Ti), not CUDA 12.6");
     Report ada = check({ .frameworks = { "torch==2.6+cu126" }, .driver = "570.124.06", .gpus = { "RTX 4090" } });
@@ -1302,32 +1302,6 @@ TEST_CASE("torch on CUDA 12 and jax on CUDA 13 install side by side, with a warn
 }
 
 TEST_CASE(
-    "TensorFlow's wheels: a GPU below every cubin and PTX has no code, one its PTX reaches JIT-compiles", "[resolve]")
-{
-    // TF 2.3: sm_35,sm_37,sm_52,sm_60,sm_61,compute_70 (tensorflow/tensorflow#41990, #46537).
-    Report mx130 = check({ .frameworks = { "tensorflow==2.3" }, .gpus = { "GeForce MX130" } });
-    SHOW(mx130);
-    CHECK(mx130.verdict() == Verdict::fail);
-    CHECK(problems(mx130) == Codes { "gpu-no-kernel" });
-    CHECK(finding(mx130, "gpu-no-kernel")->message
-        == "tensorflow 2.3 carries no code for NVIDIA GeForce MX130 (sm_50): its GPU code is "
-           "3.5;3.7;5.2;6.0;6.1;7.0+PTX, and a cubin runs only on the same major with an equal or higher minor");
-    // 2.2 carried PTX for each of them: the driver JIT-compiles compute_35 for a 5.0 part.
-    Report older = check({ .frameworks = { "tensorflow==2.2" }, .gpus = { "GeForce MX130" } });
-    CHECK(problems(older) == Codes { "gpu-ptx-jit" });
-    // 2.15 (sm_50..sm_75, compute_80): an H100 runs on the compute_80 PTX, JIT-compiled at start.
-    Report h100 = check({ .frameworks = { "tensorflow==2.15.0" }, .gpus = { "H100" } });
-    SHOW(h100);
-    CHECK(h100.verdict() == Verdict::warn);
-    CHECK(problems(h100) == Codes { "gpu-ptx-jit" });
-    // 2.12's sm_80 cubin serves an RTX 4090 (same major): no JIT, and CUDA 11.8 targets sm_89.
-    CHECK(check({ .frameworks = { "tensorflow==2.12.0" }, .gpus = { "RTX 4090" } }).verdict() == Verdict::ok);
-    // A GPU newer than the release's CUDA is the toolkit window's error alone.
-    CHECK(problems(check({ .frameworks = { "tensorflow==2.16.2" }, .gpus = { "RTX 5080" } }))
-        == Codes { "cuda-cannot-target-gpu" });
-}
-
-TEST_CASE(
     "forward compatibility on a GeForce GPU fails whatever the driver: cuda-compat refuses the device", "[resolve]")
 {
     // The driver alone, and a driver the CUDA line runs on without compatibility packages:
@@ -1394,6 +1368,64 @@ TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[r
     CHECK(check({ .frameworks = { "jaxlib==0.4.31" }, .python = "3.12" }).verdict() == Verdict::ok);
 }
 
+TEST_CASE(
+    "TensorFlow's wheels: a GPU below every cubin and PTX has no code, one its PTX reaches JIT-compiles", "[resolve]")
+{
+    // TF 2.3: sm_35,sm_37,sm_52,sm_60,sm_61,compute_70 (tensorflow/tensorflow#41990, #46537).
+    Report mx130 = check({ .frameworks = { "tensorflow==2.3" }, .gpus = { "GeForce MX130" } });
+    SHOW(mx130);
+    CHECK(mx130.verdict() == Verdict::fail);
+    CHECK(problems(mx130) == Codes { "gpu-no-kernel" });
+    CHECK(finding(mx130, "gpu-no-kernel")->message
+        == "tensorflow 2.3 carries no code for NVIDIA GeForce MX130 (sm_50): its GPU code is "
+           "3.5;3.7;5.2;6.0;6.1;7.0+PTX, and a cubin runs only on the same major with an equal or higher minor");
+    // 2.2 carried PTX for each of them: the driver JIT-compiles compute_35 for a 5.0 part.
+    Report older = check({ .frameworks = { "tensorflow==2.2" }, .gpus = { "GeForce MX130" } });
+    CHECK(problems(older) == Codes { "gpu-ptx-jit" });
+    // 2.15 (sm_50..sm_75, compute_80): an H100 runs on the compute_80 PTX, JIT-compiled at start.
+    Report h100 = check({ .frameworks = { "tensorflow==2.15.0" }, .gpus = { "H100" } });
+    SHOW(h100);
+    CHECK(h100.verdict() == Verdict::warn);
+    CHECK(problems(h100) == Codes { "gpu-ptx-jit" });
+    // 2.12's sm_80 cubin serves an RTX 4090 (same major): no JIT, and CUDA 11.8 targets sm_89.
+    CHECK(check({ .frameworks = { "tensorflow==2.12.0" }, .gpus = { "RTX 4090" } }).verdict() == Verdict::ok);
+    // A GPU newer than the release's CUDA is the toolkit window's error alone.
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.16.2" }, .gpus = { "RTX 5080" } }))
+        == Codes { "cuda-cannot-target-gpu" });
+}
+
+TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13.0 on PyPI", "[resolve]")
+{
+    Report v100 = check({ .frameworks = { "torch==2.11.0+cu128" }, .gpus = { "V100" } });
+    SHOW(v100);
+    CHECK(problems(v100) == Codes { "gpu-no-kernel" });
+    CHECK(problems(check({ .frameworks = { "torch==2.11.0+cu126" }, .gpus = { "V100" } }))
+        == Codes { "cudnn-gpu-deprecated" });
+    Report pypi = check({ .frameworks = { "torch==2.11.0" }, .driver = "550.163.01", .gpus = { "T4" } });
+    SHOW(pypi);
+    CHECK_THAT(finding(pypi, "framework-build")->message,
+        Contains("cu130: CUDA 13.0") && Contains("(the PyPI default build)"));
+    CHECK(pypi.verdict() == Verdict::fail);
+    CHECK(has_code(pypi, "driver-too-old"));
+}
+
+TEST_CASE("torch 1.3.1 moved its oldest kernels from sm_35 to sm_37, and its PyPI build to CUDA 10.1", "[resolve]")
+{
+    // pytorch/pytorch#31319: 1.3.1 on a Tesla K40c, "no kernel image is available".
+    Report k40 = check({ .frameworks = { "torch==1.3.1" }, .gpus = { "Tesla K40c" } });
+    SHOW(k40);
+    CHECK(problems(k40) == Codes { "gpu-no-kernel" });
+    CHECK_THAT(finding(k40, "gpu-no-kernel")->message, Contains("its GPU code is 3.7+PTX;5.0;6.0;6.1;7.0;7.5"));
+    CHECK(check({ .frameworks = { "torch==1.3.0" }, .gpus = { "Tesla K40c" } }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "torch==1.3.1" }, .gpus = { "Tesla K80" } }).verdict() == Verdict::ok);
+    // pytorch/pytorch#30071: 1.3.1 from pip is a CUDA 10.1.243 build; driver 410.48 runs 1.2.0's CUDA 10.0.
+    Report driver = check({ .frameworks = { "torch==1.3.1" }, .driver = "410.48" });
+    SHOW(driver);
+    CHECK(has_code(driver, "driver-too-old"));
+    CHECK(suggests_containing(driver, "use cu100 (torch 1.3.1+cu100)"));
+    CHECK(problems(check({ .frameworks = { "torch==1.2.0" }, .driver = "410.48" })).count("driver-too-old") == 0);
+}
+
 TEST_CASE("a post-release is its release re-packaged: tensorflow 2.15.0.post1 is judged as 2.15.0", "[resolve]")
 {
     Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.15.0.post1" }, .python = "3.11" });
@@ -1417,4 +1449,16 @@ TEST_CASE(
            "does not have (it ships libcusolver.so.11)");
     CHECK(suggests(r, "tensorflow 2.5 is tested with CUDA 11.2 and cuDNN 8.1"));
     CHECK(check({ .frameworks = { "tensorflow==2.4.1" }, .cuda = "11.0" }).verdict() == Verdict::ok);
+}
+
+TEST_CASE("torch 1.7.0 pairs with torchvision 0.8.0 and with its fix release 0.8.1", "[resolve]")
+{
+    for (std::string vision : { "0.8.0", "0.8.1" }) {
+        Report r = check({ .frameworks = { "torch==1.7.0", "torchvision==" + vision } });
+        SHOW(r);
+        CHECK(r.verdict() == Verdict::ok);
+        CHECK(finding(r, "companion-paired")->message == "torchvision " + vision + " is built for torch 1.7.0");
+    }
+    CHECK(
+        problems(check({ .frameworks = { "torch==1.7.1", "torchvision==0.8.1" } })) == Codes { "companion-mismatch" });
 }
