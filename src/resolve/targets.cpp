@@ -43,16 +43,33 @@ std::string_view without_brand(std::string_view text)
     return text;
 }
 
+// The model whose name or an alias reads as `text` once the brand words are off both: the
+// matrix names "NVIDIA H100 80GB HBM3" as nvidia-smi does, users type "H100 80GB HBM3".
+const matrix::Gpu* find_model(const matrix::Matrix& matrix, std::string_view text)
+{
+    std::string_view bare = without_brand(text);
+    auto reads_as = [&](std::string_view name) { return equal_ignoring_case(without_brand(name), bare); };
+    for (const auto& gpu : matrix.gpus())
+        if (reads_as(gpu.name) || std::any_of(gpu.aliases.begin(), gpu.aliases.end(), reads_as))
+            return &gpu;
+    return nullptr;
+}
+
 } // namespace
 
 GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
 {
+    // A name or alias as typed, or as typed without the brand words, before a family; a
+    // model's name without its brand words last ("RTX 3080" is the family of the 10GB and
+    // 12GB models, though "NVIDIA GeForce RTX 3080" is the 10GB one's name).
     for (std::string_view name : { text, without_brand(text) }) {
         if (const auto* gpu = matrix.find_gpu(name))
             return { gpu->name, gpu->compute_capability, gpu, {}, gpu->segment };
         if (auto found = family(matrix, name))
             return *found;
     }
+    if (const auto* gpu = find_model(matrix, text))
+        return { gpu->name, gpu->compute_capability, gpu, {}, gpu->segment };
     if (auto cc = ComputeCapability::try_parse(text)) {
         const matrix::Architecture* arch = matrix.architecture(*cc);
         if (!arch) {

@@ -1462,3 +1462,14 @@ TEST_CASE("torch 1.7.0 pairs with torchvision 0.8.0 and with its fix release 0.8
     CHECK(
         problems(check({ .frameworks = { "torch==1.7.1", "torchvision==0.8.1" } })) == Codes { "companion-mismatch" });
 }
+
+TEST_CASE("a GPU name reads alike with or without the brand words nvidia-smi prints", "[resolve]")
+{
+    for (std::string name : { "NVIDIA H100 80GB HBM3", "H100 80GB HBM3", "NVIDIA GeForce RTX 3080 Laptop GPU",
+             "GeForce RTX 3080 Laptop GPU", "RTX 3080 Laptop GPU" }) {
+        CAPTURE(name);
+        Report r = check({ .frameworks = { "torch==2.1.2+cu118" }, .gpus = { name } });
+        CHECK(r.verdict() != Verdict::fail);
+        CHECK(has_code(r, "gpu-cubin"));
+    }
+}
