@@ -27,8 +27,11 @@ resolve::Query to_query(const CheckArgs& args)
         query.cudnn = CudnnVersion::parse(args.cudnn);
     if (!args.driver.empty())
         query.driver = DriverVersion::parse(args.driver);
-    if (!args.python.empty())
-        query.python = PythonVersion::parse(args.python);
+    if (!args.python.empty()) {
+        auto python = resolve::PythonRequest::parse(args.python);
+        query.python = python.version;
+        query.free_threaded = python.free_threaded;
+    }
     query.gpus = args.gpus;
     query.forward_compat = args.forward_compat;
     return query;
@@ -73,7 +76,8 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("--cudnn", args->cudnn, "cuDNN version")->type_name("X.Y[.Z[.W]]");
     cmd->add_option("--driver", args->driver, "NVIDIA driver version (Linux)")->type_name("X.Y[.Z]");
     cmd->add_option("--gpu", args->gpus, "GPU model (\"RTX 4090\"), sm_XY or X.Y")->type_name("MODEL|sm_XY|X.Y");
-    cmd->add_option("--python", args->python, "Python version")->type_name("X.Y");
+    cmd->add_option("--python", args->python, "Python version; X.Yt for CPython's free-threaded build")
+        ->type_name("X.Y[t]");
     cmd->add_flag("--forward-compat", args->forward_compat,
         "Allow forward compatibility (the cuda-compat package; data-center GPUs only)");
     cmd->add_flag("--explain", args->explain,

@@ -250,6 +250,9 @@ struct TorchRelease {
     // Pythons beyond `python` the line supports experimentally (2.5: 3.13), per PyTorch's
     // release compatibility matrix.
     std::vector<PythonVersion> python_experimental;
+    // The Pythons whose free-threaded build ("3.13t") the line ships wheels for, all of them
+    // experimental in PyTorch's words; empty: none; not known: not on record.
+    std::optional<std::vector<PythonVersion>> python_free_threaded;
     std::vector<TorchVariant> variants;
     std::vector<CompanionSet> companions;
     Provenance provenance;

@@ -50,7 +50,8 @@ template <typename A> void fields(A& a, TorchVariant& r)
 template <typename A> void fields(A& a, CompanionSet& r) { a(r.torch, r.torchvision, r.torchaudio, r.provenance); }
 template <typename A> void fields(A& a, TorchRelease& r)
 {
-    a(r.line, r.versions, r.python, r.python_experimental, r.variants, r.companions, r.provenance);
+    a(r.line, r.versions, r.python, r.python_experimental, r.python_free_threaded, r.variants, r.companions,
+        r.provenance);
 }
 template <typename A> void fields(A& a, PipNccl& r) { a(r.versions, r.provenance); }
 template <typename A> void fields(A& a, TensorflowGpuCode& r) { a(r.cubins, r.ptx, r.provenance); }

@@ -291,10 +291,13 @@ private:
     {
         row.allow_only({ "line", "versions", "python", "variants", "companions", "note", "source", "confidence" });
         JsonReader python = row.at("python");
-        python.allow_only({ "min", "max", "experimental" });
+        python.allow_only({ "min", "max", "experimental", "free_threaded" });
+        auto free_threaded = python.find("free_threaded"); // null: not on record
         TorchRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
-            list<PythonVersion>(python.at("experimental")), {}, {}, provenance(row) };
+            list<PythonVersion>(python.at("experimental")),
+            free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt, {}, {},
+            provenance(row) };
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
                 "note", "source", "confidence" });

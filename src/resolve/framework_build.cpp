@@ -29,6 +29,7 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
         .ptx = variant.ptx,
         .python = release.python,
         .python_experimental = release.python_experimental,
+        .python_free_threaded = release.python_free_threaded,
         .torch = &release,
         .torch_variant = &variant,
         .provenance = variant.provenance };

@@ -26,6 +26,8 @@ struct FrameworkBuild {
     std::optional<std::vector<ComputeCapability>> ptx {}; // none: not known; empty: no PTX
     PythonRange python {};
     std::vector<PythonVersion> python_experimental {}; // supported experimentally, beyond `python`
+    // the free-threaded builds it ships wheels for; not known: not on record
+    std::optional<std::vector<PythonVersion>> python_free_threaded {};
     const matrix::TorchRelease* torch = nullptr;
     const matrix::TorchVariant* torch_variant = nullptr;
     const matrix::TensorflowRelease* tensorflow = nullptr;

@@ -127,6 +127,12 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     return request;
 }
 
+PythonRequest PythonRequest::parse(std::string_view text)
+{
+    bool free_threaded = text.size() > 1 && text.back() == 't';
+    return { PythonVersion::parse(free_threaded ? text.substr(0, text.size() - 1) : text), free_threaded };
+}
+
 std::string FrameworkRequest::text() const
 {
     return std::string(to_string(framework)) + (extra.empty() ? "" : "[" + extra + "]") + "==" + version

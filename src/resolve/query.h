@@ -27,6 +27,15 @@ struct FrameworkRequest {
     std::string text() const;
 };
 
+// "3.13" or "3.13t": a CPython version, and whether the t names its free-threaded build.
+struct PythonRequest {
+    PythonVersion version;
+    bool free_threaded = false;
+
+    // Throws Error(invalid_input) as PythonVersion::parse does.
+    static PythonRequest parse(std::string_view text);
+};
+
 // An ad hoc question: does this combination work?
 struct Query {
     std::vector<FrameworkRequest> frameworks;
@@ -35,6 +44,7 @@ struct Query {
     std::optional<DriverVersion> driver;
     std::vector<std::string> gpus; // models, sm_XY or X.Y
     std::optional<PythonVersion> python;
+    bool free_threaded = false; // `python` is CPython's free-threaded build
     bool forward_compat = false;
 };
 

@@ -8,10 +8,43 @@
 namespace dlenv::resolve {
 namespace {
 
+// A free-threaded CPython ("3.13t") loads only wheels built for its ABI (cp313t): torch ships
+// them from 2.6, all experimental in PyTorch's words; TensorFlow's and JAX's are not on record.
+void check_free_threaded(const FrameworkBuild& build, const PythonVersion& python, Report& report)
+{
+    const std::string wanted = python.truncated(2).text() + "t";
+    if (!build.python_free_threaded) {
+        report.add(Verdict::unknown, "python-free-threaded-unknown",
+            "whether " + build.name() + " ships wheels for the free-threaded Python " + wanted + " is not on record",
+            build.provenance.cite());
+        return;
+    }
+    std::vector<std::string> shipped;
+    bool listed = false;
+    for (const auto& v : *build.python_free_threaded) {
+        shipped.push_back(v.text() + "t");
+        listed = listed || python.compare_truncated(v) == 0;
+    }
+    if (listed)
+        report.add(Verdict::warn, "python-free-threaded",
+            build.name() + " ships wheels for the free-threaded Python " + wanted
+                + ", which PyTorch supports experimentally",
+            build.torch->provenance.cite());
+    else
+        report.add(Verdict::fail, "python-free-threaded-unsupported",
+            build.name() + " ships no wheels for the free-threaded Python " + wanted
+                + (shipped.empty() ? "" : " (its free-threaded wheels: " + join_alternatives(shipped, " and ") + ")"),
+            build.torch->provenance.cite());
+}
+
 void check_python(const Context& ctx, Report& report)
 {
     const auto& python = ctx.query.python;
-    if (!python || !ctx.build || ctx.build->python.contains(*python))
+    if (!python || !ctx.build)
+        return;
+    if (ctx.query.free_threaded)
+        check_free_threaded(*ctx.build, *python, report);
+    if (ctx.build->python.contains(*python))
         return;
     const auto& experimental = ctx.build->python_experimental; // only torch lines list any
     if (std::any_of(experimental.begin(), experimental.end(),

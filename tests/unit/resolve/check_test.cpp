@@ -46,8 +46,11 @@ struct Ask {
             q.cudnn = CudnnVersion::parse(cudnn);
         if (!driver.empty())
             q.driver = DriverVersion::parse(driver);
-        if (!python.empty())
-            q.python = PythonVersion::parse(python);
+        if (!python.empty()) {
+            auto request = PythonRequest::parse(python);
+            q.python = request.version;
+            q.free_threaded = request.free_threaded;
+        }
         q.gpus = gpus;
         q.forward_compat = forward_compat;
         return q;
@@ -1472,4 +1475,31 @@ TEST_CASE("a GPU name reads alike with or without the brand words nvidia-smi pri
         CHECK(r.verdict() != Verdict::fail);
         CHECK(has_code(r, "gpu-cubin"));
     }
+}
+
+TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally", "[resolve]")
+{
+    // pytorch/pytorch#130249: no 3.13t binaries for 2.5; cp313t wheels from 2.6.
+    Report none = check({ .frameworks = { "torch==2.5.0" }, .python = "3.13t" });
+    SHOW(none);
+    CHECK(none.verdict() == Verdict::fail);
+    CHECK(finding(none, "python-free-threaded-unsupported")->message
+        == "torch 2.5.0 cu124 ships no wheels for the free-threaded Python 3.13t");
+    Report shipped = check({ .frameworks = { "torch==2.6.0" }, .python = "3.13t" });
+    SHOW(shipped);
+    CHECK(problems(shipped) == Codes { "python-free-threaded" });
+    CHECK(finding(shipped, "python-free-threaded")->message
+        == "torch 2.6.0 cu124 ships wheels for the free-threaded Python 3.13t, which PyTorch supports experimentally");
+    CHECK(finding(check({ .frameworks = { "torch==2.12.1" }, .python = "3.13t" }), "python-free-threaded-unsupported")
+              ->message
+        == "torch 2.12.1 cu130 ships no wheels for the free-threaded Python 3.13t (its free-threaded wheels: 3.14t)");
+    // Not on record is said so, and the verdict is the rest of the stack's.
+    for (std::string framework : { "tensorflow==2.20.0", "torch==2.13.0" }) {
+        Report unknown = check({ .frameworks = { framework }, .python = "3.13t" });
+        CHECK(unknown.verdict() == Verdict::ok);
+        CHECK(has_code(unknown, "python-free-threaded-unknown"));
+    }
+    CHECK(PythonRequest::parse("3.13t").free_threaded);
+    CHECK_FALSE(PythonRequest::parse("3.13").free_threaded);
+    CHECK_THROWS_AS(PythonRequest::parse("t"), Error);
 }

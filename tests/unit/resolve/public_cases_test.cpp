@@ -41,8 +41,11 @@ Query query_of(const Json& ask)
         q.cudnn = CudnnVersion::parse(ask["cudnn"].get<std::string>());
     if (ask.contains("driver"))
         q.driver = DriverVersion::parse(ask["driver"].get<std::string>());
-    if (ask.contains("python"))
-        q.python = PythonVersion::parse(ask["python"].get<std::string>());
+    if (ask.contains("python")) {
+        auto python = PythonRequest::parse(ask["python"].get<std::string>());
+        q.python = python.version;
+        q.free_threaded = python.free_threaded;
+    }
     q.gpus = ask.value("gpus", std::vector<std::string> {});
     q.forward_compat = ask.value("forward_compat", false);
     return q;
