@@ -1503,3 +1503,18 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
     CHECK_FALSE(PythonRequest::parse("3.13").free_threaded);
     CHECK_THROWS_AS(PythonRequest::parse("t"), Error);
 }
+
+TEST_CASE("H20 and H800 read as the Hopper parts they are, A800 and A100-SXM-64GB as Ampere", "[resolve]")
+{
+    auto [name, sm] = GENERATE(table<std::string, std::string>({
+        { "NVIDIA H20", "sm_90" },
+        { "H800", "sm_90" },
+        { "NVIDIA A800-SXM4-80GB", "sm_80" },
+        { "NVIDIA A100-SXM-64GB", "sm_80" },
+    }));
+    CAPTURE(name);
+    Report r = check({ .frameworks = { "torch==2.6.0+cu124" }, .gpus = { name } });
+    const Finding* cubin = finding(r, "gpu-cubin");
+    REQUIRE(cubin);
+    CHECK_THAT(cubin->message, StartsWith("torch 2.6.0 cu124 carries " + sm + " kernels"));
+}
