@@ -145,13 +145,11 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
 
 // TensorFlow's wheels carry cubins for some architectures and PTX for the newest; XLA
 // compiles the rest with the CUDA the release was built with, whose window
-// check_toolkit_window judges. A GPU no cubin of its major serves runs on the driver's JIT of that PTX (minutes
-// at start-up), and one older than every architecture the wheels carry has no code at all.
-void check_tensorflow_code(
-    const FrameworkBuild& build, const GpuTarget& gpu, const matrix::Architecture* arch, Report& report)
+// check_toolkit_window judges first. Within it, a GPU no cubin of its major serves runs on the
+// driver's JIT of that PTX (minutes at start-up), and one older than every architecture the
+// wheels carry has no code at all.
+void check_tensorflow_code(const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
 {
-    if (arch && (build.cuda < arch->min_cuda || (arch->max_cuda && build.cuda.compare_truncated(*arch->max_cuda) > 0)))
-        return; // check_toolkit_window's error says why nothing runs
     const auto& code = *build.tensorflow->gpu_code;
     CodePath path = code_path(code.cubins, code.ptx, gpu.compute_capability);
     if (has_kernels(path))
@@ -212,7 +210,8 @@ std::optional<ComputeCapability> fallback_target(
     return best;
 }
 
-void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
+// True when the CUDA can target the GPU.
+bool check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
 {
     const CudaVersion& cuda = *ctx.cuda;
     const std::string sm = gpu.compute_capability.sm_name();
@@ -226,16 +225,19 @@ void check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
             fix += ", or compile for " + fallback->sm_name() + " (its cubin runs on " + gpu.compute_capability.text()
                 + ")";
         report.suggest(fix);
-    } else if (arch.max_cuda && cuda.compare_truncated(*arch.max_cuda) > 0) {
+        return false;
+    }
+    if (arch.max_cuda && cuda.compare_truncated(*arch.max_cuda) > 0) {
         report.add(Verdict::fail, "cuda-dropped-gpu",
             "CUDA " + cuda.text() + " no longer targets " + sm + " (" + gpu.label + ", " + arch.name
                 + "): the last toolkit that does is " + arch.max_cuda->text(),
             arch.provenance.cite(), gpu.label);
         report.suggest("use CUDA <= " + arch.max_cuda->text() + " for " + gpu.label);
-    } else {
-        report.add(Verdict::ok, "cuda-targets-gpu",
-            "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + ")", arch.provenance.cite(), gpu.label);
+        return false;
     }
+    report.add(Verdict::ok, "cuda-targets-gpu", "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + ")",
+        arch.provenance.cite(), gpu.label);
+    return true;
 }
 
 // The driver series after an architecture's last one do not drive it, so a CUDA line whose
@@ -283,10 +285,10 @@ void check_gpus(const Context& ctx, Report& report)
         } else if (ctx.build && ctx.build->framework == Framework::torch) {
             check_build_code(ctx, gpu, arch, report);
         } else if (ctx.cuda && arch) {
-            check_toolkit_window(ctx, gpu, *arch, report);
+            bool targets = check_toolkit_window(ctx, gpu, *arch, report);
+            if (targets && ctx.build && ctx.build->tensorflow && ctx.build->tensorflow->gpu_code)
+                check_tensorflow_code(*ctx.build, gpu, report);
         }
-        if (ctx.build && ctx.build->tensorflow && ctx.build->tensorflow->gpu_code)
-            check_tensorflow_code(*ctx.build, gpu, arch, report);
     }
 }
 
