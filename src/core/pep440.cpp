@@ -187,7 +187,7 @@ std::optional<Pep440Version> Pep440Version::try_parse(std::string_view text)
             if (piece.empty()
                 || !std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isalnum(c); }))
                 return std::nullopt;
-            if (std::all_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isdigit(c); })) {
+            if (all_ascii_digits(piece)) { // not empty: refused above
                 std::uint64_t number = 0;
                 auto [last, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), number);
                 if (ec != std::errc())

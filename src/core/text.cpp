@@ -42,4 +42,9 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix)
     return text.size() >= prefix.size() && equal_ignoring_case(text.substr(0, prefix.size()), prefix);
 }
 
+bool all_ascii_digits(std::string_view text)
+{
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 } // namespace dlenv

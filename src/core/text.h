@@ -16,4 +16,7 @@ std::string ascii_lowercase(std::string_view text);
 bool equal_ignoring_case(std::string_view a, std::string_view b);
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix);
 
+// Whether `text` is a non-empty run of ASCII digits ("124", not "" or "12a").
+bool all_ascii_digits(std::string_view text);
+
 } // namespace dlenv

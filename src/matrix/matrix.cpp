@@ -2,7 +2,6 @@
 #include "core/text.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::matrix {
 namespace {
@@ -42,7 +41,7 @@ std::optional<CudaVersion> variant_cuda(std::string_view tag)
     if (!tag.starts_with("cu") || tag.size() < 4)
         return std::nullopt;
     std::string_view digits = tag.substr(2);
-    if (!std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+    if (!all_ascii_digits(digits))
         return std::nullopt;
     return CudaVersion::parse(
         std::string(digits.substr(0, digits.size() - 1)) + "." + std::string(digits.substr(digits.size() - 1)));

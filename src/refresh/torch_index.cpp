@@ -1,26 +1,21 @@
 #include "refresh/torch_index.h"
 
 #include "core/error.h"
+#include "core/text.h"
 #include "matrix/facts.h"
 #include "pypi/wheel_name.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::refresh {
 namespace {
 
 constexpr std::size_t k_max_files = 200000;
 
-bool all_digits(std::string_view text)
-{
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
 // "cp312" with ABI "cp312" -> 3.12; free-threaded ("cp313t") and other ABIs: none.
 std::optional<PythonVersion> cpython(const pypi::Tag& tag)
 {
-    if (!tag.python.starts_with("cp3") || tag.abi != tag.python || !all_digits(tag.python.substr(3)))
+    if (!tag.python.starts_with("cp3") || tag.abi != tag.python || !all_ascii_digits(tag.python.substr(3)))
         return std::nullopt;
     return PythonVersion::parse("3." + tag.python.substr(3));
 }

@@ -2,10 +2,10 @@
 
 #include "core/closest.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "resolve/neighbours.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace dlenv::resolve {
 namespace {
@@ -85,8 +85,7 @@ std::optional<JaxlibLabel> parse_jaxlib_label(std::string_view local)
             return std::nullopt;
         std::size_t end = local.find('.');
         std::string digits(local.substr(prefix.size(), end == std::string_view::npos ? end : end - prefix.size()));
-        if (digits.empty()
-            || !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+        if (!all_ascii_digits(digits))
             return std::nullopt;
         local.remove_prefix(end == std::string_view::npos ? local.size() : end + 1);
         return digits;

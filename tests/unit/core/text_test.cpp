@@ -31,3 +31,13 @@ TEST_CASE("comparing without case needs equal lengths, and a prefix only its own
     CHECK(starts_with_ignoring_case("NVIDIA", "nvidia"));
     CHECK_FALSE(starts_with_ignoring_case("NVID", "NVIDIA"));
 }
+
+TEST_CASE("a run of ASCII digits is non-empty and holds nothing else", "[core]")
+{
+    CHECK(all_ascii_digits("124"));
+    CHECK(all_ascii_digits("0"));
+    CHECK_FALSE(all_ascii_digits(""));
+    CHECK_FALSE(all_ascii_digits("12a"));
+    CHECK_FALSE(all_ascii_digits("1.2"));
+    CHECK_FALSE(all_ascii_digits("\xD9\xA3")); // an Arabic-Indic digit is not ASCII
+}
