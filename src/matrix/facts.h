@@ -310,6 +310,18 @@ struct JaxBuild {
     bool operator==(const JaxBuild&) const = default;
 };
 
+// What a JAX release does on a Blackwell GPU (compute capability 10.0 and newer). XLA
+// compiles its kernels at run time for the GPU it finds; one that does not know the GPU
+// compiles for the newest architecture it knows as arch-conditional PTX (sm_90a), which
+// ptxas cannot compile for a newer GPU. The release's XLA decides, not jaxlib's cubins.
+struct JaxBlackwell {
+    std::vector<ComputeCapability> runs_on; // the Blackwell architectures it is known to run on
+    bool others_fail = false; // the others fail; false: whether they run is not on record
+    Provenance provenance;
+
+    bool operator==(const JaxBlackwell&) const = default;
+};
+
 // Releases of JAX that share their requirements; a line may have several rows (0.4.30 needs
 // cuDNN 9.0, 0.4.31 9.1), newest first.
 struct JaxRelease {
@@ -317,6 +329,7 @@ struct JaxRelease {
     std::vector<Pep440Version> versions;
     PythonRange python;
     std::vector<JaxBuild> builds; // the default build first
+    std::optional<JaxBlackwell> blackwell; // none: not on record
     Provenance provenance;
 
     bool operator==(const JaxRelease&) const = default;

@@ -63,7 +63,8 @@ template <typename A> void fields(A& a, JaxBuild& r)
 {
     a(r.extra, r.local_extra, r.plugin, r.pjrt, r.cuda, r.cudnn, r.nccl, r.driver_linux, r.min_compute_capability);
 }
-template <typename A> void fields(A& a, JaxRelease& r) { a(r.line, r.versions, r.python, r.builds, r.provenance); }
+template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.others_fail, r.provenance); }
+template <typename A> void fields(A& a, JaxRelease& r) { a(r.line, r.versions, r.python, r.builds, r.blackwell, r.provenance); }
 template <typename A> void fields(A& a, TensorPeak& r) { a(r.fp16, r.bf16, r.provenance); }
 template <typename A> void fields(A& a, Gpu& r)
 {

@@ -362,9 +362,9 @@ private:
 
     JaxRelease read_jax(const JsonReader& row) const
     {
-        row.allow_only({ "line", "versions", "python", "builds", "note", "source", "confidence" });
+        row.allow_only({ "line", "versions", "python", "builds", "blackwell", "note", "source", "confidence" });
         JaxRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
-            range<PythonVersion>(row.at("python")), {}, provenance(row) };
+            range<PythonVersion>(row.at("python")), {}, {}, provenance(row) };
         for (const auto& b : row.at("builds").items()) {
             b.allow_only({ "extra", "local_extra", "plugin", "pjrt", "cuda", "cudnn", "nccl", "driver_linux",
                 "min_compute_capability" });
@@ -373,6 +373,18 @@ private:
                 range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
                 b.optional_as<DriverVersion>("driver_linux"),
                 b.optional_as<ComputeCapability>("min_compute_capability") });
+        }
+        if (auto blackwell = row.find("blackwell")) { // null: not on record
+            blackwell->allow_only({ "runs_on", "others_fail", "note", "source", "confidence" });
+            JaxBlackwell facts { {}, blackwell->at("others_fail").boolean(), provenance(*blackwell) };
+            for (const auto& item : blackwell->at("runs_on").items()) {
+                auto cc = item.as<ComputeCapability>();
+                if (cc.major() < 10)
+                    item.fail("compute capability " + cc.text() + " is not a Blackwell architecture",
+                        "list only 10.0 and newer: older GPUs are judged by the build's min_compute_capability");
+                facts.runs_on.push_back(cc);
+            }
+            release.blackwell = std::move(facts);
         }
         std::sort(release.versions.begin(), release.versions.end());
         return release;

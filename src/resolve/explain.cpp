@@ -111,6 +111,11 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                     { "min_compute_capability", optional_text(build.jax_build->min_compute_capability) } });
         }
         rows.add("jax.json", key, std::move(facts), release.provenance);
+        if (release.blackwell) // sourced from reports and the build configuration, apart from the requirements
+            rows.add("jax.json", "releases[line=" + release.line + "].blackwell",
+                { { "runs_on", list_text(release.blackwell->runs_on) },
+                    { "others_fail", release.blackwell->others_fail ? "true" : "false" } },
+                release.blackwell->provenance);
     }
 }
 

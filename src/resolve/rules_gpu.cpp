@@ -126,7 +126,7 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
             source, gpu.label);
     } else {
         report.add(Verdict::fail, "gpu-no-kernel",
-            build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs
+            build.name() + " carries no code for " + gpu.with_sm() + ": its GPU code is " + archs
                 + ", and a cubin runs only on the same major with an equal or higher minor "
                   "(\"no kernel image is available for execution on the device\")",
             source, gpu.label);
@@ -163,7 +163,7 @@ void check_tensorflow_code(const FrameworkBuild& build, const GpuTarget& gpu, Re
             code.provenance.cite(), gpu.label);
     else
         report.add(Verdict::fail, "gpu-no-kernel",
-            build.name() + " carries no code for " + gpu.label + " (" + sm + "): its GPU code is " + archs
+            build.name() + " carries no code for " + gpu.with_sm() + ": its GPU code is " + archs
                 + ", and a cubin runs only on the same major with an equal or higher minor",
             code.provenance.cite(), gpu.label);
 }
@@ -189,6 +189,52 @@ void check_framework_minimum(const FrameworkBuild& build, const GpuTarget& gpu, 
     else
         report.add(Verdict::ok, "gpu-framework-minimum",
             against + " (which architectures it carries code for is not on record)", source, gpu.label);
+}
+
+bool known_to_run(const matrix::JaxRelease& release, const ComputeCapability& cc)
+{
+    const auto& blackwell = release.blackwell;
+    return blackwell && std::find(blackwell->runs_on.begin(), blackwell->runs_on.end(), cc) != blackwell->runs_on.end();
+}
+
+// The oldest JAX release known to run on `cc`.
+std::optional<Pep440Version> first_jax_for(const matrix::Matrix& matrix, const ComputeCapability& cc)
+{
+    std::optional<Pep440Version> first;
+    for (const auto& release : matrix.jax_releases())
+        if (known_to_run(release, cc) && (!first || release.versions.front() < *first))
+            first = release.versions.front();
+    return first;
+}
+
+// On a Blackwell GPU the release's XLA decides: one that knows the architecture compiles
+// for it, one that does not compiles arch-conditional PTX for an older one, which ptxas
+// refuses for a newer GPU. Below Blackwell, check_framework_minimum has said all there is.
+void check_jax_blackwell(
+    const matrix::Matrix& matrix, const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
+{
+    const ComputeCapability& cc = gpu.compute_capability;
+    const auto& blackwell = build.jax->blackwell;
+    const std::string release = "jax " + (build.version ? build.version->public_str() : build.line);
+    if (known_to_run(*build.jax, cc)) {
+        report.add(Verdict::ok, "jax-runs-on-gpu",
+            release + " runs on " + gpu.with_sm() + ": its XLA compiles for compute capability " + cc.text(),
+            blackwell->provenance.cite(), gpu.label);
+        return;
+    }
+    if (blackwell && blackwell->others_fail)
+        report.add(Verdict::fail, "jax-xla-unknown-gpu",
+            release + " cannot run on " + gpu.with_sm() + ": its XLA does not know compute capability " + cc.text()
+                + " and compiles arch-conditional PTX for an older architecture, which ptxas refuses "
+                  "(\"cannot be compiled to future architecture\")",
+            blackwell->provenance.cite(), gpu.label);
+    else
+        report.add(Verdict::unknown, "jax-gpu-unconfirmed",
+            "whether " + release + "'s XLA compiles for " + gpu.with_sm() + " is not on record",
+            blackwell ? blackwell->provenance.cite() : build.provenance.cite(), gpu.label);
+    if (auto first = first_jax_for(matrix, cc))
+        report.suggest("for " + gpu.label + " use jax >= " + first->public_str()
+            + ", the first release known to run on " + cc.sm_name());
 }
 
 // The newest architecture of the same major, below `device`, that `cuda` can target and
@@ -282,6 +328,8 @@ void check_gpus(const Context& ctx, Report& report)
                 arch->provenance.cite(), gpu.label);
         if (ctx.build && ctx.build->framework == Framework::jax) {
             check_framework_minimum(*ctx.build, gpu, report);
+            if (gpu.compute_capability.major() >= 10)
+                check_jax_blackwell(ctx.matrix, *ctx.build, gpu, report);
         } else if (ctx.build && ctx.build->framework == Framework::torch) {
             check_build_code(ctx, gpu, arch, report);
         } else if (ctx.cuda && arch) {

@@ -57,6 +57,12 @@ const matrix::Gpu* find_model(const matrix::Matrix& matrix, std::string_view tex
 
 } // namespace
 
+std::string GpuTarget::with_sm() const
+{
+    std::string sm = compute_capability.sm_name();
+    return label == sm ? sm : label + " (" + sm + ")";
+}
+
 GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
 {
     // A name or alias as typed, or as typed without the brand words, before a family; a

@@ -20,6 +20,9 @@ struct GpuTarget {
     // The model's or family's segment; for a bare compute capability, the one NVIDIA sells
     // all its parts in (sm_80 and sm_90 exist only on data-center parts), else none: unknown.
     std::optional<matrix::GpuSegment> segment;
+
+    // "NVIDIA GeForce RTX 4090 (sm_89)"; "sm_89" where the label is the compute capability.
+    std::string with_sm() const;
 };
 
 // Reads "RTX 4090", "A100", "sm_89" or "8.9", a model with or without the brand words

@@ -1104,6 +1104,42 @@ TEST_CASE("a jax release older than the line's rows is not on record, one betwee
         == "the matrix has no jax 0.3 (its oldest jax line is 0.4)");
 }
 
+TEST_CASE("jax before 0.6 dies on a Blackwell GPU where its XLA falls back to sm_90a, and 0.6.0 is built for it",
+    "[resolve][jax]")
+{
+    Report old = check({ .frameworks = { "jax==0.4.30" }, .cuda = "12.8", .gpus = { "RTX 5090" } });
+    SHOW(old);
+    CHECK(old.verdict() == Verdict::fail);
+    CHECK(problems(old) == Codes { "jax-xla-unknown-gpu" });
+    CHECK(finding(old, "jax-xla-unknown-gpu")->message
+        == "jax 0.4.30 cannot run on NVIDIA GeForce RTX 5090 (sm_120): its XLA does not know compute capability 12.0 "
+           "and compiles arch-conditional PTX for an older architecture, which ptxas refuses (\"cannot be compiled to "
+           "future architecture\")");
+    CHECK(finding(old, "jax-xla-unknown-gpu")->why
+        == "https://github.com/3587jjh/HuRo/pull/3 | https://github.com/NVIDIA/JAX-Toolbox/pull/1301");
+    CHECK(suggests(old, "for NVIDIA GeForce RTX 5090 use jax >= 0.6.0, the first release known to run on sm_120"));
+
+    Report built = check({ .frameworks = { "jax==0.6.0" }, .cuda = "12.8", .gpus = { "B200" } });
+    SHOW(built);
+    CHECK(built.verdict() == Verdict::ok);
+    CHECK(finding(built, "jax-runs-on-gpu")->message
+        == "jax 0.6.0 runs on NVIDIA B200 (sm_100): its XLA compiles for compute capability 10.0");
+
+    // between the last release reported failing and the first built for Blackwell
+    Report between = check({ .frameworks = { "jax==0.5.3" }, .gpus = { "sm_120" } });
+    SHOW(between);
+    CHECK(finding(between, "jax-gpu-unconfirmed")->verdict == Verdict::unknown);
+    CHECK(finding(between, "jax-gpu-unconfirmed")->message
+        == "whether jax 0.5.3's XLA compiles for sm_120 is not on record");
+    // a Blackwell architecture no release is on record for gets no suggestion
+    Report gb10 = check({ .frameworks = { "jax==0.8.0" }, .gpus = { "GB10" } });
+    CHECK(finding(gb10, "jax-gpu-unconfirmed")->message
+        == "whether jax 0.8.0's XLA compiles for NVIDIA GB10 (sm_121) is not on record");
+    CHECK(gb10.suggestions.empty());
+    // below Blackwell the build's minimum has said all there is
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.30" }, .gpus = { "H100 SXM" } }), "jax-gpu-unconfirmed"));
+}
+
 // --- Frameworks installed together -------------------------------------------
 
 TEST_CASE(

@@ -65,6 +65,20 @@ TEST_CASE("explain gives tensorflow's NCCL requirement as a row of its own, with
     CHECK(nccl.provenance.sources.front().key == "TF_NCCL_216_PIP");
 }
 
+TEST_CASE("explain gives what a jax release does on Blackwell as a row of its own, with its own sources", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("jax==0.4.30") };
+    query.gpus = { "RTX 5090" };
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& blackwell = row(rows, "releases[line=0.4].blackwell");
+    CHECK(blackwell.file == "jax.json");
+    CHECK(blackwell.facts
+        == std::vector<std::pair<std::string, std::string>> { { "runs_on", "none" }, { "others_fail", "true" } });
+    CHECK(blackwell.provenance.confidence == matrix::Confidence::secondary);
+    CHECK(blackwell.provenance.sources.front().key == "HURO_3");
+}
+
 TEST_CASE("explain gives the facts a row contributes, and says which are not known", "[resolve]")
 {
     auto rows = rows_used(matrix::Matrix::embedded(), torch_cu118_on_4090());
