@@ -130,6 +130,23 @@ void suggest_variants(const matrix::Matrix& matrix, const Query& query, const Fr
     }
 }
 
+// The CUDA a JAX build runs on where the query names none: its range's floor, raised to the
+// oldest CUDA of the range that targets every GPU (pip installs the newest CUDA of the range;
+// the local extra needs a system CUDA at least that new). Empty where the floor targets them.
+std::string raise_jax_cuda(const matrix::Matrix& matrix, const std::vector<GpuTarget>& gpus, FrameworkBuild& build)
+{
+    std::string why;
+    for (const auto& gpu : gpus) {
+        const auto* arch = matrix.architecture(gpu.compute_capability);
+        if (arch && build.cuda < arch->min_cuda && build.jax_build->cuda.contains(arch->min_cuda)) {
+            build.cuda = arch->min_cuda;
+            why = "CUDA " + build.cuda.text() + ": the oldest CUDA of its " + build.jax_build->cuda.describe()
+                + " range that targets " + gpu.label;
+        }
+    }
+    return why;
+}
+
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives)
 {
     Report report;
@@ -163,6 +180,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             return report;
         }
         require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");
+        std::string raised = ctx.build->jax_build && !query.cuda ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
         ctx.cuda = ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()
@@ -170,6 +188,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 + (ctx.build->torch_variant && ctx.build->torch_variant->pypi_default && !pinned && !query.cuda
                         ? " (the PyPI default build)"
                         : "")
+                + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
     }

@@ -1140,6 +1140,26 @@ TEST_CASE("jax before 0.6 dies on a Blackwell GPU where its XLA falls back to sm
     CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.30" }, .gpus = { "H100 SXM" } }), "jax-gpu-unconfirmed"));
 }
 
+TEST_CASE(
+    "with no CUDA named, a jax build runs on the oldest CUDA of its range that targets the GPUs", "[resolve][jax]")
+{
+    // pip installs the newest CUDA 12 wheels: a Blackwell GPU's CUDA 12.8, not the 12.1 floor, picks
+    // the cuDNN support-matrix row that lists it
+    Report r = check({ .frameworks = { "jax==0.6.2" }, .gpus = { "RTX 5090" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(finding(r, "framework-build")->message
+        == "jax==0.6.2 runs as jax 0.6.2 cuda12: CUDA 12.8, cuDNN 9.8 (CUDA 12.8: the oldest CUDA of its 12.1-12.99 "
+           "range that targets NVIDIA GeForce RTX 5090)");
+    CHECK_FALSE(has_code(r, "cudnn-gpu-unsupported"));
+    // a GPU the floor targets keeps the floor; a CUDA the user names is the CUDA
+    CHECK(finding(check({ .frameworks = { "jax==0.6.2" }, .gpus = { "RTX 4090" } }), "framework-build")->message
+        == "jax==0.6.2 runs as jax 0.6.2 cuda12: CUDA 12.1, cuDNN 9.8");
+    Report named = check({ .frameworks = { "jax==0.6.2" }, .cuda = "12.4", .gpus = { "RTX 5090" } });
+    CHECK(finding(named, "framework-build")->message == "jax==0.6.2 runs as jax 0.6.2 cuda12: CUDA 12.4, cuDNN 9.8");
+    CHECK(has_code(named, "cudnn-gpu-unsupported"));
+}
+
 // --- Frameworks installed together -------------------------------------------
 
 TEST_CASE(
