@@ -25,8 +25,11 @@ resolve::Query to_query(const CheckArgs& args)
         query.cuda = CudaVersion::parse(args.cuda);
     if (!args.cudnn.empty())
         query.cudnn = CudnnVersion::parse(args.cudnn);
-    if (!args.driver.empty())
-        query.driver = DriverVersion::parse(args.driver);
+    if (!args.driver.empty()) {
+        auto driver = resolve::DriverRequest::parse(args.driver);
+        query.driver = driver.release;
+        query.driver_branch = driver.branch;
+    }
     if (!args.python.empty()) {
         auto python = resolve::PythonRequest::parse(args.python);
         query.python = python.version;
@@ -74,7 +77,9 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("--cuda", args->cuda, "CUDA version X.Y[.Z]: selects the framework's build, or the toolkit")
         ->type_name("X.Y[.Z]");
     cmd->add_option("--cudnn", args->cudnn, "cuDNN version")->type_name("X.Y[.Z[.W]]");
-    cmd->add_option("--driver", args->driver, "NVIDIA driver version (Linux)")->type_name("X.Y[.Z]");
+    cmd->add_option("--driver", args->driver,
+           "NVIDIA driver version (Linux), or its branch alone (535: the branch's newest release on record)")
+        ->type_name("X.Y[.Z]|BRANCH");
     cmd->add_option("--gpu", args->gpus, "GPU model (\"RTX 4090\"), sm_XY or X.Y")->type_name("MODEL|sm_XY|X.Y");
     cmd->add_option("--python", args->python, "Python version; X.Yt for CPython's free-threaded build")
         ->type_name("X.Y[t]");

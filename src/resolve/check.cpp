@@ -2,6 +2,7 @@
 
 #include "core/closest.h"
 #include "core/error.h"
+#include "resolve/driver_branch.h"
 #include "resolve/neighbours.h"
 #include "resolve/rules.h"
 
@@ -205,11 +206,31 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 
 } // namespace
 
-Report check(const matrix::Matrix& matrix, const Query& query)
+Report check(const matrix::Matrix& matrix, const Query& asked)
 {
+    auto [query, branch, oldest] = read_driver_branch(matrix, asked);
     validate_versions(matrix, query);
     auto frameworks = primaries(query);
-    return frameworks.size() > 1 ? run_together(matrix, query, frameworks) : run(matrix, query, true);
+    auto answer = [&](const Query& q) {
+        return frameworks.size() > 1 ? run_together(matrix, q, frameworks) : run(matrix, q, true);
+    };
+    Report report = answer(query);
+    if (!branch)
+        return report;
+    report.findings.insert(report.findings.begin(), *branch);
+    // the branch's newest release stands for it; where its first releases fail, say so
+    if (oldest && report.verdict() != Verdict::fail) {
+        Query early = query;
+        early.driver = oldest;
+        Report first = answer(early);
+        auto failure = std::find_if(
+            first.findings.begin(), first.findings.end(), [](const Finding& f) { return f.verdict == Verdict::fail; });
+        if (failure != first.findings.end())
+            report.add(Verdict::warn, "driver-branch-early-release",
+                "not every " + std::to_string(*asked.driver_branch) + " release runs it: " + failure->message,
+                failure->why);
+    }
+    return report;
 }
 
 } // namespace dlenv::resolve

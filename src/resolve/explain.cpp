@@ -1,5 +1,6 @@
 #include "resolve/explain.h"
 
+#include "resolve/driver_branch.h"
 #include "resolve/framework_build.h"
 #include "resolve/targets.h"
 
@@ -196,8 +197,9 @@ void add_cudnn(const matrix::Matrix& matrix, const CudnnVersion& version, Rows& 
 
 } // namespace
 
-std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& query)
+std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
 {
+    const Query query = read_driver_branch(matrix, asked).query;
     Rows rows;
     std::optional<CudaVersion> cuda = query.cuda;
     std::optional<CudnnVersion> cudnn = query.cudnn;

@@ -3,6 +3,7 @@
 #include "core/closest.h"
 #include "core/error.h"
 #include "core/pep440.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -131,6 +132,14 @@ PythonRequest PythonRequest::parse(std::string_view text)
 {
     bool free_threaded = text.size() > 1 && text.back() == 't';
     return { PythonVersion::parse(free_threaded ? text.substr(0, text.size() - 1) : text), free_threaded };
+}
+
+DriverRequest DriverRequest::parse(std::string_view text)
+{
+    // a branch is a few digits ("535"); a longer run is left to the release's own error
+    if (!text.empty() && text.size() <= 4 && all_ascii_digits(text))
+        return { std::nullopt, static_cast<std::uint32_t>(std::stoul(std::string(text))) };
+    return { DriverVersion::parse(text), std::nullopt };
 }
 
 std::string FrameworkRequest::text() const

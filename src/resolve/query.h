@@ -2,6 +2,7 @@
 
 #include "core/version.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,12 +37,23 @@ struct PythonRequest {
     static PythonRequest parse(std::string_view text);
 };
 
+// "535.104.05" or "535": a Linux driver release, or its branch alone.
+struct DriverRequest {
+    std::optional<DriverVersion> release;
+    std::optional<std::uint32_t> branch; // set where only the branch was given
+
+    // Throws Error(invalid_input) as DriverVersion::parse does.
+    static DriverRequest parse(std::string_view text);
+};
+
 // An ad hoc question: does this combination work?
 struct Query {
     std::vector<FrameworkRequest> frameworks;
     std::optional<CudaVersion> cuda;
     std::optional<CudnnVersion> cudnn;
     std::optional<DriverVersion> driver;
+    // A driver given as its branch ("535"), read as the branch's newest release on record
+    std::optional<std::uint32_t> driver_branch;
     std::vector<std::string> gpus; // models, sm_XY or X.Y
     std::optional<PythonVersion> python;
     bool free_threaded = false; // `python` is CPython's free-threaded build

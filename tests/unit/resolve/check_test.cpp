@@ -44,8 +44,11 @@ struct Ask {
             q.cuda = CudaVersion::parse(cuda);
         if (!cudnn.empty())
             q.cudnn = CudnnVersion::parse(cudnn);
-        if (!driver.empty())
-            q.driver = DriverVersion::parse(driver);
+        if (!driver.empty()) {
+            auto request = DriverRequest::parse(driver);
+            q.driver = request.release;
+            q.driver_branch = request.branch;
+        }
         if (!python.empty()) {
             auto request = PythonRequest::parse(python);
             q.python = request.version;
@@ -827,6 +830,46 @@ TEST_CASE(
 }
 
 // --- Driver releases, update releases and cuDNN support notes --------------------------
+
+TEST_CASE("a driver given as its branch is read as the branch's newest release, and its first releases are "
+          "judged too",
+    "[resolve]")
+{
+    Report r = check({ .frameworks = { "torch==2.1.2" }, .driver = "535" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(r.findings.front().code == "driver-branch");
+    CHECK(r.findings.front().message
+        == "driver 535 is read as 535.288.01, the newest 535 release on record (what a distribution's "
+           "nvidia-driver-535 package installs): give the release nvidia-smi shows for an answer about it");
+    CHECK(r.findings.front().why == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags");
+    CHECK(finding(r, "driver-backward-compatible")->message
+        == "driver 535.288.01 runs CUDA 12.1 applications (the CUDA 12.1 toolkit driver is 530.30.02; newer drivers "
+           "run older CUDA)");
+
+    // 525.47.04 predates CUDA 12.0's 525.60.13
+    Report early = check({ .cuda = "12.0", .driver = "525" });
+    SHOW(early);
+    CHECK(early.verdict() == Verdict::warn);
+    CHECK(problems(early) == Codes { "driver-branch-early-release" });
+    CHECK(finding(early, "driver-branch-early-release")->message
+        == "not every 525 release runs it: driver 525.47.04 cannot run CUDA 12.0: the toolkit needs >= 525.60.13, "
+           "and minor-version compatibility needs >= 525.60.13");
+
+    // a branch whose list is partial says so; one that fails fails on its newest release
+    Report old = check({ .frameworks = { "torch==2.1.2" }, .driver = "470" });
+    CHECK(old.verdict() == Verdict::fail);
+    CHECK_THAT(old.findings.front().message,
+        Contains("470.141.10, the newest 470 release on record (what a distribution's nvidia-driver-470 package "
+                 "installs); the 470 releases on record are a partial list"));
+    CHECK(problems(old) == Codes { "driver-too-old" });
+
+    Error unknown = error_of({ .cuda = "11.8", .driver = "390" });
+    CHECK(unknown.message() == "driver 390 is no driver branch the matrix lists releases of");
+    CHECK_THAT(unknown.hint(),
+        StartsWith("give the release nvidia-smi shows (535.104.05); branches on record: 595, 590, 580,"));
+    CHECK(error_of({ .driver = "99999" }).message() == "'99999' is not a driver version");
+}
 
 TEST_CASE("a driver number no Linux release carries warns, naming the nearest releases", "[resolve]")
 {
