@@ -548,9 +548,9 @@ TEST_CASE("Blackwell: an RTX 5090 needs driver 570.26 even where CUDA 12.8 would
 TEST_CASE("a Python outside the framework's range is an error naming the range", "[resolve]")
 {
     auto [framework, python, range] = GENERATE(table<std::string, std::string, std::string>({
-        { "torch==2.1", "3.12", "3.8-3.11" },
-        { "torch==2.1", "3.7", "3.8-3.11" },
+        { "torch==2.1", "3.12", "3.8-3.11" }, { "torch==2.1", "3.7", "3.8-3.11" },
         { "tensorflow==2.15", "3.12", "3.9-3.11" },
+        { "torch==1.7.0", "3.9", "3.6-3.8" }, // Python 3.9 wheels came with 1.7.1
     }));
     CAPTURE(framework, python);
     Report r = check({ .frameworks = { framework }, .python = python });
@@ -589,6 +589,7 @@ TEST_CASE("a Python inside the range, patch level included, is accepted", "[reso
     Report r = check({ .frameworks = { "torch==2.1" }, .python = "3.11.8" });
     SHOW(r);
     CHECK_FALSE(has_code(r, "python-unsupported"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "torch==1.7.1" }, .python = "3.9" }), "python-unsupported"));
 }
 
 // --- Bad input -----------------------------------------------------------------
