@@ -214,11 +214,17 @@ Pep440Version Pep440Version::parse(std::string_view text)
         "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1");
 }
 
-std::string Pep440Version::public_str() const
+std::string Pep440Version::base_str() const
 {
     std::string out = m_epoch ? std::to_string(m_epoch) + "!" : "";
     for (std::size_t i = 0; i < m_release.size(); ++i)
         out += (i ? "." : "") + std::to_string(m_release[i]);
+    return out;
+}
+
+std::string Pep440Version::public_str() const
+{
+    std::string out = base_str();
     if (m_pre) {
         static const char* names[] = { "a", "b", "rc" };
         out += names[static_cast<int>(m_pre->kind)] + std::to_string(m_pre->number);

@@ -36,6 +36,7 @@ public:
 
     bool is_prerelease() const { return m_pre.has_value() || m_dev.has_value(); }
     std::string public_str() const; // normalised, without the local label
+    std::string base_str() const; // the release alone: "2.1.2" of 2.1.2rc1, 2.1.2.post1 or 2.1.2.dev5
     std::string local_str() const; // "cu118", or empty
     std::string str() const; // normalised, "2.1.2+cu118"
     Pep440Version without_local() const;

@@ -192,6 +192,13 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
+        if (primary->is_pre_release())
+            report.add(Verdict::warn, "framework-pre-release",
+                primary->text() + " is a pre-release, judged by the facts of "
+                    + std::string(to_string(primary->framework)) + " "
+                    + Pep440Version::parse(primary->version).base_str()
+                    + ": a pre-release's builds and pins may differ from its release's",
+                ctx.build->provenance.cite());
     }
 
     check_framework(ctx, report);

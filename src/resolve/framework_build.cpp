@@ -135,8 +135,10 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
             return release; // the newest row of the line
         auto wanted = Pep440Version::parse(request.version);
         for (const auto& v : release.versions) {
-            // a post-release (tensorflow 2.15.0.post1) re-packages its release: same code, same build
-            if (v == wanted || (wanted.post() && !v.post() && v.release() == wanted.release()))
+            // a post-release (tensorflow 2.15.0.post1) re-packages its release: same code, same
+            // build; a pre-release (2.16.0rc0) is judged by the release it comes before
+            bool same_release = !v.post() && !v.is_prerelease() && v.release() == wanted.release();
+            if (v == wanted || ((wanted.post() || wanted.is_prerelease()) && same_release))
                 return release;
             known.push_back(v.str());
         }

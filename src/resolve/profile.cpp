@@ -43,6 +43,9 @@ FrameworkRequest framework_request(const JsonReader& field, bool with_cuda)
             field.fail(e.message(), e.hint());
         }
     }();
+    if (request.is_pre_release())
+        field.at("version").fail(
+            "'" + request.version + "' is a pre-release", "pin a release: the matrices hold the facts of releases");
     if (is_companion(request.framework))
         field.at("name").fail("a companion cannot be the framework", "name torch and list it under companions");
     if (!request.extra.empty())

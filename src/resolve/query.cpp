@@ -117,7 +117,8 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     }
     request.framework = static_cast<Framework>(it - names.begin());
     auto parsed = Pep440Version::try_parse(version);
-    if (!parsed || parsed->is_prerelease() || parsed->release().size() < 2)
+    // a pre-release names the X.Y.Z it comes before, so its line is that release's
+    if (!parsed || parsed->release().size() < (parsed->is_prerelease() ? 3 : 2))
         throw Error(ErrorCode::invalid_input, "'" + version + "' is not a release of " + name,
             "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
     if (tensorflow_gpu)
@@ -140,6 +141,12 @@ DriverRequest DriverRequest::parse(std::string_view text)
     if (!text.empty() && text.size() <= 4 && all_ascii_digits(text))
         return { std::nullopt, static_cast<std::uint32_t>(std::stoul(std::string(text))) };
     return { DriverVersion::parse(text), std::nullopt };
+}
+
+bool FrameworkRequest::is_pre_release() const
+{
+    auto parsed = Pep440Version::try_parse(version);
+    return parsed && parsed->is_prerelease();
 }
 
 std::string FrameworkRequest::text() const

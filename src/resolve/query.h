@@ -19,13 +19,15 @@ bool is_companion(Framework framework); // torchvision and torchaudio go along w
 // the pip extra it is installed with.
 struct FrameworkRequest {
     Framework framework;
-    std::string version; // "2.1" or "2.1.2", without the local label
+    std::string version; // "2.1", "2.1.2" or "2.1.2rc1", without the local label
     std::string local; // "cu118", or empty
     std::string extra {}; // "and-cuda", "cuda12"; empty: JAX's pip CUDA build, none for TensorFlow
 
     // Throws Error(invalid_input) naming the frameworks dlenv knows.
     static FrameworkRequest parse(std::string_view text);
     std::string text() const;
+    // A release candidate or nightly (2.16.0rc0, 2.6.0.dev20241112), judged by its release's facts.
+    bool is_pre_release() const;
 };
 
 // "3.13" or "3.13t": a CPython version, and whether the t names its free-threaded build.

@@ -339,6 +339,19 @@ TEST_CASE("PEP 440 versions parse into parts and print in normal form", "[core]"
     CHECK(v->local_str() == row.local);
 }
 
+TEST_CASE("a version's base is its release alone, without pre-, post-, dev- or local parts", "[core]")
+{
+    auto [text, base] = GENERATE(table<std::string, std::string>({
+        { "2.1.2", "2.1.2" },
+        { "2.6.0rc1", "2.6.0" },
+        { "2.7.0.dev20250301+cu128", "2.7.0" },
+        { "2.15.0.post1", "2.15.0" },
+        { "1!2.0a1", "1!2.0" },
+    }));
+    CAPTURE(text);
+    CHECK(Pep440Version::parse(text).base_str() == base);
+}
+
 TEST_CASE("2.1.2+cu118 has release 2.1.2 and the local label cu118", "[core]")
 {
     auto v = Pep440Version::parse("2.1.2+cu118");

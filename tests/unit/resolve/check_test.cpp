@@ -584,6 +584,25 @@ TEST_CASE("a Python a torch line supports experimentally warns, citing PyTorch's
     CHECK(problems(check({ .frameworks = { "torch==2.4" }, .python = "3.13" })) == Codes { "python-unsupported" });
 }
 
+TEST_CASE("a release candidate or nightly is judged by its release's facts, with a warning", "[resolve]")
+{
+    Report rc = check({ .frameworks = { "torch==2.6.0rc1" } });
+    SHOW(rc);
+    CHECK(rc.verdict() == Verdict::warn);
+    CHECK(problems(rc) == Codes { "framework-pre-release" });
+    CHECK(finding(rc, "framework-pre-release")->message
+        == "torch==2.6.0rc1 is a pre-release, judged by the facts of torch 2.6.0: a pre-release's builds and pins may "
+           "differ from its release's");
+    // the nightlies that first ran on an RTX 5090
+    Report nightly = check({ .frameworks = { "torch==2.7.0.dev20250301+cu128" }, .gpus = { "RTX 5090" } });
+    SHOW(nightly);
+    CHECK(problems(nightly) == Codes { "framework-pre-release" });
+    CHECK(has_code(nightly, "gpu-cubin"));
+    // a pre-release of a release the matrix does not hold is not on record
+    CHECK(error_of({ .frameworks = { "tensorflow==2.16.0rc0" } }).message()
+        == "the matrix has no tensorflow 2.16.0rc0 (its tensorflow 2.16 releases begin at 2.16.1)");
+}
+
 TEST_CASE("a Python inside the range, patch level included, is accepted", "[resolve]")
 {
     Report r = check({ .frameworks = { "torch==2.1" }, .python = "3.11.8" });
