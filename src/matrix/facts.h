@@ -280,6 +280,23 @@ struct TensorflowGpuCode {
     bool operator==(const TensorflowGpuCode&) const = default;
 };
 
+// A known failure of a release's pip extra, with its own sources: pip cannot install it (a
+// pin no index a user has serves), or it installs but the framework does not find the NVIDIA
+// libraries it brought, so the GPU goes unused.
+struct PipExtraIssue {
+    enum class Kind { uninstallable, libraries_not_found };
+    Kind kind;
+    std::vector<Pep440Version> versions; // the releases it hits; empty: every release of the row
+    std::optional<PythonVersion> python_from; // the oldest Python it hits; none: every one
+    std::string detail; // what goes wrong: "pins tensorrt-libs==8.6.1, which only pypi.nvidia.com publishes"
+    std::optional<Pep440Version> fixed_in; // the release that drops it; none: none on record
+    Provenance provenance;
+
+    bool operator==(const PipExtraIssue&) const = default;
+};
+
+std::string_view to_string(PipExtraIssue::Kind kind); // "uninstallable", "libraries-not-found"
+
 struct TensorflowRelease {
     std::string line;
     std::vector<Pep440Version> versions;
@@ -289,6 +306,7 @@ struct TensorflowRelease {
     std::string pip_extra; // "and-cuda": the extra that brings CUDA from pip (2.14 on); "": none
     std::optional<PipNccl> nccl; // none: not on record
     std::optional<TensorflowGpuCode> gpu_code; // none: not on record
+    std::vector<PipExtraIssue> pip_extra_issues; // of `pip_extra`
     Provenance provenance;
 
     bool operator==(const TensorflowRelease&) const = default;

@@ -55,9 +55,13 @@ template <typename A> void fields(A& a, TorchRelease& r)
 }
 template <typename A> void fields(A& a, PipNccl& r) { a(r.versions, r.provenance); }
 template <typename A> void fields(A& a, TensorflowGpuCode& r) { a(r.cubins, r.ptx, r.provenance); }
+template <typename A> void fields(A& a, PipExtraIssue& r)
+{
+    a(r.kind, r.versions, r.python_from, r.detail, r.fixed_in, r.provenance);
+}
 template <typename A> void fields(A& a, TensorflowRelease& r)
 {
-    a(r.line, r.versions, r.python, r.cuda, r.cudnn, r.pip_extra, r.nccl, r.gpu_code, r.provenance);
+    a(r.line, r.versions, r.python, r.cuda, r.cudnn, r.pip_extra, r.nccl, r.gpu_code, r.pip_extra_issues, r.provenance);
 }
 template <typename A> void fields(A& a, JaxBuild& r)
 {

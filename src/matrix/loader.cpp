@@ -327,11 +327,11 @@ private:
 
     TensorflowRelease read_tensorflow(const JsonReader& row) const
     {
-        row.allow_only({ "line", "versions", "python", "cuda", "cudnn", "pip_extra", "nccl", "gpu_code", "note",
-            "source", "confidence" });
+        row.allow_only({ "line", "versions", "python", "cuda", "cudnn", "pip_extra", "nccl", "gpu_code",
+            "pip_extra_issues", "note", "source", "confidence" });
         TensorflowRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             range<PythonVersion>(row.at("python")), row.at("cuda").as<CudaVersion>(),
-            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), {}, {},
+            row.at("cudnn").as<CudnnVersion>(), row.optional_string("pip_extra").value_or(""), {}, {}, {},
             provenance(row) };
         release.nccl = read_pip_nccl(row, release.pip_extra);
         if (auto code = row.find("gpu_code")) { // null: not on record
@@ -339,8 +339,33 @@ private:
             release.gpu_code = TensorflowGpuCode { list<ComputeCapability>(code->at("cubins")),
                 list<ComputeCapability>(code->at("ptx")), provenance(*code) };
         }
+        if (auto issues = row.find("pip_extra_issues"))
+            for (const auto& issue : issues->items())
+                release.pip_extra_issues.push_back(read_pip_extra_issue(issue, release));
         std::sort(release.versions.begin(), release.versions.end());
         return release;
+    }
+
+    PipExtraIssue read_pip_extra_issue(const JsonReader& issue, const TensorflowRelease& release) const
+    {
+        issue.allow_only({ "kind", "versions", "python_from", "detail", "fixed_in", "note", "source", "confidence" });
+        if (release.pip_extra.empty())
+            issue.fail("an issue of a pip extra on a row without one", "name the extra in \"pip_extra\"");
+        std::string kind = issue.at("kind").string();
+        PipExtraIssue out { PipExtraIssue::Kind::uninstallable, list<Pep440Version>(issue.at("versions")),
+            issue.optional_as<PythonVersion>("python_from"), issue.at("detail").string(),
+            issue.optional_as<Pep440Version>("fixed_in"), provenance(issue) };
+        if (kind == to_string(PipExtraIssue::Kind::libraries_not_found))
+            out.kind = PipExtraIssue::Kind::libraries_not_found;
+        else if (kind != to_string(PipExtraIssue::Kind::uninstallable))
+            issue.at("kind").fail("expected uninstallable or libraries-not-found, got '" + kind + "'");
+        for (std::size_t i = 0; i < out.versions.size(); ++i)
+            if (std::find(release.versions.begin(), release.versions.end(), out.versions[i]) == release.versions.end())
+                issue.at("versions")
+                    .items()[i]
+                    .fail(out.versions[i].str() + " is not a release of the row",
+                        "list releases from the row's \"versions\"");
+        return out;
     }
 
     // The NCCL the row's pip extra requires: a floor, and a ceiling where the extra has one.

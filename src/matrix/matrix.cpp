@@ -8,6 +8,11 @@ namespace {
 
 } // namespace
 
+std::string_view to_string(PipExtraIssue::Kind kind)
+{
+    return kind == PipExtraIssue::Kind::uninstallable ? "uninstallable" : "libraries-not-found";
+}
+
 std::string_view to_string(GpuSegment segment)
 {
     switch (segment) {

@@ -97,6 +97,16 @@ void add_build(const FrameworkBuild& build, Rows& rows)
             rows.add("tensorflow.json", "releases[line=" + release.line + "].gpu_code",
                 { { "cubins", list_text(release.gpu_code->cubins) }, { "ptx", list_text(release.gpu_code->ptx) } },
                 release.gpu_code->provenance);
+        for (std::size_t i = 0; i < release.pip_extra_issues.size(); ++i) {
+            const auto& issue = release.pip_extra_issues[i];
+            rows.add("tensorflow.json",
+                "releases[line=" + release.line + "].pip_extra_issues[" + std::to_string(i) + "]",
+                { { "kind", std::string(to_string(issue.kind)) },
+                    { "versions", issue.versions.empty() ? "every release of the row" : versions_text(issue.versions) },
+                    { "python_from", issue.python_from ? issue.python_from->text() : "every Python" },
+                    { "detail", issue.detail } },
+                issue.provenance);
+        }
     }
     if (build.jax) {
         const auto& release = *build.jax;

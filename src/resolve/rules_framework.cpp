@@ -218,11 +218,55 @@ void check_companion_build(const FrameworkBuild& build, const FrameworkRequest& 
     report.suggest(fix);
 }
 
+bool hits(const matrix::PipExtraIssue& issue, const FrameworkBuild& build, const std::optional<PythonVersion>& python)
+{
+    if (!issue.versions.empty()
+        && (!build.version
+            || std::find(issue.versions.begin(), issue.versions.end(), *build.version) == issue.versions.end()))
+        return false; // a line names its newest release, which no version-bound issue hits
+    return !issue.python_from || (python && !(*python < *issue.python_from));
+}
+
+// What is known to go wrong with the pip extra a TensorFlow request installs.
+void check_pip_extra_issues(const Context& ctx, const FrameworkBuild& build, Report& report)
+{
+    const std::string extra = std::string(to_string(build.framework)) + "[" + build.extra + "]";
+    const std::string installed = extra + "==" + (build.version ? build.version->public_str() : build.line);
+    for (const auto& issue : build.tensorflow->pip_extra_issues) {
+        if (!hits(issue, build, ctx.query.python))
+            continue;
+        bool uninstallable = issue.kind == matrix::PipExtraIssue::Kind::uninstallable;
+        if (uninstallable)
+            report.add(Verdict::fail, "pip-extra-uninstallable",
+                installed + " cannot be installed from PyPI"
+                    + (issue.python_from ? " on Python " + issue.python_from->text() + " and newer" : "")
+                    + ": its extra " + issue.detail,
+                issue.provenance.cite());
+        else
+            report.add(Verdict::warn, "pip-extra-libraries-not-found",
+                installed
+                    + " does not find the NVIDIA libraries its extra installs: unless CUDA's libraries are "
+                      "on the loader path (a system CUDA, LD_LIBRARY_PATH), the GPU goes unused; "
+                    + issue.detail,
+                issue.provenance.cite());
+        if (issue.fixed_in)
+            report.suggest("use " + extra + "==" + issue.fixed_in->public_str() + ", which "
+                + (uninstallable ? "drops the pin" : "finds them"));
+        else if (!uninstallable)
+            report.suggest(
+                "link the NVIDIA libraries into TensorFlow's package directory (ln -svf ../nvidia/*/lib/*.so* "
+                "there), as https://www.tensorflow.org/install/pip shows for Linux");
+    }
+}
+
 } // namespace
 
 void check_framework(const Context& ctx, Report& report)
 {
     check_python(ctx, report);
+    if (ctx.build && ctx.build->tensorflow && !ctx.build->extra.empty()
+        && ctx.build->extra == ctx.build->tensorflow->pip_extra)
+        check_pip_extra_issues(ctx, *ctx.build, report);
     for (const auto& request : ctx.query.frameworks) {
         if (is_companion(request.framework)) {
             if (ctx.build && ctx.build->torch) {

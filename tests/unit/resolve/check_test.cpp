@@ -225,6 +225,61 @@ TEST_CASE("case 10: tensorflow 2.15 with CUDA 12.2, cuDNN 8.9 and driver 535.104
     CHECK(problems(r).empty());
 }
 
+TEST_CASE("tensorflow[and-cuda] 2.15.0 cannot be installed from PyPI: its tensorrt-libs pin is not there", "[resolve]")
+{
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.15.0" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "pip-extra-uninstallable" });
+    CHECK(finding(r, "pip-extra-uninstallable")->message
+        == "tensorflow[and-cuda]==2.15.0 cannot be installed from PyPI: its extra pins tensorrt-libs==8.6.1, which "
+           "PyPI "
+           "does not publish ('No matching distribution found for tensorrt-libs==8.6.1')");
+    CHECK(finding(r, "pip-extra-uninstallable")->why
+        == "https://github.com/tensorflow/tensorflow/issues/66517 | "
+           "https://github.com/tensorflow/tensorflow/pull/62520");
+    CHECK(suggests(r, "use tensorflow[and-cuda]==2.15.0.post1, which drops the pin"));
+    // the post-release drops the pin; without the extra pip installs no tensorrt; 2.15.1 is another release
+    CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.15.0.post1" } })).empty());
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.15.0" } })).empty());
+    CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.15.1" } })).empty());
+    CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.15" } })).empty());
+}
+
+TEST_CASE("tensorflow[and-cuda] 2.14.0 pins a tensorrt with no Python 3.11 wheel", "[resolve]")
+{
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.14.0" }, .python = "3.11" });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "pip-extra-uninstallable" });
+    CHECK(finding(r, "pip-extra-uninstallable")->message
+        == "tensorflow[and-cuda]==2.14.0 cannot be installed from PyPI on Python 3.11 and newer: its extra pins "
+           "tensorrt==8.5.3.1, which has no wheel for Python 3.11 ('No matching distribution found for "
+           "tensorrt==8.5.3.1')");
+    CHECK(r.suggestions.empty()); // no release of the line is on record to drop it
+    CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.14.0" }, .python = "3.10" })).empty());
+    CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.14.0" } })).empty()); // the Python decides
+}
+
+TEST_CASE("tensorflow[and-cuda] 2.16 and 2.17 do not find the NVIDIA libraries their extra installs", "[resolve]")
+{
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.16.1" }, .python = "3.11" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "pip-extra-libraries-not-found" });
+    CHECK_THAT(finding(r, "pip-extra-libraries-not-found")->message,
+        StartsWith("tensorflow[and-cuda]==2.16.1 does not find the NVIDIA libraries its extra installs: unless CUDA's "
+                   "libraries are on the loader path (a system CUDA, LD_LIBRARY_PATH), the GPU goes unused; "
+                   "tf.config.list_physical_devices('GPU') is empty"));
+    CHECK(suggests(r,
+        "link the NVIDIA libraries into TensorFlow's package directory (ln -svf ../nvidia/*/lib/*.so* there), as "
+        "https://www.tensorflow.org/install/pip shows for Linux"));
+    CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.17" } }))
+        == Codes { "pip-extra-libraries-not-found" });
+    // without the extra, TensorFlow loads the system's CUDA; 2.15 found its pip libraries
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.16.1" } })).empty());
+    CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.15.1" } })).empty());
+}
+
 TEST_CASE("case 13: CUDA 11.7 cannot target the RTX 4090 (sm_89 needs CUDA 11.8)", "[resolve]")
 {
     Report r = check({ .cuda = "11.7", .gpus = { "RTX 4090" } });

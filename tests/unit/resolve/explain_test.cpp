@@ -79,6 +79,21 @@ TEST_CASE("explain gives what a jax release does on Blackwell as a row of its ow
     CHECK(blackwell.provenance.sources.front().key == "HURO_3");
 }
 
+TEST_CASE("explain gives a tensorflow release's pip extra issues as rows of their own", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("tensorflow[and-cuda]==2.15.0") };
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& issue = row(rows, "releases[line=2.15].pip_extra_issues[0]");
+    CHECK(issue.facts
+        == std::vector<std::pair<std::string, std::string>> { { "kind", "uninstallable" }, { "versions", "2.15.0" },
+            { "python_from", "every Python" },
+            { "detail",
+                "pins tensorrt-libs==8.6.1, which PyPI does not publish ('No matching distribution found for "
+                "tensorrt-libs==8.6.1')" } });
+    CHECK(issue.provenance.sources.front().key == "TF_66517");
+}
+
 TEST_CASE("explain gives the facts a row contributes, and says which are not known", "[resolve]")
 {
     auto rows = rows_used(matrix::Matrix::embedded(), torch_cu118_on_4090());
