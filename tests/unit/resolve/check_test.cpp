@@ -1678,6 +1678,28 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
     CHECK_THROWS_AS(PythonRequest::parse("t"), Error);
 }
 
+TEST_CASE("laptop, entry and embedded parts read as their chip's compute capability", "[resolve]")
+{
+    // torch 2.6 cu126 carries sm_50, sm_75 and sm_86 cubins, whose sm_86 serves 8.9, and no sm_120
+    auto [name, outcome] = GENERATE(table<std::string, std::string>({
+        { "NVIDIA GeForce MX110", "carries sm_50 kernels for NVIDIA GeForce MX110" },
+        { "940MX", "carries sm_50 kernels for NVIDIA GeForce 940MX" },
+        { "GeForce 930MX", "carries sm_50 kernels for NVIDIA GeForce 930MX" },
+        { "GTX 1630", "carries sm_75 kernels for NVIDIA GeForce GTX 1630" },
+        { "RTX A400", "carries sm_86 kernels for NVIDIA RTX A400" },
+        { "NVIDIA RTX A500 Laptop GPU", "carries sm_86 kernels for NVIDIA RTX A500 Laptop GPU" },
+        { "RTX 1000 Ada Laptop", "its sm_86 cubins run on 8.9" },
+        { "NVIDIA RTX PRO 2000 Blackwell Generation Laptop GPU",
+            "carries no code for NVIDIA RTX PRO 2000 Blackwell Generation Laptop GPU (sm_120)" },
+    }));
+    CAPTURE(name);
+    Report r = check({ .frameworks = { "torch==2.6.0+cu126" }, .gpus = { name } });
+    SHOW(r);
+    bool found = std::any_of(r.findings.begin(), r.findings.end(),
+        [&](const Finding& f) { return f.message.find(outcome) != std::string::npos; });
+    CHECK(found);
+}
+
 TEST_CASE("H20 and H800 read as the Hopper parts they are, A800 and A100-SXM-64GB as Ampere", "[resolve]")
 {
     auto [name, sm] = GENERATE(table<std::string, std::string>({
