@@ -327,6 +327,9 @@ void check_gpus(const Context& ctx, Report& report)
                     + arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
                 arch->provenance.cite(), gpu.label);
         if (ctx.build && ctx.build->framework == Framework::jax) {
+            // XLA compiles for the GPU at run time with the CUDA's ptxas, so its window holds too
+            if (ctx.cuda && arch)
+                check_toolkit_window(ctx, gpu, *arch, report);
             check_framework_minimum(*ctx.build, gpu, report);
             if (gpu.compute_capability.major() >= 10)
                 check_jax_blackwell(ctx.matrix, *ctx.build, gpu, report);

@@ -1258,6 +1258,18 @@ TEST_CASE("jax before 0.6 dies on a Blackwell GPU where its XLA falls back to sm
     CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.30" }, .gpus = { "H100 SXM" } }), "jax-gpu-unconfirmed"));
 }
 
+TEST_CASE("JAX's XLA compiles with its CUDA's ptxas, so that CUDA must target the GPU", "[resolve][jax]")
+{
+    // jax#13570: 'ptxas does not support CC 8.9' below CUDA 11.8; the cuda11 range ends before Blackwell
+    Report ada = check({ .frameworks = { "jax[cuda12_local]==0.4.30" }, .cuda = "12.4", .gpus = { "RTX 4080" } });
+    CHECK(finding(ada, "cuda-targets-gpu")->message == "CUDA 12.4 can target sm_89 (NVIDIA GeForce RTX 4080)");
+    Report old = check({ .frameworks = { "jax[cuda11_pip]==0.4.20" }, .gpus = { "RTX 5090" } });
+    SHOW(old);
+    CHECK(finding(old, "cuda-cannot-target-gpu")->message
+        == "CUDA 11.8 cannot target sm_120 (NVIDIA GeForce RTX 5090, Blackwell): compute capability 12.0 needs CUDA >= "
+           "12.8");
+}
+
 TEST_CASE(
     "with no CUDA named, a jax build runs on the oldest CUDA of its range that targets the GPUs", "[resolve][jax]")
 {
