@@ -1,0 +1,221 @@
+// `dlenv check` of framework builds as reports name them (companions, local labels, post-
+// and pre-releases, free-threaded Pythons) and of the GPU names nvidia-smi prints, against the
+// embedded matrix.
+
+#include "support/check_ask.h"
+
+using namespace dlenv;
+using namespace dlenv::resolve;
+using namespace dlenv::resolve::check_support;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+TEST_CASE("a companion built for another CUDA than torch: another major fails, another minor warns", "[resolve]")
+{
+    Report major = check({ .frameworks = { "torch==2.11.0+cu130", "torchaudio==2.11.0+cu128" } });
+    SHOW(major);
+    CHECK(major.verdict() == Verdict::fail);
+    CHECK(problems(major) == Codes { "companion-cuda-mismatch" });
+    CHECK(finding(major, "companion-cuda-mismatch")->message
+        == "torchaudio 2.11.0+cu128 is built for CUDA 12.8 and torch 2.11.0 cu130 for CUDA 13.0: it refuses, on "
+           "import, "
+           "a torch compiled for another CUDA major");
+    CHECK(suggests(major, "install the companion of the same build: torchaudio==2.11.0+cu130"));
+
+    Report minor = check({ .frameworks = { "torch==2.0.1+cu118", "torchvision==0.15.2+cu117" } });
+    SHOW(minor);
+    CHECK(minor.verdict() == Verdict::warn);
+    CHECK(problems(minor) == Codes { "companion-cuda-minor" });
+
+    Report cpu = check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cpu" } });
+    CHECK(problems(cpu) == Codes { "companion-cpu-build" });
+    CHECK(check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cu121" } }).verdict() == Verdict::ok);
+}
+
+TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[resolve]")
+{
+    auto request = FrameworkRequest::parse("jaxlib==0.4.20+cuda11.cudnn86");
+    CHECK(request.framework == Framework::jax);
+    CHECK(request.local == "cuda11.cudnn86");
+    Report cuda11 = check({ .frameworks = { "jaxlib==0.4.20+cuda11.cudnn86" }, .cudnn = "8.5" });
+    SHOW(cuda11);
+    const Finding* build = finding(cuda11, "framework-build");
+    REQUIRE(build);
+    CHECK_THAT(build->message, Contains("runs as jax 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6"));
+    CHECK(has_code(cuda11, "cudnn-outside-framework-range"));
+    Report cuda12 = check({ .frameworks = { "jaxlib==0.4.20+cuda12.cudnn89" } });
+    CHECK_THAT(finding(cuda12, "framework-build")->message, Contains("cuda12_pip: CUDA 12.2, cuDNN 8.9"));
+    CHECK_THROWS_WITH(check({ .frameworks = { "jaxlib==0.4.20+rocm60" } }),
+        "'rocm60' in jax==0.4.20+rocm60 names no CUDA build of jaxlib");
+    CHECK(check({ .frameworks = { "jaxlib==0.4.31" }, .python = "3.12" }).verdict() == Verdict::ok);
+}
+
+TEST_CASE(
+    "TensorFlow's wheels: a GPU below every cubin and PTX has no code, one its PTX reaches JIT-compiles", "[resolve]")
+{
+    // TF 2.3: sm_35,sm_37,sm_52,sm_60,sm_61,compute_70 (tensorflow/tensorflow#41990, #46537).
+    Report mx130 = check({ .frameworks = { "tensorflow==2.3" }, .gpus = { "GeForce MX130" } });
+    SHOW(mx130);
+    CHECK(mx130.verdict() == Verdict::fail);
+    CHECK(problems(mx130) == Codes { "gpu-no-kernel" });
+    CHECK(finding(mx130, "gpu-no-kernel")->message
+        == "tensorflow 2.3 carries no code for NVIDIA GeForce MX130 (sm_50): its GPU code is "
+           "3.5;3.7;5.2;6.0;6.1;7.0+PTX, and a cubin runs only on the same major with an equal or higher minor");
+    // 2.2 carried PTX for each of them: the driver JIT-compiles compute_35 for a 5.0 part.
+    Report older = check({ .frameworks = { "tensorflow==2.2" }, .gpus = { "GeForce MX130" } });
+    CHECK(problems(older) == Codes { "gpu-ptx-jit" });
+    // 2.15 (sm_50..sm_75, compute_80): an H100 runs on the compute_80 PTX, JIT-compiled at start.
+    Report h100 = check({ .frameworks = { "tensorflow==2.15.0" }, .gpus = { "H100" } });
+    SHOW(h100);
+    CHECK(h100.verdict() == Verdict::warn);
+    CHECK(problems(h100) == Codes { "gpu-ptx-jit" });
+    // 2.12's sm_80 cubin serves an RTX 4090 (same major): no JIT, and CUDA 11.8 targets sm_89.
+    CHECK(check({ .frameworks = { "tensorflow==2.12.0" }, .gpus = { "RTX 4090" } }).verdict() == Verdict::ok);
+    // A GPU newer than the release's CUDA is the toolkit window's error alone.
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.16.2" }, .gpus = { "RTX 5080" } }))
+        == Codes { "cuda-cannot-target-gpu" });
+}
+
+TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13.0 on PyPI", "[resolve]")
+{
+    Report v100 = check({ .frameworks = { "torch==2.11.0+cu128" }, .gpus = { "V100" } });
+    SHOW(v100);
+    CHECK(problems(v100) == Codes { "gpu-no-kernel" });
+    CHECK(problems(check({ .frameworks = { "torch==2.11.0+cu126" }, .gpus = { "V100" } }))
+        == Codes { "cudnn-gpu-deprecated" });
+    Report pypi = check({ .frameworks = { "torch==2.11.0" }, .driver = "550.163.01", .gpus = { "T4" } });
+    SHOW(pypi);
+    CHECK_THAT(finding(pypi, "framework-build")->message,
+        Contains("cu130: CUDA 13.0") && Contains("(the PyPI default build)"));
+    CHECK(pypi.verdict() == Verdict::fail);
+    CHECK(has_code(pypi, "driver-too-old"));
+}
+
+TEST_CASE("torch 1.3.1 moved its oldest kernels from sm_35 to sm_37, and its PyPI build to CUDA 10.1", "[resolve]")
+{
+    // pytorch/pytorch#31319: 1.3.1 on a Tesla K40c, "no kernel image is available".
+    Report k40 = check({ .frameworks = { "torch==1.3.1" }, .gpus = { "Tesla K40c" } });
+    SHOW(k40);
+    CHECK(problems(k40) == Codes { "gpu-no-kernel" });
+    CHECK_THAT(finding(k40, "gpu-no-kernel")->message, Contains("its GPU code is 3.7+PTX;5.0;6.0;6.1;7.0;7.5"));
+    CHECK(check({ .frameworks = { "torch==1.3.0" }, .gpus = { "Tesla K40c" } }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "torch==1.3.1" }, .gpus = { "Tesla K80" } }).verdict() == Verdict::ok);
+    // pytorch/pytorch#30071: 1.3.1 from pip is a CUDA 10.1.243 build; driver 410.48 runs 1.2.0's CUDA 10.0.
+    Report driver = check({ .frameworks = { "torch==1.3.1" }, .driver = "410.48" });
+    SHOW(driver);
+    CHECK(has_code(driver, "driver-too-old"));
+    CHECK(suggests_containing(driver, "use cu100 (torch 1.3.1+cu100)"));
+    CHECK(problems(check({ .frameworks = { "torch==1.2.0" }, .driver = "410.48" })).count("driver-too-old") == 0);
+}
+
+TEST_CASE("a post-release is its release re-packaged: tensorflow 2.15.0.post1 is judged as 2.15.0", "[resolve]")
+{
+    Report r = check({ .frameworks = { "tensorflow[and-cuda]==2.15.0.post1" }, .python = "3.11" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK_THAT(finding(r, "framework-build")->message,
+        StartsWith("tensorflow[and-cuda]==2.15.0.post1 runs as tensorflow 2.15.0.post1"));
+    CHECK(error_of({ .frameworks = { "tensorflow==2.15.2.post1" } }).message()
+        == "tensorflow 2.15.2.post1 is not a release");
+}
+
+TEST_CASE(
+    "TensorFlow 2.4, a CUDA 11.0 build, loads libcusolver.so.10, which CUDA 11.1 and later do not ship", "[resolve]")
+{
+    // tensorflow/tensorflow#48498, #49167: "Could not load dynamic library 'libcusolver.so.10'".
+    Report r = check({ .frameworks = { "tensorflow==2.4.1" }, .cuda = "11.2" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(finding(r, "framework-cuda-untested")->message
+        == "tensorflow 2.4.1 was built with CUDA 11.0 and loads its cuSOLVER as libcusolver.so.10, which CUDA 11.2 "
+           "does not have (it ships libcusolver.so.11)");
+    CHECK(suggests(r, "tensorflow 2.5 is tested with CUDA 11.2 and cuDNN 8.1"));
+    CHECK(check({ .frameworks = { "tensorflow==2.4.1" }, .cuda = "11.0" }).verdict() == Verdict::ok);
+}
+
+TEST_CASE("torch 1.7.0 pairs with torchvision 0.8.0 and with its fix release 0.8.1", "[resolve]")
+{
+    for (std::string vision : { "0.8.0", "0.8.1" }) {
+        Report r = check({ .frameworks = { "torch==1.7.0", "torchvision==" + vision } });
+        SHOW(r);
+        CHECK(r.verdict() == Verdict::ok);
+        CHECK(finding(r, "companion-paired")->message == "torchvision " + vision + " is built for torch 1.7.0");
+    }
+    CHECK(
+        problems(check({ .frameworks = { "torch==1.7.1", "torchvision==0.8.1" } })) == Codes { "companion-mismatch" });
+}
+
+TEST_CASE("a GPU name reads alike with or without the brand words nvidia-smi prints", "[resolve]")
+{
+    for (std::string name : { "NVIDIA H100 80GB HBM3", "H100 80GB HBM3", "NVIDIA GeForce RTX 3080 Laptop GPU",
+             "GeForce RTX 3080 Laptop GPU", "RTX 3080 Laptop GPU" }) {
+        CAPTURE(name);
+        Report r = check({ .frameworks = { "torch==2.1.2+cu118" }, .gpus = { name } });
+        CHECK(r.verdict() != Verdict::fail);
+        CHECK(has_code(r, "gpu-cubin"));
+    }
+}
+
+TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally", "[resolve]")
+{
+    // pytorch/pytorch#130249: no 3.13t binaries for 2.5; cp313t wheels from 2.6.
+    Report none = check({ .frameworks = { "torch==2.5.0" }, .python = "3.13t" });
+    SHOW(none);
+    CHECK(none.verdict() == Verdict::fail);
+    CHECK(finding(none, "python-free-threaded-unsupported")->message
+        == "torch 2.5.0 cu124 ships no wheels for the free-threaded Python 3.13t");
+    Report shipped = check({ .frameworks = { "torch==2.6.0" }, .python = "3.13t" });
+    SHOW(shipped);
+    CHECK(problems(shipped) == Codes { "python-free-threaded" });
+    CHECK(finding(shipped, "python-free-threaded")->message
+        == "torch 2.6.0 cu124 ships wheels for the free-threaded Python 3.13t, which PyTorch supports experimentally");
+    CHECK(finding(check({ .frameworks = { "torch==2.12.1" }, .python = "3.13t" }), "python-free-threaded-unsupported")
+              ->message
+        == "torch 2.12.1 cu130 ships no wheels for the free-threaded Python 3.13t (its free-threaded wheels: 3.14t)");
+    // Not on record is said so, and the verdict is the rest of the stack's.
+    for (std::string framework : { "tensorflow==2.20.0", "torch==2.13.0" }) {
+        Report unknown = check({ .frameworks = { framework }, .python = "3.13t" });
+        CHECK(unknown.verdict() == Verdict::ok);
+        CHECK(has_code(unknown, "python-free-threaded-unknown"));
+    }
+    CHECK(PythonRequest::parse("3.13t").free_threaded);
+    CHECK_FALSE(PythonRequest::parse("3.13").free_threaded);
+    CHECK_THROWS_AS(PythonRequest::parse("t"), Error);
+}
+
+TEST_CASE("laptop, entry and embedded parts read as their chip's compute capability", "[resolve]")
+{
+    // torch 2.6 cu126 carries sm_50, sm_75 and sm_86 cubins, whose sm_86 serves 8.9, and no sm_120
+    auto [name, outcome] = GENERATE(table<std::string, std::string>({
+        { "NVIDIA GeForce MX110", "carries sm_50 kernels for NVIDIA GeForce MX110" },
+        { "940MX", "carries sm_50 kernels for NVIDIA GeForce 940MX" },
+        { "GeForce 930MX", "carries sm_50 kernels for NVIDIA GeForce 930MX" },
+        { "GTX 1630", "carries sm_75 kernels for NVIDIA GeForce GTX 1630" },
+        { "RTX A400", "carries sm_86 kernels for NVIDIA RTX A400" },
+        { "NVIDIA RTX A500 Laptop GPU", "carries sm_86 kernels for NVIDIA RTX A500 Laptop GPU" },
+        { "RTX 1000 Ada Laptop", "its sm_86 cubins run on 8.9" },
+        { "NVIDIA RTX PRO 2000 Blackwell Generation Laptop GPU",
+            "carries no code for NVIDIA RTX PRO 2000 Blackwell Generation Laptop GPU (sm_120)" },
+    }));
+    CAPTURE(name);
+    Report r = check({ .frameworks = { "torch==2.6.0+cu126" }, .gpus = { name } });
+    SHOW(r);
+    bool found = std::any_of(r.findings.begin(), r.findings.end(),
+        [&](const Finding& f) { return f.message.find(outcome) != std::string::npos; });
+    CHECK(found);
+}
+
+TEST_CASE("H20 and H800 read as the Hopper parts they are, A800 and A100-SXM-64GB as Ampere", "[resolve]")
+{
+    auto [name, sm] = GENERATE(table<std::string, std::string>({
+        { "NVIDIA H20", "sm_90" },
+        { "H800", "sm_90" },
+        { "NVIDIA A800-SXM4-80GB", "sm_80" },
+        { "NVIDIA A100-SXM-64GB", "sm_80" },
+    }));
+    CAPTURE(name);
+    Report r = check({ .frameworks = { "torch==2.6.0+cu124" }, .gpus = { name } });
+    const Finding* cubin = finding(r, "gpu-cubin");
+    REQUIRE(cubin);
+    CHECK_THAT(cubin->message, StartsWith("torch 2.6.0 cu124 carries " + sm + " kernels"));
+}

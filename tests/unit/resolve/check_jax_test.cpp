@@ -1,0 +1,253 @@
+// `dlenv check` of JAX releases against the embedded matrix: their builds, CUDA, cuDNN,
+// Python and GPUs.
+
+#include "support/check_ask.h"
+
+using namespace dlenv;
+using namespace dlenv::resolve;
+using namespace dlenv::resolve::check_support;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+// --- JAX (jax.json: jax-ml/jax CHANGELOG.md, setup.py and the CUDA plugin's requirements per tag)
+
+TEST_CASE("jax 0.4.31 takes cuDNN 9.1 or a later 9.x, as its changelog says, where 0.4.30 took 9.0", "[resolve][jax]")
+{
+    Report r = check({ .frameworks = { "jax==0.4.31" }, .cudnn = "9.0" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "cudnn-outside-framework-range" });
+    CHECK(finding(r, "cudnn-outside-framework-range")->message == "JAX's cuda12 build needs cuDNN 9.1-9.99, not 9.0");
+    CHECK(finding(r, "framework-build")->message == "jax==0.4.31 runs as jax 0.4.31 cuda12: CUDA 12.1, cuDNN 9.1");
+
+    Report older = check({ .frameworks = { "jax==0.4.30" }, .cudnn = "9.0" });
+    SHOW(older);
+    CHECK_FALSE(has_code(older, "cudnn-outside-framework-range"));
+    CHECK(check({ .frameworks = { "jax==0.4.31" }, .cudnn = "9.1" }).verdict() == Verdict::ok);
+}
+
+TEST_CASE(
+    "jax's Python range follows each release: 3.9 ends with 0.4.30, 3.11 is the floor from 0.7.0", "[resolve][jax]")
+{
+    Report dropped = check({ .frameworks = { "jax==0.4.31" }, .python = "3.9" });
+    SHOW(dropped);
+    CHECK(problems(dropped) == Codes { "python-unsupported" });
+    CHECK(finding(dropped, "python-unsupported")->message == "jax 0.4.31 cuda12 supports Python 3.10-3.12, not 3.9");
+    CHECK(check({ .frameworks = { "jax==0.4.30" }, .python = "3.9" }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "jax==0.4.34" }, .python = "3.13" }).verdict() == Verdict::ok);
+    // (0.7's cuDNN floor, 9.8, has no cuDNN row of its own yet: cudnn-unconfirmed besides)
+    CHECK(finding(check({ .frameworks = { "jax==0.7.0" }, .python = "3.10" }), "python-unsupported")->message
+        == "jax 0.7.0 cuda12 supports Python 3.11-3.13, not 3.10");
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.7.1" }, .python = "3.14" }), "python-unsupported"));
+}
+
+TEST_CASE("jax 0.8 defaults to its cuda13 build, which needs a Turing or newer GPU, while cuda12 still runs a V100",
+    "[resolve][jax]")
+{
+    Report r = check({ .frameworks = { "jax==0.8.0" }, .gpus = { "V100 SXM2 16GB" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(finding(r, "framework-build")->message == "jax==0.8.0 runs as jax 0.8.0 cuda13: CUDA 13.0, cuDNN 9.12.0.46");
+    CHECK(finding(r, "gpu-below-framework-minimum")->message
+        == "JAX's cuda13 build supports compute capability 7.5 and newer; Tesla V100-SXM2-16GB is 7.0");
+
+    Report cuda12 = check({ .frameworks = { "jax==0.8.0" }, .cuda = "12.8", .gpus = { "V100 SXM2 16GB" } });
+    SHOW(cuda12);
+    CHECK(finding(cuda12, "framework-build")->message == "jax==0.8.0 runs as jax 0.8.0 cuda12: CUDA 12.8, cuDNN 9.8");
+    CHECK_FALSE(has_code(cuda12, "gpu-below-framework-minimum"));
+}
+
+TEST_CASE("jax 0.4.26-0.4.29 are CUDA 12 builds on Python 3.9-3.12, cuDNN 8.9 before 0.4.29 and 9.1 from it",
+    "[resolve][jax]")
+{
+    Report r29 = check({ .frameworks = { "jax==0.4.29" }, .python = "3.9" });
+    SHOW(r29);
+    CHECK(r29.verdict() == Verdict::ok);
+    CHECK(finding(r29, "framework-build")->message == "jax==0.4.29 runs as jax 0.4.29 cuda12: CUDA 12.1, cuDNN 9.1");
+    // 0.4.31 raised the floor to Python 3.10.
+    Report r31 = check({ .frameworks = { "jax==0.4.31" }, .python = "3.9" });
+    CHECK(r31.verdict() == Verdict::fail);
+    CHECK(problems(r31) == Codes { "python-unsupported" });
+    CHECK(finding(r31, "python-unsupported")->message == "jax 0.4.31 cuda12 supports Python 3.10-3.12, not 3.9");
+    // jaxlib 0.4.26 dropped CUDA 11.8.
+    Report cuda11 = check({ .frameworks = { "jax==0.4.26" }, .cuda = "11.8" });
+    CHECK(cuda11.verdict() == Verdict::fail);
+    CHECK(finding(cuda11, "framework-no-cuda-build")->message == "jax 0.4.26 has no CUDA 11.8 build");
+}
+
+TEST_CASE("jax 0.4.26 needs cuDNN 8.9 from pip, which torch 2.6's cuDNN 9 pin rules out and torch 2.3's serves",
+    "[resolve][coexist][jax]")
+{
+    Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.4.26" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "frameworks-cudnn" });
+    CHECK(finding(r, "frameworks-cudnn")->message
+        == "torch 2.6.0 cu124 carries cuDNN 9.1.0.70 and jax 0.4.26 cuda12 needs cuDNN 8.9.2.26-8.99: one environment "
+           "holds one nvidia-cudnn-cu12, so they cannot be installed together");
+    CHECK(finding(r, "frameworks-nccl")->message
+        == "torch 2.6.0 cu124 carries NCCL 2.21.5 and jax 0.4.26 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
+           "serves both");
+    Report older = check({ .frameworks = { "torch==2.3.1", "jax==0.4.28" } });
+    SHOW(older);
+    CHECK(finding(older, "frameworks-cudnn")->verdict == Verdict::ok);
+    CHECK(finding(older, "frameworks-nccl")->message
+        == "torch 2.3.1 cu121 carries NCCL 2.20.5 and jax 0.4.28 cuda12 needs NCCL >=2.18.1: one nvidia-nccl-cu12 "
+           "serves both");
+}
+
+TEST_CASE(
+    "jax, with no arch list on record, is held to the oldest compute capability its build supports", "[resolve][jax]")
+{
+    Report r = check({ .frameworks = { "jax==0.4.31" }, .gpus = { "H100 SXM5", "sm_50" } });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "gpu-below-framework-minimum" });
+    CHECK(finding(r, "gpu-framework-minimum")->subject == "NVIDIA H100 80GB HBM3");
+    CHECK(finding(r, "gpu-framework-minimum")->message
+        == "JAX's cuda12 build supports compute capability 5.2 and newer; NVIDIA H100 80GB HBM3 is 9.0 (which "
+           "architectures it carries code for is not on record)");
+    CHECK(finding(r, "gpu-below-framework-minimum")->message
+        == "JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0");
+}
+
+TEST_CASE("a GPU the framework has code for and a framework beside it does not fails naming that one",
+    "[resolve][coexist][jax]")
+{
+    // torch 2.4 cu121 carries sm_50 cubins; JAX's cuda12 build starts at compute capability 5.2.
+    Report r = check({ .frameworks = { "torch==2.4.1+cu121", "jax==0.4.31" }, .gpus = { "sm_50" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "gpu-below-framework-minimum" });
+    CHECK(finding(r, "gpu-cubin")->message == "torch==2.4.1+cu121: torch 2.4.1 cu121 carries sm_50 kernels for sm_50");
+    CHECK(finding(r, "gpu-below-framework-minimum")->message
+        == "jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0");
+
+    Report both = check({ .frameworks = { "torch==2.4.1+cu121", "jax==0.4.31" }, .gpus = { "A100 80GB SXM4" } });
+    SHOW(both);
+    CHECK(both.verdict() == Verdict::ok);
+    CHECK(finding(both, "gpu-framework-minimum")->message
+        == "jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; NVIDIA A100-SXM4-80GB is 8.0 "
+           "(which architectures it carries code for is not on record)");
+}
+
+TEST_CASE("torch 2.9's cu130 NCCL pin meets jax 0.8's nvidia-nccl-cu13 floor exactly", "[resolve][coexist][jax]")
+{
+    Report r = check({ .frameworks = { "torch==2.9.1+cu130", "jax==0.8.0" } });
+    SHOW(r);
+    const Finding* nccl = finding(r, "frameworks-nccl");
+    REQUIRE(nccl);
+    CHECK(nccl->verdict == Verdict::ok);
+    CHECK(nccl->message
+        == "torch 2.9.1 cu130 carries NCCL 2.27.7 and jax 0.8.0 cuda13 needs NCCL >=2.27.7: one nvidia-nccl-cu13 "
+           "serves both");
+}
+
+TEST_CASE("jax before 0.4.26 has CUDA 12 and CUDA 11.8 builds with the floors of its release", "[resolve][jax]")
+{
+    // jaxlib 0.4.24 dropped CUDA 12.2; 0.4.23 still runs on it.
+    Report newer = check({ .frameworks = { "jax==0.4.25" }, .cuda = "12.2" });
+    CHECK(newer.verdict() == Verdict::fail);
+    CHECK(finding(newer, "framework-no-cuda-build")->message == "jax 0.4.25 has no CUDA 12.2 build");
+    CHECK(check({ .frameworks = { "jax==0.4.23" }, .cuda = "12.2" }).verdict() == Verdict::ok);
+
+    // Built with cuDNN 8: cuDNN 9 is another major, 8.5 below the CUDA 11 build's 8.6.
+    Report nine = check({ .frameworks = { "jax==0.4.25" }, .cudnn = "9.0" });
+    CHECK(finding(nine, "cudnn-outside-framework-range")->message
+        == "JAX's cuda12_pip build needs cuDNN 8.9.4-8.99, not 9.0");
+    Report old = check({ .frameworks = { "jax==0.4.13" }, .cuda = "11.8", .cudnn = "8.5" });
+    CHECK(finding(old, "cudnn-outside-framework-range")->message
+        == "JAX's cuda11_pip build needs cuDNN 8.6-8.99, not 8.5");
+
+    // The extra names the build when no CUDA does; Python 3.8 left with 0.4.14.
+    Report cuda11 = check({ .frameworks = { "jax[cuda11_pip]==0.4.20" } });
+    CHECK(finding(cuda11, "framework-build")->message
+        == "jax[cuda11_pip]==0.4.20 runs as jax 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6");
+    Report python = check({ .frameworks = { "jax==0.4.14" }, .python = "3.8" });
+    CHECK(problems(python) == Codes { "python-unsupported" });
+    CHECK(finding(python, "python-unsupported")->message == "jax 0.4.14 cuda12_pip supports Python 3.9-3.11, not 3.8");
+}
+
+TEST_CASE("a jax release older than the line's rows is not on record, one between them is no release", "[resolve][jax]")
+{
+    Error older = error_of({ .frameworks = { "jax==0.4.7" } });
+    CHECK(older.message() == "the matrix has no jax 0.4.7 (its jax 0.4 releases begin at 0.4.8)");
+    CHECK(older.hint()
+        == "releases before 0.4.8 are not on record: check jax 0.4.8 or newer, or add the release to DIR/jax.json "
+           "from its sources and pass --matrix DIR");
+    Error e = error_of({ .frameworks = { "jax==0.4.39" } });
+    CHECK(e.message() == "jax 0.4.39 is not a release");
+    CHECK(e.hint()
+        == "releases of jax 0.4: 0.4.8, 0.4.9, 0.4.10, 0.4.11, 0.4.12, 0.4.13, 0.4.14, 0.4.15, 0.4.16, 0.4.17, 0.4.18, "
+           "0.4.19, 0.4.20, 0.4.21, 0.4.22, 0.4.23, 0.4.24, 0.4.25, 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, "
+           "0.4.32, 0.4.33, 0.4.34, 0.4.35, 0.4.36, 0.4.37 and 0.4.38");
+    CHECK(error_of({ .frameworks = { "jax==0.3" } }).message()
+        == "the matrix has no jax 0.3 (its oldest jax line is 0.4)");
+}
+
+TEST_CASE("jax before 0.6 dies on a Blackwell GPU where its XLA falls back to sm_90a, and 0.6.0 is built for it",
+    "[resolve][jax]")
+{
+    Report old = check({ .frameworks = { "jax==0.4.30" }, .cuda = "12.8", .gpus = { "RTX 5090" } });
+    SHOW(old);
+    CHECK(old.verdict() == Verdict::fail);
+    CHECK(problems(old) == Codes { "jax-xla-unknown-gpu" });
+    CHECK(finding(old, "jax-xla-unknown-gpu")->message
+        == "jax 0.4.30 cannot run on NVIDIA GeForce RTX 5090 (sm_120): its XLA does not know compute capability 12.0 "
+           "and compiles arch-conditional PTX for an older architecture, which ptxas refuses (\"cannot be compiled to "
+           "future architecture\")");
+    CHECK(finding(old, "jax-xla-unknown-gpu")->why
+        == "https://github.com/3587jjh/HuRo/pull/3 | https://github.com/NVIDIA/JAX-Toolbox/pull/1301");
+    CHECK(suggests(old, "for NVIDIA GeForce RTX 5090 use jax >= 0.6.0, the first release known to run on sm_120"));
+
+    Report built = check({ .frameworks = { "jax==0.6.0" }, .cuda = "12.8", .gpus = { "B200" } });
+    SHOW(built);
+    CHECK(built.verdict() == Verdict::ok);
+    CHECK(finding(built, "jax-runs-on-gpu")->message
+        == "jax 0.6.0 runs on NVIDIA B200 (sm_100): its XLA compiles for compute capability 10.0");
+
+    // between the last release reported failing and the first built for Blackwell
+    Report between = check({ .frameworks = { "jax==0.5.3" }, .gpus = { "sm_120" } });
+    SHOW(between);
+    CHECK(finding(between, "jax-gpu-unconfirmed")->verdict == Verdict::unknown);
+    CHECK(finding(between, "jax-gpu-unconfirmed")->message
+        == "whether jax 0.5.3's XLA compiles for sm_120 is not on record");
+    // a Blackwell architecture no release is on record for gets no suggestion
+    Report gb10 = check({ .frameworks = { "jax==0.8.0" }, .gpus = { "GB10" } });
+    CHECK(finding(gb10, "jax-gpu-unconfirmed")->message
+        == "whether jax 0.8.0's XLA compiles for NVIDIA GB10 (sm_121) is not on record");
+    CHECK(gb10.suggestions.empty());
+    // below Blackwell the build's minimum has said all there is
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.30" }, .gpus = { "H100 SXM" } }), "jax-gpu-unconfirmed"));
+}
+
+TEST_CASE("JAX's XLA compiles with its CUDA's ptxas, so that CUDA must target the GPU", "[resolve][jax]")
+{
+    // jax#13570: 'ptxas does not support CC 8.9' below CUDA 11.8; the cuda11 range ends before Blackwell
+    Report ada = check({ .frameworks = { "jax[cuda12_local]==0.4.30" }, .cuda = "12.4", .gpus = { "RTX 4080" } });
+    CHECK(finding(ada, "cuda-targets-gpu")->message == "CUDA 12.4 can target sm_89 (NVIDIA GeForce RTX 4080)");
+    Report old = check({ .frameworks = { "jax[cuda11_pip]==0.4.20" }, .gpus = { "RTX 5090" } });
+    SHOW(old);
+    CHECK(finding(old, "cuda-cannot-target-gpu")->message
+        == "CUDA 11.8 cannot target sm_120 (NVIDIA GeForce RTX 5090, Blackwell): compute capability 12.0 needs CUDA >= "
+           "12.8");
+}
+
+TEST_CASE(
+    "with no CUDA named, a jax build runs on the oldest CUDA of its range that targets the GPUs", "[resolve][jax]")
+{
+    // pip installs the newest CUDA 12 wheels: a Blackwell GPU's CUDA 12.8, not the 12.1 floor, picks
+    // the cuDNN support-matrix row that lists it
+    Report r = check({ .frameworks = { "jax==0.6.2" }, .gpus = { "RTX 5090" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(finding(r, "framework-build")->message
+        == "jax==0.6.2 runs as jax 0.6.2 cuda12: CUDA 12.8, cuDNN 9.8 (CUDA 12.8: the oldest CUDA of its 12.1-12.99 "
+           "range that targets NVIDIA GeForce RTX 5090)");
+    CHECK_FALSE(has_code(r, "cudnn-gpu-unsupported"));
+    // a GPU the floor targets keeps the floor; a CUDA the user names is the CUDA
+    CHECK(finding(check({ .frameworks = { "jax==0.6.2" }, .gpus = { "RTX 4090" } }), "framework-build")->message
+        == "jax==0.6.2 runs as jax 0.6.2 cuda12: CUDA 12.1, cuDNN 9.8");
+    Report named = check({ .frameworks = { "jax==0.6.2" }, .cuda = "12.4", .gpus = { "RTX 5090" } });
+    CHECK(finding(named, "framework-build")->message == "jax==0.6.2 runs as jax 0.6.2 cuda12: CUDA 12.4, cuDNN 9.8");
+    CHECK(has_code(named, "cudnn-gpu-unsupported"));
+}
