@@ -216,8 +216,14 @@ std::optional<FrameworkBuild> select_framework_build(
             throw Error(ErrorCode::invalid_input,
                 "'" + request.local + "' in " + request.text() + " names no CUDA build of jaxlib",
                 "write the label as jaxlib's wheels do (jaxlib==0.4.20+cuda12.cudnn89), or leave it out");
+        // a label's cuDNN picks among builds of one CUDA major (cuda11.cudnn82 beside cuda11.cudnn86)
+        auto same_cudnn = [&](const matrix::JaxBuild& b) {
+            return label->cudnn && b.cudnn.min && b.cudnn.min->truncated(2) == label->cudnn->truncated(2);
+        };
+        bool cudnn_picks = label && std::any_of(release.builds.begin(), release.builds.end(), same_cudnn);
         auto labelled = [&](const matrix::JaxBuild& b) {
-            return !label || (b.cuda.min && b.cuda.min->major() == label->cuda_major);
+            return !label
+                || (b.cuda.min && b.cuda.min->major() == label->cuda_major && (!cudnn_picks || same_cudnn(b)));
         };
         const matrix::JaxBuild* chosen = nullptr;
         for (const auto& jax_build : release.builds)

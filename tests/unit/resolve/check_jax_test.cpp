@@ -167,17 +167,44 @@ TEST_CASE("jax before 0.4.26 has CUDA 12 and CUDA 11.8 builds with the floors of
     CHECK(finding(python, "python-unsupported")->message == "jax 0.4.14 cuda12_pip supports Python 3.9-3.11, not 3.8");
 }
 
+TEST_CASE("jax 0.4.1-0.4.7 run on the system's CUDA 11 with the cuDNN their label names, and 0.4.4 dropped Kepler",
+    "[resolve][jax]")
+{
+    // jax[cuda] installed jaxlib+cuda11.cudnn86: CUDA 11.8 or newer, cuDNN 8.6 or newer
+    Report r = check({ .frameworks = { "jax[cuda]==0.4.3" }, .gpus = { "Tesla K80" } });
+    SHOW(r);
+    CHECK(finding(r, "framework-build")->message
+        == "jax[cuda]==0.4.3 runs as jax 0.4.3 cuda11_cudnn86: CUDA 11.8, cuDNN 8.6");
+    CHECK(finding(r, "gpu-framework-minimum")->verdict == Verdict::ok);
+    CHECK(
+        finding(check({ .frameworks = { "jax[cuda]==0.4.4" }, .gpus = { "Tesla K80" } }), "gpu-below-framework-minimum")
+            ->message
+        == "JAX's cuda11_cudnn86 build supports compute capability 5.2 and newer; Tesla K80 is 3.7");
+    // the label's cuDNN picks the cudnn82 wheel of the same CUDA major
+    CHECK(
+        finding(check({ .frameworks = { "jaxlib==0.4.7+cuda11.cudnn82" }, .cuda = "11.4" }), "framework-build")->message
+        == "jax==0.4.7+cuda11.cudnn82 runs as jax 0.4.7 cuda11_cudnn82: CUDA 11.4, cuDNN 8.2");
+    // jax#15268: the cudnn86 wheel on cuDNN 8.5
+    Report old_cudnn = check({ .frameworks = { "jax==0.4.6" }, .cuda = "11.8", .cudnn = "8.5" });
+    CHECK(finding(old_cudnn, "cudnn-outside-framework-range")->message
+        == "JAX's cuda11_cudnn86 build needs cuDNN 8.6-8.99, not 8.5");
+    CHECK(finding(check({ .frameworks = { "jax==0.4.7" } }), "framework-build")->message
+        == "jax==0.4.7 runs as jax 0.4.7 cuda12_pip: CUDA 12.0, cuDNN 8.8");
+}
+
 TEST_CASE("a jax release older than the line's rows is not on record, one between them is no release", "[resolve][jax]")
 {
-    Error older = error_of({ .frameworks = { "jax==0.4.7" } });
-    CHECK(older.message() == "the matrix has no jax 0.4.7 (its jax 0.4 releases begin at 0.4.8)");
+    // 0.4.0 was yanked
+    Error older = error_of({ .frameworks = { "jax==0.4.0" } });
+    CHECK(older.message() == "the matrix has no jax 0.4.0 (its jax 0.4 releases begin at 0.4.1)");
     CHECK(older.hint()
-        == "releases before 0.4.8 are not on record: check jax 0.4.8 or newer, or add the release to DIR/jax.json "
+        == "releases before 0.4.1 are not on record: check jax 0.4.1 or newer, or add the release to DIR/jax.json "
            "from its sources and pass --matrix DIR");
     Error e = error_of({ .frameworks = { "jax==0.4.39" } });
     CHECK(e.message() == "jax 0.4.39 is not a release");
     CHECK(e.hint()
-        == "releases of jax 0.4: 0.4.8, 0.4.9, 0.4.10, 0.4.11, 0.4.12, 0.4.13, 0.4.14, 0.4.15, 0.4.16, 0.4.17, 0.4.18, "
+        == "releases of jax 0.4: 0.4.1, 0.4.2, 0.4.3, 0.4.4, 0.4.5, 0.4.6, 0.4.7, 0.4.8, 0.4.9, 0.4.10, 0.4.11, "
+           "0.4.12, 0.4.13, 0.4.14, 0.4.15, 0.4.16, 0.4.17, 0.4.18, "
            "0.4.19, 0.4.20, 0.4.21, 0.4.22, 0.4.23, 0.4.24, 0.4.25, 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, "
            "0.4.32, 0.4.33, 0.4.34, 0.4.35, 0.4.36, 0.4.37 and 0.4.38");
     CHECK(error_of({ .frameworks = { "jax==0.3" } }).message()
