@@ -177,6 +177,37 @@ void check_forward_compat_gpus(const Context& ctx, Report& report)
             ctx.matrix.forward_compatibility().provenance.cite(), gpu->label);
 }
 
+// jax[cudaNN] brings the newest nvidia-cuda-nvcc-cuNN pip has, and XLA compiles with its ptxas:
+// on a driver older than that CUDA's, XLA disables parallel compilation (jax#19821). A CUDA
+// the query names is the CUDA installed, and the local extra uses the system's.
+void check_jax_ptxas(const Context& ctx, Report& report)
+{
+    const auto& build = *ctx.build;
+    const auto& jax = *build.jax_build;
+    if (jax.plugin.empty() || build.extra != jax.extra || ctx.query.cuda)
+        return;
+    const matrix::CudaToolkit* newest = nullptr;
+    for (const auto& toolkit : ctx.matrix.toolkits())
+        if (toolkit.driver_linux && jax.cuda.contains(toolkit.version)
+            && (!newest || newest->version < toolkit.version))
+            newest = &toolkit;
+    if (newest) // the floor of its X.Y line: update releases of a line share their ptxas's PTX version
+        newest = ctx.matrix.first_toolkit(newest->version.truncated(2));
+    const DriverVersion& driver = *ctx.query.driver;
+    if (!newest || !(driver < *newest->driver_linux))
+        return;
+    const std::string major = std::to_string(newest->version.major());
+    report.add(Verdict::warn, "jax-ptxas-newer-than-driver",
+        "jax[" + jax.extra + "] brings the newest nvidia-cuda-nvcc-cu" + major + " from pip, whose ptxas (CUDA "
+            + newest->version.truncated(2).text() + ") wants driver >= " + newest->driver_linux->text() + "; on driver "
+            + driver.text()
+            + " XLA disables parallel compilation (\"the driver is older than the PTX compiler version\"), so "
+              "compiling is slower",
+        newest->provenance.cite());
+    report.suggest("upgrade the driver to >= " + newest->driver_linux->text() + ", or pin nvidia-cuda-nvcc-cu" + major
+        + " to the CUDA the driver runs");
+}
+
 } // namespace
 
 std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda)
@@ -195,6 +226,8 @@ void check_driver(const Context& ctx, Report& report)
     if (!ctx.query.driver)
         return;
     check_driver_release(ctx, report);
+    if (ctx.build && ctx.build->jax_build)
+        check_jax_ptxas(ctx, report);
     if (!ctx.cuda)
         return;
     const auto* toolkit = ctx.matrix.first_toolkit(*ctx.cuda);

@@ -97,7 +97,7 @@ TEST_CASE("torch 2.7's cu128 build and jax 0.5 share one nvidia-nccl-cu12, torch
 
 TEST_CASE("jax 0.5 accepts torch 2.6's cuDNN 9.1.0.70 and NCCL 2.21.5", "[resolve][coexist]")
 {
-    Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.5.3" }, .driver = "570.124.06" });
+    Report r = check({ .frameworks = { "torch==2.6.0", "jax==0.5.3" }, .driver = "575.64.05" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::ok);
     CHECK(finding(r, "frameworks-cudnn")->verdict == Verdict::ok);

@@ -260,6 +260,28 @@ TEST_CASE("JAX's XLA compiles with its CUDA's ptxas, so that CUDA must target th
 }
 
 TEST_CASE(
+    "jax's pip ptxas is the newest of its CUDA major, which an older driver compiles with in serial", "[resolve][jax]")
+{
+    // jax#19821 and conda-forge/tensorflow-feedstock#417: 'XLA is disabling parallel compilation'
+    Report r = check({ .frameworks = { "jax[cuda12]==0.4.31" }, .driver = "550.54.14" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "jax-ptxas-newer-than-driver" });
+    CHECK(finding(r, "jax-ptxas-newer-than-driver")->message
+        == "jax[cuda12] brings the newest nvidia-cuda-nvcc-cu12 from pip, whose ptxas (CUDA 12.9) wants driver >= "
+           "575.51.03; on driver 550.54.14 XLA disables parallel compilation (\"the driver is older than the PTX "
+           "compiler version\"), so compiling is slower");
+    CHECK(suggests(r, "upgrade the driver to >= 575.51.03, or pin nvidia-cuda-nvcc-cu12 to the CUDA the driver runs"));
+    // a named CUDA is the CUDA installed; the local extra uses the system's ptxas
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "12.4", .driver = "550.54.14" }),
+        "jax-ptxas-newer-than-driver"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax[cuda12_local]==0.4.31" }, .driver = "550.54.14" }),
+        "jax-ptxas-newer-than-driver"));
+    CHECK_FALSE(has_code(
+        check({ .frameworks = { "jax[cuda12]==0.4.31" }, .driver = "575.64.05" }), "jax-ptxas-newer-than-driver"));
+}
+
+TEST_CASE(
     "with no CUDA named, a jax build runs on the oldest CUDA of its range that targets the GPUs", "[resolve][jax]")
 {
     // pip installs the newest CUDA 12 wheels: a Blackwell GPU's CUDA 12.8, not the 12.1 floor, picks

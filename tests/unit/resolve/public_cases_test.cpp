@@ -39,8 +39,11 @@ Query query_of(const Json& ask)
         q.cuda = CudaVersion::parse(ask["cuda"].get<std::string>());
     if (ask.contains("cudnn"))
         q.cudnn = CudnnVersion::parse(ask["cudnn"].get<std::string>());
-    if (ask.contains("driver"))
-        q.driver = DriverVersion::parse(ask["driver"].get<std::string>());
+    if (ask.contains("driver")) {
+        auto driver = DriverRequest::parse(ask["driver"].get<std::string>());
+        q.driver = driver.release;
+        q.driver_branch = driver.branch;
+    }
     if (ask.contains("python")) {
         auto python = PythonRequest::parse(ask["python"].get<std::string>());
         q.python = python.version;
