@@ -218,6 +218,8 @@ void check_companion_build(const FrameworkBuild& build, const FrameworkRequest& 
     report.suggest(fix);
 }
 
+// Whether an issue hits the build: the release it names, on a Python from its first one; a
+// Python-bound issue says nothing where the query names no Python.
 bool hits(const matrix::PipExtraIssue& issue, const FrameworkBuild& build, const std::optional<PythonVersion>& python)
 {
     if (!issue.versions.empty()
