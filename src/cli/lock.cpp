@@ -40,8 +40,11 @@ workflow::LockRequest lock_request(const LockArgs& args, const Options& options)
 {
     workflow::LockRequest request;
     request.profile = resolve::load_profile(args.profile);
-    if (!args.driver.empty())
-        request.host.driver = DriverVersion::parse(args.driver);
+    if (!args.driver.empty()) {
+        auto driver = resolve::DriverRequest::parse(args.driver);
+        request.host.driver = driver.release;
+        request.host.driver_branch = driver.branch;
+    }
     request.host.gpus = args.gpus;
     if (args.host)
         request.host.detect = host::probe_driver;
@@ -148,8 +151,10 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("-o,--output", args->output,
            "Where to write the lock (default: lockfiles/NAME.lock.json; - for standard output)")
         ->type_name("FILE");
-    cmd->add_option("--driver", args->driver, "Check against this host driver instead of the profile's fleet floor")
-        ->type_name("X.Y[.Z]");
+    cmd->add_option("--driver", args->driver,
+           "Check against this host driver instead of the profile's fleet floor; a branch alone (535) is its "
+           "newest release on record")
+        ->type_name("X.Y[.Z]|BRANCH");
     cmd->add_option("--gpu", args->gpus, "A GPU of the host, in addition to the profile's")->type_name("MODEL");
     cmd->add_flag("--host", args->host, "Detect the driver and GPUs of this machine (NVML, else nvidia-smi)");
     cmd->add_flag("--offline", args->offline,

@@ -215,7 +215,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 
 Report check(const matrix::Matrix& matrix, const Query& asked)
 {
-    auto [query, branch, oldest] = read_driver_branch(matrix, asked);
+    auto [query, branch] = read_driver_branch(matrix, asked);
     validate_versions(matrix, query);
     auto frameworks = primaries(query);
     auto answer = [&](const Query& q) {
@@ -224,11 +224,11 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
     Report report = answer(query);
     if (!branch)
         return report;
-    report.findings.insert(report.findings.begin(), *branch);
+    report.findings.insert(report.findings.begin(), branch->finding);
     // the branch's newest release stands for it; where its first releases fail, say so
-    if (oldest && report.verdict() != Verdict::fail) {
+    if (branch->oldest && report.verdict() != Verdict::fail) {
         Query early = query;
-        early.driver = oldest;
+        early.driver = branch->oldest;
         Report first = answer(early);
         auto failure = std::find_if(
             first.findings.begin(), first.findings.end(), [](const Finding& f) { return f.verdict == Verdict::fail; });

@@ -1,12 +1,15 @@
 #include "workflow/host_facts.h"
 
 #include "core/error.h"
+#include "resolve/driver_branch.h"
 
 namespace dlenv::workflow {
 
 HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix)
 {
     HostFacts host { {}, request.driver, request.gpus };
+    if (request.driver_branch)
+        host.driver = resolve::branch_driver(matrix, *request.driver_branch).newest;
     if (!request.detect)
         return host;
     std::optional<host::DriverFacts> detected = request.detect();

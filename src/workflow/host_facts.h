@@ -6,6 +6,7 @@
 #include "matrix/matrix.h"
 #include "resolve/stack.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -21,12 +22,13 @@ struct HostRequest {
     std::optional<DriverVersion> driver; // given by hand (--driver)
     std::vector<std::string> gpus; // given by hand (--gpu): models, or X.Y
     DriverProbe detect; // set: also ask this machine (--host)
+    std::optional<std::uint32_t> driver_branch {}; // given by hand as its branch (--driver 535)
 };
 
-// The given driver and GPUs and, when `detect` is set, what it finds: its driver unless
-// one was given, and its GPUs after the given ones, each named by its model where
-// `matrix` knows the model, else by its compute capability (one with neither is left
-// out). Error(environment) when `detect` finds no driver.
+// The given driver (a branch's newest release on record, for a branch) and GPUs and, when
+// `detect` is set, what it finds: its driver unless one was given, and its GPUs after the given ones, each named by its
+// model where `matrix` knows the model, else by its compute capability (one with neither is left out).
+// Error(environment) when `detect` finds no driver.
 HostFacts host_facts(const HostRequest& request, const matrix::Matrix& matrix);
 
 } // namespace dlenv::workflow

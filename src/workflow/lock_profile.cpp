@@ -14,6 +14,7 @@
 #include "registry/manifests.h"
 #include "registry/platform.h"
 #include "resolve/base_contents.h"
+#include "resolve/driver_branch.h"
 #include "resolve/framework_on_base.h"
 #include "resolve/python_runtime.h"
 #include "store/store.h"
@@ -183,6 +184,9 @@ LockResult lock_profile(const matrix::Matrix& matrix, const LockRequest& request
     const resolve::Profile& profile = request.profile;
     HostFacts host = host_facts(request.host, matrix);
     LockResult result { resolve::resolve_profile(matrix, profile, host), "", std::nullopt };
+    if (request.host.driver_branch) // which release stands for the branch
+        result.resolution.report.findings.insert(result.resolution.report.findings.begin(),
+            resolve::branch_driver(matrix, *request.host.driver_branch).finding);
     if (!result.resolution.stack)
         return result;
     check_platforms(profile);

@@ -28,6 +28,21 @@ TEST_CASE("host facts from the flags alone are the driver and GPUs given, and no
     CHECK(gpus_of(given) == std::vector<std::string> { "RTX 4090", "8.6" });
 }
 
+TEST_CASE("a driver given as its branch is the branch's newest release on record", "[workflow]")
+{
+    const matrix::Matrix& matrix = matrix::Matrix::embedded();
+    HostFacts branch = workflow::host_facts({ std::nullopt, {}, {}, 535 }, matrix);
+    REQUIRE(branch.driver);
+    CHECK(branch.driver->text() == "535.288.01");
+    try {
+        workflow::host_facts({ std::nullopt, {}, {}, 390 }, matrix);
+        FAIL("no error");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message() == "driver 390 is no driver branch the matrix lists releases of");
+    }
+}
+
 TEST_CASE("host facts with detection add the machine's GPUs by model, else by compute capability", "[workflow]")
 {
     const matrix::Matrix& matrix = matrix::Matrix::embedded();

@@ -106,6 +106,25 @@ TEST_CASE("lock_profile offline writes the bytes `dlenv lock --offline` writes f
     CHECK(read_file(by_cli) == read_file(output));
 }
 
+TEST_CASE(
+    "lock_profile checks a driver given as its branch against the branch's newest release, and says so", "[workflow]")
+{
+    Scratch scratch;
+    workflow::LockRequest request
+        = offline_request("pytorch-2.1-cu118", (scratch / "pytorch-2.1-cu118.lock.json").string());
+    request.host.driver_branch = 535;
+    workflow::LockResult result = workflow::lock_profile(matrix::Matrix::embedded(), request);
+    REQUIRE(result.lockfile);
+    CHECK(result.resolution.report.findings.front().code == "driver-branch");
+    CHECK(finding(result.resolution.report, "driver-branch")->message
+        == "driver 535 is read as 535.288.01, the newest 535 release on record (what a distribution's "
+           "nvidia-driver-535 package installs): give the release nvidia-smi shows for an answer about it");
+    CHECK(run_dlenv({ "lock", "pytorch-2.1-cu118", "-o", (scratch / "cli.lock.json").string(), "--offline", "--driver",
+                        "535" })
+              .exit_code
+        == 0);
+}
+
 TEST_CASE("lock_profile of a profile that cannot work returns the report and writes nothing", "[workflow]")
 {
     Scratch scratch;
