@@ -156,8 +156,8 @@ void check_driver_release(const Context& ctx, Report& report)
     }
     std::string why = !known       ? "the matrix lists no Linux releases of branch " + std::to_string(branch)
         : !known->complete_through ? "the matrix lists only some Linux releases of branch " + std::to_string(branch)
-                                   : "it is newer than the Linux releases of branch " + std::to_string(branch)
-            + " the matrix lists (through " + known->complete_through->text() + ")";
+                                   : "the matrix knows every Linux release of branch " + std::to_string(branch)
+            + " only through " + known->complete_through->text();
     report.add(Verdict::ok, "driver-release-unknown",
         "whether driver " + driver.text() + " is a released Linux driver is not known: " + why,
         known ? known->provenance.cite() : "");

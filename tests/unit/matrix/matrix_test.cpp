@@ -573,7 +573,18 @@ TEST_CASE("a driver branch lists NVIDIA's Linux releases, with the drivers CUDA 
     CHECK(r535->lists(DriverVersion::parse("535.86.09")));
     CHECK(m.driver_releases(560)->lists(DriverVersion::parse("560.35.05")));
     CHECK(std::is_sorted(r535->releases.begin(), r535->releases.end()));
-    CHECK(r535->provenance.cite() == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags");
+    CHECK(r535->provenance.cite()
+        == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags | https://github.com/NVIDIA/nvidia-settings/tags");
+    // nvidia-settings' tags carry what came after the open kernel modules' snapshot, and the
+    // branches before them
+    CHECK(r535->lists(DriverVersion::parse("535.309.01")));
+    const DriverReleases* r390 = m.driver_releases(390);
+    REQUIRE(r390);
+    CHECK(r390->releases.front().text() == "390.12");
+    CHECK(r390->releases.back().text() == "390.157");
+    CHECK(r390->lists(DriverVersion::parse("390.46"))); // CUDA 9.1's runfile driver, tagged nowhere
+    CHECK_FALSE(r390->complete_through);
+    CHECK(r390->provenance.cite() == "https://github.com/NVIDIA/nvidia-settings/tags");
 }
 
 TEST_CASE("the releases nearest a driver share its first two parts, else lie on either side of it", "[matrix]")
@@ -602,7 +613,7 @@ TEST_CASE("past its last listed release, or in a partial list, a driver's releas
     const DriverReleases& r450 = *m.driver_releases(450);
     CHECK_FALSE(r450.complete_through);
     CHECK(r450.lists(DriverVersion::parse("450.80.02")));
-    CHECK_FALSE(r450.knows(DriverVersion::parse("450.57")));
+    CHECK_FALSE(r450.knows(DriverVersion::parse("450.59")));
     CHECK(m.driver_releases(620) == nullptr);
 }
 
@@ -610,13 +621,13 @@ TEST_CASE("a malformed driver release list is refused, naming the field and the 
 {
     auto [edit, message, hint] = GENERATE(table<std::function<void(nlohmann::json&)>, std::string, std::string>({
         { [](nlohmann::json& d) { d["branches"][0]["releases"][0] = "590.44.01"; },
-            "m/driver_releases.json: branches[0].releases[0]: release 590.44.01 is not of branch 595",
+            "m/driver_releases.json: branches[0].releases[0]: release 590.44.01 is not of branch 610",
             "move it to the row of branch 590" },
         { [](nlohmann::json& d) { std::swap(d["branches"][0]["releases"][0], d["branches"][0]["releases"][1]); },
-            "m/driver_releases.json: branches[0].releases[1]: release 595.44.02 is out of order",
+            "m/driver_releases.json: branches[0].releases[1]: release 610.43.02 is out of order",
             "list the releases oldest first, each once" },
-        { [](nlohmann::json& d) { d["branches"][0]["complete_through"] = "595.45.99"; },
-            "m/driver_releases.json: branches[0].complete_through: complete_through 595.45.99 is not one of the "
+        { [](nlohmann::json& d) { d["branches"][0]["complete_through"] = "610.43.99"; },
+            "m/driver_releases.json: branches[0].complete_through: complete_through 610.43.99 is not one of the "
             "branch's releases",
             "name the newest release the list is complete to" },
     }));

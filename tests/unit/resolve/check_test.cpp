@@ -10,6 +10,14 @@ using namespace dlenv::resolve::check_support;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
+namespace {
+
+// driver_releases.json's sources of the 535 branch
+const std::string driver_release_tags
+    = "https://github.com/NVIDIA/open-gpu-kernel-modules/tags | https://github.com/NVIDIA/nvidia-settings/tags";
+
+} // namespace
+
 // --- The worked cases ----------------------------------------------------------
 
 TEST_CASE("case 1: torch 2.1 (PyPI cu121) on driver 525.60.13 runs under minor-version compatibility, with a warning",
@@ -808,11 +816,11 @@ TEST_CASE("a driver given as its branch is read as the branch's newest release, 
     CHECK(r.verdict() == Verdict::ok);
     CHECK(r.findings.front().code == "driver-branch");
     CHECK(r.findings.front().message
-        == "driver 535 is read as 535.288.01, the newest 535 release on record (what a distribution's "
+        == "driver 535 is read as 535.309.01, the newest 535 release on record (what a distribution's "
            "nvidia-driver-535 package installs): give the release nvidia-smi shows for an answer about it");
-    CHECK(r.findings.front().why == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags");
+    CHECK(r.findings.front().why == driver_release_tags);
     CHECK(finding(r, "driver-backward-compatible")->message
-        == "driver 535.288.01 runs CUDA 12.1 applications (the CUDA 12.1 toolkit driver is 530.30.02; newer drivers "
+        == "driver 535.309.01 runs CUDA 12.1 applications (the CUDA 12.1 toolkit driver is 530.30.02; newer drivers "
            "run older CUDA)");
 
     // 525.47.04 predates CUDA 12.0's 525.60.13
@@ -828,14 +836,23 @@ TEST_CASE("a driver given as its branch is read as the branch's newest release, 
     Report old = check({ .frameworks = { "torch==2.1.2" }, .driver = "470" });
     CHECK(old.verdict() == Verdict::fail);
     CHECK_THAT(old.findings.front().message,
-        Contains("470.141.10, the newest 470 release on record (what a distribution's nvidia-driver-470 package "
+        Contains("470.256.02, the newest 470 release on record (what a distribution's nvidia-driver-470 package "
                  "installs); the 470 releases on record are a partial list"));
     CHECK(problems(old) == Codes { "driver-too-old" });
 
-    Error unknown = error_of({ .cuda = "11.8", .driver = "390" });
-    CHECK(unknown.message() == "driver 390 is no driver branch the matrix lists releases of");
+    // branches before the open kernel modules come from nvidia-settings' tags: a CUDA 9.1 host
+    // ("found version 9010") given as its branch fails a CUDA 10.2 build on the branch's last release
+    Report fermi_era = check({ .frameworks = { "torch==1.12.1" }, .cuda = "10.2", .driver = "390" });
+    CHECK(fermi_era.verdict() == Verdict::fail);
+    CHECK_THAT(fermi_era.findings.front().message, Contains("driver 390 is read as 390.157, the newest 390 release"));
+    CHECK(problems(fermi_era) == Codes { "driver-too-old", "cudnn-driver-too-old" });
+    CHECK(finding(fermi_era, "driver-too-old")->message
+        == "driver 390.157 cannot run CUDA 10.2: the toolkit needs >= 440.33");
+
+    Error unknown = error_of({ .cuda = "11.8", .driver = "352" });
+    CHECK(unknown.message() == "driver 352 is no driver branch the matrix lists releases of");
     CHECK_THAT(unknown.hint(),
-        StartsWith("give the release nvidia-smi shows (535.104.05); branches on record: 595, 590, 580,"));
+        StartsWith("give the release nvidia-smi shows (535.104.05); branches on record: 610, 595, 590, 580,"));
     CHECK(error_of({ .driver = "99999" }).message() == "'99999' is not a driver version");
 }
 
@@ -850,7 +867,7 @@ TEST_CASE("a driver number no Linux release carries warns, naming the nearest re
     const Finding* unreleased = finding(r, "driver-not-released");
     REQUIRE(unreleased);
     CHECK(unreleased->message == "driver 535.154.02 is not a released Linux driver; nearest: 535.154.05");
-    CHECK(unreleased->why == "https://github.com/NVIDIA/open-gpu-kernel-modules/tags");
+    CHECK(unreleased->why == driver_release_tags);
     CHECK(suggests(r,
         "name the driver nvidia-smi reports where the container runs (in the VM on a vGPU host): vGPU host and "
         "Windows drivers carry numbers of their own"));
@@ -865,8 +882,8 @@ TEST_CASE("a driver number no Linux release carries warns, naming the nearest re
 TEST_CASE("a driver the release lists cannot place is said to be unknown, not unreleased", "[resolve]")
 {
     auto [driver, why] = GENERATE(table<std::string, std::string>({
-        { "595.60.01", "it is newer than the Linux releases of branch 595 the matrix lists (through 595.45.04)" },
-        { "450.57", "the matrix lists only some Linux releases of branch 450" },
+        { "595.60.01", "the matrix knows every Linux release of branch 595 only through 595.45.04" },
+        { "450.59", "the matrix lists only some Linux releases of branch 450" },
         { "620.10.01", "the matrix lists no Linux releases of branch 620" },
     }));
     CAPTURE(driver);

@@ -33,13 +33,13 @@ TEST_CASE("a driver given as its branch is the branch's newest release on record
     const matrix::Matrix& matrix = matrix::Matrix::embedded();
     HostFacts branch = workflow::host_facts({ std::nullopt, {}, {}, 535 }, matrix);
     REQUIRE(branch.driver);
-    CHECK(branch.driver->text() == "535.288.01");
+    CHECK(branch.driver->text() == "535.309.01");
     try {
-        workflow::host_facts({ std::nullopt, {}, {}, 390 }, matrix);
+        workflow::host_facts({ std::nullopt, {}, {}, 352 }, matrix);
         FAIL("no error");
     } catch (const Error& e) {
         CHECK(e.code() == ErrorCode::invalid_input);
-        CHECK(e.message() == "driver 390 is no driver branch the matrix lists releases of");
+        CHECK(e.message() == "driver 352 is no driver branch the matrix lists releases of");
     }
 }
 

@@ -117,7 +117,7 @@ TEST_CASE(
     REQUIRE(result.lockfile);
     CHECK(result.resolution.report.findings.front().code == "driver-branch");
     CHECK(finding(result.resolution.report, "driver-branch")->message
-        == "driver 535 is read as 535.288.01, the newest 535 release on record (what a distribution's "
+        == "driver 535 is read as 535.309.01, the newest 535 release on record (what a distribution's "
            "nvidia-driver-535 package installs): give the release nvidia-smi shows for an answer about it");
     CHECK(run_dlenv({ "lock", "pytorch-2.1-cu118", "-o", (scratch / "cli.lock.json").string(), "--offline", "--driver",
                         "535" })
