@@ -55,6 +55,31 @@ const matrix::Gpu* find_model(const matrix::Matrix& matrix, std::string_view tex
     return nullptr;
 }
 
+// "RTX3090", "gtx-1080 ti": the name without its brand words, spaces, hyphens and case, where
+// people's spellings differ most. No two models or families of the matrix read alike this way.
+std::string compact(std::string_view text)
+{
+    std::string out;
+    for (char c : without_brand(text))
+        if (c != ' ' && c != '-' && c != '_')
+            out += ascii_lower(c);
+    return out;
+}
+
+// A family, else a model, whose name or an alias reads as `text` once both are compact.
+std::optional<GpuTarget> find_compact(const matrix::Matrix& matrix, std::string_view text)
+{
+    const std::string wanted = compact(text);
+    auto reads_as = [&](std::string_view name) { return compact(name) == wanted; };
+    for (const auto& gpu : matrix.gpus())
+        if (!gpu.family.empty() && reads_as(gpu.family))
+            return family(matrix, gpu.family);
+    for (const auto& gpu : matrix.gpus())
+        if (reads_as(gpu.name) || std::any_of(gpu.aliases.begin(), gpu.aliases.end(), reads_as))
+            return GpuTarget { gpu.name, gpu.compute_capability, &gpu, {}, gpu.segment };
+    return std::nullopt;
+}
+
 } // namespace
 
 std::string GpuTarget::with_sm() const
@@ -76,6 +101,8 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
     }
     if (const auto* gpu = find_model(matrix, text))
         return { gpu->name, gpu->compute_capability, gpu, {}, gpu->segment };
+    if (auto compact_match = find_compact(matrix, text))
+        return *compact_match;
     if (auto cc = ComputeCapability::try_parse(text)) {
         const matrix::Architecture* arch = matrix.architecture(*cc);
         if (!arch) {

@@ -2,6 +2,7 @@
 // and pre-releases, free-threaded Pythons) and of the GPU names nvidia-smi prints, against the
 // embedded matrix.
 
+#include "resolve/targets.h"
 #include "support/check_ask.h"
 
 using namespace dlenv;
@@ -154,6 +155,20 @@ TEST_CASE("a GPU name reads alike with or without the brand words nvidia-smi pri
         CHECK(r.verdict() != Verdict::fail);
         CHECK(has_code(r, "gpu-cubin"));
     }
+}
+
+TEST_CASE("a GPU name reads alike without its spaces or hyphens, as a model or as a family", "[resolve]")
+{
+    auto [typed, read_as] = GENERATE(table<std::string, std::string>({
+        { "RTX3090", "NVIDIA GeForce RTX 3090" }, { "GTX1080Ti", "NVIDIA GeForce GTX 1080 Ti" },
+        { "rtx-4090", "NVIDIA GeForce RTX 4090" }, { "GeForce RTX4070 Ti", "NVIDIA GeForce RTX 4070 Ti" },
+        { "RTXA6000", "NVIDIA RTX A6000" }, { "RTX3080", "RTX 3080" }, // the family of the 10GB and 12GB models
+    }));
+    CAPTURE(typed);
+    GpuTarget target = resolve_gpu(matrix::Matrix::embedded(), typed);
+    CHECK(target.label == read_as);
+    // spellings that differ in more than spacing are still refused, with the nearest names
+    CHECK_THROWS_WITH(resolve_gpu(matrix::Matrix::embedded(), "RTX3095"), "unknown GPU 'RTX3095'");
 }
 
 TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally", "[resolve]")
