@@ -28,19 +28,26 @@ std::optional<GpuTarget> family(const matrix::Matrix& matrix, std::string_view t
     return GpuTarget { first.family, first.compute_capability, nullptr, variants, first.segment };
 }
 
-// "NVIDIA GeForce RTX 3080", "Tesla V100": the brand words nvidia-smi and users put before
-// a model, which the matrix's names and aliases need not carry.
-std::string_view without_brand(std::string_view text)
+// `text` without the words of `words` it starts with, in any order and case, as long as
+// something is left.
+std::string_view without_leading(std::string_view text, std::initializer_list<std::string_view> words)
 {
     for (bool stripped = true; stripped;) {
         stripped = false;
-        for (std::string_view word : { "NVIDIA ", "GeForce ", "Tesla " })
+        for (std::string_view word : words)
             if (text.size() > word.size() && starts_with_ignoring_case(text, word)) {
                 text.remove_prefix(word.size());
                 stripped = true;
             }
     }
     return text;
+}
+
+// "NVIDIA GeForce RTX 3080", "Tesla V100": the brand words nvidia-smi and users put before
+// a model, which the matrix's names and aliases need not carry.
+std::string_view without_brand(std::string_view text)
+{
+    return without_leading(text, { "NVIDIA ", "GeForce ", "Tesla " });
 }
 
 // The model whose name or an alias reads as `text` once the brand words are off both: the
@@ -55,15 +62,16 @@ const matrix::Gpu* find_model(const matrix::Matrix& matrix, std::string_view tex
     return nullptr;
 }
 
-// "RTX3090", "gtx-1080 ti": the name without its brand words, spaces, hyphens and case, where
-// people's spellings differ most. No two models or families of the matrix read alike this way.
+// "RTX3090", "gtx-1080 ti", "NVIDIA-GeForce-RTX-3090": the name without spaces, hyphens, case
+// and brand words, where people's spellings differ most. No two models or families of the
+// matrix read alike this way.
 std::string compact(std::string_view text)
 {
     std::string out;
-    for (char c : without_brand(text))
+    for (char c : text)
         if (c != ' ' && c != '-' && c != '_')
             out += ascii_lower(c);
-    return out;
+    return std::string(without_leading(out, { "nvidia", "geforce", "tesla" }));
 }
 
 // A family, else a model, whose name or an alias reads as `text` once both are compact.

@@ -171,6 +171,24 @@ TEST_CASE("a GPU name reads alike without its spaces or hyphens, as a model or a
     CHECK_THROWS_WITH(resolve_gpu(matrix::Matrix::embedded(), "RTX3095"), "unknown GPU 'RTX3095'");
 }
 
+TEST_CASE("every GPU name of the matrix, run together, reads as its model or the model's family", "[resolve]")
+{
+    const matrix::Matrix& m = matrix::Matrix::embedded();
+    for (const auto& gpu : m.gpus()) {
+        std::vector<std::string> names = gpu.aliases;
+        names.push_back(gpu.name);
+        for (const auto& name : names) {
+            std::string run_together;
+            for (char c : name)
+                if (c != ' ' && c != '-')
+                    run_together += c;
+            CAPTURE(name, run_together);
+            GpuTarget target = resolve_gpu(m, run_together);
+            CHECK((target.model == &gpu || (!gpu.family.empty() && target.label == gpu.family)));
+        }
+    }
+}
+
 TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally", "[resolve]")
 {
     // pytorch/pytorch#130249: no 3.13t binaries for 2.5; cp313t wheels from 2.6.
