@@ -276,6 +276,10 @@ struct TensorflowGpuCode {
     std::vector<ComputeCapability> cubins;
     std::vector<ComputeCapability> ptx;
     Provenance provenance;
+    // Where on record: XLA hands the kernels its CUDA's ptxas cannot compile for a GPU to the
+    // driver's compiler ("Your CUDA software stack is old"), so a GPU the wheels' cubins serve
+    // runs, more slowly, though that CUDA cannot target it.
+    std::optional<Provenance> driver_fallback;
 
     bool operator==(const TensorflowGpuCode&) const = default;
 };

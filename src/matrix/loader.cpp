@@ -335,9 +335,13 @@ private:
             provenance(row) };
         release.nccl = read_pip_nccl(row, release.pip_extra);
         if (auto code = row.find("gpu_code")) { // null: not on record
-            code->allow_only({ "cubins", "ptx", "note", "source", "confidence" });
+            code->allow_only({ "cubins", "ptx", "driver_fallback", "note", "source", "confidence" });
             release.gpu_code = TensorflowGpuCode { list<ComputeCapability>(code->at("cubins")),
-                list<ComputeCapability>(code->at("ptx")), provenance(*code) };
+                list<ComputeCapability>(code->at("ptx")), provenance(*code), std::nullopt };
+            if (auto fallback = code->find("driver_fallback")) {
+                fallback->allow_only({ "note", "source", "confidence" });
+                release.gpu_code->driver_fallback = provenance(*fallback);
+            }
         }
         if (auto issues = row.find("pip_extra_issues"))
             for (const auto& issue : issues->items())

@@ -97,6 +97,10 @@ void add_build(const FrameworkBuild& build, Rows& rows)
             rows.add("tensorflow.json", "releases[line=" + release.line + "].gpu_code",
                 { { "cubins", list_text(release.gpu_code->cubins) }, { "ptx", list_text(release.gpu_code->ptx) } },
                 release.gpu_code->provenance);
+        if (release.gpu_code && release.gpu_code->driver_fallback)
+            rows.add("tensorflow.json", "releases[line=" + release.line + "].gpu_code.driver_fallback",
+                { { "xla", "hands what its CUDA's ptxas cannot compile to the driver" } },
+                *release.gpu_code->driver_fallback);
         for (std::size_t i = 0; i < release.pip_extra_issues.size(); ++i) {
             const auto& issue = release.pip_extra_issues[i];
             rows.add("tensorflow.json",

@@ -168,6 +168,43 @@ void check_tensorflow_code(const FrameworkBuild& build, const GpuTarget& gpu, Re
             code.provenance.cite(), gpu.label);
 }
 
+// The oldest TensorFlow line built with `min_cuda` or newer.
+std::optional<std::string> first_tensorflow_for(const matrix::Matrix& matrix, const CudaVersion& min_cuda)
+{
+    const matrix::TensorflowRelease* first = nullptr;
+    for (const auto& release : matrix.tensorflow_releases())
+        if (!(release.cuda < min_cuda)
+            && (!first || Pep440Version::parse(release.line) < Pep440Version::parse(first->line)))
+            first = &release;
+    return first ? std::optional(first->line) : std::nullopt;
+}
+
+// A TensorFlow whose CUDA cannot target the GPU still runs on it where its wheels carry a
+// cubin of the GPU's major and its XLA is known to hand what that CUDA's ptxas cannot compile
+// to the driver: TensorFlow 2.4 (CUDA 11.0) on an RTX 3090. True when that is the case.
+bool check_tensorflow_driver_fallback(
+    const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    const auto& code = *build.tensorflow->gpu_code;
+    if (!code.driver_fallback || !(*ctx.cuda < arch.min_cuda))
+        return false;
+    CodePath path = code_path(code.cubins, code.ptx, gpu.compute_capability);
+    if (!path.cubin)
+        return false;
+    const std::string sm = gpu.compute_capability.sm_name();
+    report.add(Verdict::warn, "tensorflow-ptxas-fallback",
+        build.name() + "'s " + path.cubin->sm_name() + " cubins run on " + gpu.with_sm() + ", but its CUDA "
+            + ctx.cuda->text() + " cannot target " + sm
+            + ": XLA hands the kernels ptxas cannot compile to the driver (\"Your CUDA software stack is old. We "
+              "fallback to the NVIDIA driver for some compilation\"), which is slower",
+        code.driver_fallback->cite() + " | " + arch.provenance.cite(), gpu.label);
+    if (auto line = first_tensorflow_for(ctx.matrix, arch.min_cuda))
+        report.suggest("for " + gpu.label + " use tensorflow >= " + *line + ", the first line built with a CUDA that "
+            + "targets " + sm);
+    return true;
+}
+
 // JAX publishes no arch list, only the oldest compute capability each build supports: below
 // it is a failure, at or above it is what JAX's own documentation promises.
 void check_framework_minimum(const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
@@ -336,8 +373,11 @@ void check_gpus(const Context& ctx, Report& report)
         } else if (ctx.build && ctx.build->framework == Framework::torch) {
             check_build_code(ctx, gpu, arch, report);
         } else if (ctx.cuda && arch) {
+            bool code_on_record = ctx.build && ctx.build->tensorflow && ctx.build->tensorflow->gpu_code;
+            if (code_on_record && check_tensorflow_driver_fallback(ctx, gpu, *arch, report))
+                continue;
             bool targets = check_toolkit_window(ctx, gpu, *arch, report);
-            if (targets && ctx.build && ctx.build->tensorflow && ctx.build->tensorflow->gpu_code)
+            if (targets && code_on_record)
                 check_tensorflow_code(*ctx.build, gpu, report);
         }
     }

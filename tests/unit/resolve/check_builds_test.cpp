@@ -77,6 +77,35 @@ TEST_CASE(
         == Codes { "cuda-cannot-target-gpu" });
 }
 
+TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU's major, XLA falling back to the "
+          "driver",
+    "[resolve]")
+{
+    // tensorflow/tensorflow#43718, #46933: 2.4 (CUDA 11.0) on an RTX 3090 logs "Your CUDA software
+    // stack is old" and trains.
+    Report ampere = check({ .frameworks = { "tensorflow==2.4.1" }, .gpus = { "RTX 3090" } });
+    SHOW(ampere);
+    CHECK(ampere.verdict() == Verdict::warn);
+    CHECK(problems(ampere) == Codes { "tensorflow-ptxas-fallback" });
+    CHECK(finding(ampere, "tensorflow-ptxas-fallback")->message
+        == "tensorflow 2.4.1's sm_80 cubins run on NVIDIA GeForce RTX 3090 (sm_86), but its CUDA 11.0 cannot target "
+           "sm_86: XLA hands the kernels ptxas cannot compile to the driver (\"Your CUDA software stack is old. We "
+           "fallback to the NVIDIA driver for some compilation\"), which is slower");
+    CHECK_THAT(finding(ampere, "tensorflow-ptxas-fallback")->why,
+        StartsWith("https://github.com/tensorflow/tensorflow/issues/43718 | "
+                   "https://github.com/tensorflow/tensorflow/issues/46933"));
+    CHECK(suggests(ampere,
+        "for NVIDIA GeForce RTX 3090 use tensorflow >= 2.5, the first line built with a CUDA that targets sm_86"));
+    // the CUDA 11.2 lines on an RTX 4090 alike, pointed at 2.12, the first CUDA 11.8 line
+    Report ada = check({ .frameworks = { "tensorflow==2.11.0" }, .gpus = { "RTX 4090" } });
+    CHECK(problems(ada) == Codes { "tensorflow-ptxas-fallback" });
+    CHECK(suggests(ada,
+        "for NVIDIA GeForce RTX 4090 use tensorflow >= 2.12, the first line built with a CUDA that targets sm_89"));
+    // with no cubin of the GPU's major (CUDA 10.1 knows no 8.x) the toolkit window still fails
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.3.1" }, .gpus = { "RTX 3080" } }))
+        == Codes { "cuda-cannot-target-gpu" });
+}
+
 TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13.0 on PyPI", "[resolve]")
 {
     Report v100 = check({ .frameworks = { "torch==2.11.0+cu128" }, .gpus = { "V100" } });
