@@ -161,6 +161,22 @@ struct CudaComponents {
     bool operator==(const CudaComponents&) const = default;
 };
 
+// What a Jetson architecture can run: its CUDA comes with JetPack, not with a driver, so
+// the newest JetPack that supports it bounds the CUDA it runs.
+struct JetsonSoftware {
+    std::string newest_jetpack; // "4.6"
+    CudaVersion cuda; // what that JetPack ships
+    // The newest CUDA NVIDIA's upgrade packages (cuda-compat) bring to that JetPack; none: no
+    // upgrade path (JetPack 4) or none beyond `cuda`.
+    std::optional<CudaVersion> upgrade_cuda;
+    // Whether PyPI's and download.pytorch.org's aarch64 CUDA wheels carry code for it; where
+    // they do not, a framework needs NVIDIA's build for JetPack.
+    bool upstream_wheels = false;
+    Provenance provenance;
+
+    bool operator==(const JetsonSoftware&) const = default;
+};
+
 struct Architecture {
     ComputeCapability compute_capability;
     std::string name;
@@ -172,6 +188,7 @@ struct Architecture {
     // The segments NVIDIA sells parts of it in (sm_80: data center only); none: not known.
     std::optional<std::vector<GpuSegment>> segments;
     Provenance provenance;
+    std::optional<JetsonSoftware> jetson; // Jetson architectures only
 
     bool operator==(const Architecture&) const = default;
 };

@@ -35,9 +35,14 @@ template <typename A> void fields(A& a, NvidiaImageRelease& r) { a(r.cuda, r.req
 template <typename A> void fields(A& a, LibraryFile& r) { a(r.soname, r.file); }
 template <typename A> void fields(A& a, CudaLibrary& r) { a(r.component, r.name, r.version, r.flavour, r.files); }
 template <typename A> void fields(A& a, CudaComponents& r) { a(r.cuda, r.libraries, r.provenance); }
+template <typename A> void fields(A& a, JetsonSoftware& r)
+{
+    a(r.newest_jetpack, r.cuda, r.upgrade_cuda, r.upstream_wheels, r.provenance);
+}
 template <typename A> void fields(A& a, Architecture& r)
 {
-    a(r.compute_capability, r.name, r.min_cuda, r.max_cuda, r.min_driver_linux, r.max_driver_branch, r.segments, r.provenance);
+    a(r.compute_capability, r.name, r.min_cuda, r.max_cuda, r.min_driver_linux, r.max_driver_branch, r.segments,
+        r.provenance, r.jetson);
 }
 template <typename A> void fields(A& a, CudnnBuild& r) { a(r.cuda, r.driver_linux, r.compute_capabilities); }
 template <typename A> void fields(A& a, CudnnLibraries& r) { a(r.major, r.shim, r.loaded, r.provenance); }

@@ -163,14 +163,36 @@ private:
         }
         for (const auto& row : doc.at("architectures").items()) {
             row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux",
-                "max_driver_branch", "segments", "note", "source", "confidence" });
+                "max_driver_branch", "segments", "jetson", "note", "source", "confidence" });
             auto max_branch = row.find("max_driver_branch");
             m.m_architectures.push_back({ row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
                 row.optional_as<DriverVersion>("min_driver_linux"),
                 max_branch ? std::optional(max_branch->unsigned_integer()) : std::nullopt,
-                read_segments(row.find("segments")), provenance(row) });
+                read_segments(row.find("segments")), provenance(row), read_jetson(row) });
         }
+    }
+
+    std::optional<JetsonSoftware> read_jetson(const JsonReader& row) const
+    {
+        auto jetson = row.find("jetson");
+        if (!jetson)
+            return std::nullopt;
+        jetson->allow_only(
+            { "newest_jetpack", "cuda", "upgrade_cuda", "upstream_wheels", "note", "source", "confidence" });
+        auto segments = row.find("segments");
+        if (!segments || segments->items().size() != 1 || segments->items().front().string() != "jetson")
+            jetson->fail("JetPack facts on an architecture not sold in Jetson modules alone",
+                "set \"segments\" to [\"jetson\"], or drop \"jetson\"");
+        JetsonSoftware out { jetson->at("newest_jetpack").string(), jetson->at("cuda").as<CudaVersion>(),
+            jetson->optional_as<CudaVersion>("upgrade_cuda"), jetson->at("upstream_wheels").boolean(),
+            provenance(*jetson) };
+        if (out.upgrade_cuda && !(out.cuda < *out.upgrade_cuda))
+            jetson->at("upgrade_cuda")
+                .fail("upgrade_cuda " + out.upgrade_cuda->text() + " is not newer than the JetPack's CUDA "
+                        + out.cuda.text(),
+                    "name the newest CUDA the upgrade packages bring, or null for none");
+        return out;
     }
 
     // The listed releases, oldest first and each once, with the drivers cuda.json's toolkits of

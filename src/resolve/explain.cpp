@@ -192,6 +192,12 @@ void add_gpu(const matrix::Matrix& matrix, const GpuTarget& gpu, Rows& rows)
                 { "max_driver_branch", max_branch ? std::to_string(*max_branch) : "none" },
                 { "segments", arch->segments ? segments_text(*arch->segments) : "not known" } },
             arch->provenance);
+        if (const auto& jetson = arch->jetson)
+            rows.add("cuda.json", "architectures[compute_capability=" + arch->compute_capability.text() + "].jetson",
+                { { "newest_jetpack", jetson->newest_jetpack }, { "cuda", jetson->cuda.text() },
+                    { "upgrade_cuda", optional_text(jetson->upgrade_cuda) },
+                    { "upstream_wheels", jetson->upstream_wheels ? "yes" : "no" } },
+                jetson->provenance);
     }
 }
 

@@ -29,6 +29,11 @@ void check_driver(const Context& ctx, Report& report); // rules_driver.cpp
 void check_image_gate(const Context& ctx, bool driver_runs, Report& report); // rules_image_gate.cpp
 void check_gpus(const Context& ctx, Report& report); // rules_gpu.cpp
 void check_cudnn(const Context& ctx, Report& report); // rules_cudnn.cpp
+// A Jetson module's CUDA against its newest JetPack, and the framework build against the
+// wheels that carry code for it. False when the build's wheels carry none, so its own GPU
+// code is beside the point.
+bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson,
+    Report& report); // rules_jetson.cpp
 void check_framework(const Context& ctx, Report& report); // rules_framework.cpp
 // Frameworks installed together: whether their cuDNN and NCCL needs can share one wheel
 // each, and whether they run on one CUDA major.

@@ -363,6 +363,8 @@ void check_gpus(const Context& ctx, Report& report)
                     + ", compute capability " + gpu.compute_capability.text() + "): it needs >= "
                     + arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
                 arch->provenance.cite(), gpu.label);
+        if (arch && arch->jetson && !check_jetson(ctx, gpu, *arch->jetson, report))
+            continue;
         if (ctx.build && ctx.build->framework == Framework::jax) {
             // XLA compiles for the GPU at run time with the CUDA's ptxas, so its window holds too
             if (ctx.cuda && arch)

@@ -214,6 +214,23 @@ TEST_CASE("an architecture knows the segments NVIDIA sells its parts in, and say
     CHECK_FALSE(segments("12.1").has_value()); // the GB10 alone: not sourced
 }
 
+TEST_CASE("a Jetson architecture knows its newest JetPack's CUDA and whether upstream wheels serve it", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    auto jetson = [&](const char* cc) { return m.architecture(ComputeCapability::parse(cc))->jetson; };
+    REQUIRE(jetson("5.3"));
+    CHECK(jetson("5.3")->newest_jetpack == "4.6");
+    CHECK(jetson("5.3")->cuda.text() == "10.2");
+    CHECK_FALSE(jetson("5.3")->upgrade_cuda);
+    CHECK(jetson("7.2")->upgrade_cuda->text() == "12.2");
+    CHECK_FALSE(jetson("8.7")->upstream_wheels);
+    CHECK(jetson("11.0")->upstream_wheels);
+    CHECK_FALSE(jetson("8.6")); // not a Jetson architecture
+    for (const auto& arch : m.architectures()) // every Jetson-only architecture CUDA still targets has them
+        if (arch.segments == std::vector { matrix::GpuSegment::jetson } && !arch.max_cuda.has_value())
+            CHECK(arch.jetson.has_value());
+}
+
 TEST_CASE("an unknown GPU is not found, and near names are offered for suggestions", "[matrix]")
 {
     const Matrix& m = Matrix::embedded();
@@ -257,6 +274,15 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/cuda.json: toolkits[0].source[0]: unknown source 'NOPE'", "add it to the file's \"sources\" table" },
         { "no source", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = nlohmann::json::array(); },
             "m/cuda.json: toolkits[0].source: no source", "every fact names where it comes from" },
+        { "JetPack facts off Jetson", "cuda.json",
+            [](nlohmann::json& d) { d["architectures"][10]["jetson"] = d["architectures"][8]["jetson"]; },
+            "m/cuda.json: architectures[10].jetson: JetPack facts on an architecture not sold in Jetson modules alone",
+            "set \"segments\" to [\"jetson\"], or drop \"jetson\"" },
+        { "upgrade below JetPack's CUDA", "cuda.json",
+            [](nlohmann::json& d) { d["architectures"][12]["jetson"]["upgrade_cuda"] = "11.4"; },
+            "m/cuda.json: architectures[12].jetson.upgrade_cuda: upgrade_cuda 11.4 is not newer than the JetPack's "
+            "CUDA 11.4",
+            "name the newest CUDA the upgrade packages bring, or null for none" },
         { "bad CUDA version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["version"] = "13.x"; },
             "m/cuda.json: toolkits[0].version: '13.x' is not a CUDA version", "write it as 11.8 or 12.2.2" },
         { "bad driver version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["driver_linux"] = "595"; },

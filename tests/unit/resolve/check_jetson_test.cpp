@@ -1,0 +1,71 @@
+// `dlenv check` on Jetson modules against the embedded matrix: the CUDA their newest JetPack
+// ships or upgrades to, and the framework wheels that carry no code for them.
+
+#include "support/check_ask.h"
+
+using namespace dlenv;
+using namespace dlenv::resolve;
+using namespace dlenv::resolve::check_support;
+using Catch::Matchers::Contains;
+
+TEST_CASE("a Jetson Nano runs CUDA up to 10.2, the CUDA of JetPack 4.6, which no upgrade package raises", "[resolve]")
+{
+    Report r = check({ .cuda = "12.1", .gpus = { "Jetson Nano" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "jetson-cuda-beyond-jetpack" });
+    CHECK(finding(r, "jetson-cuda-beyond-jetpack")->message
+        == "Jetson Nano runs CUDA up to 10.2: its newest JetPack, 4.6, ships CUDA 10.2, and no CUDA upgrade package "
+           "serves it; CUDA 12.1 cannot run there");
+    CHECK_THAT(finding(r, "jetson-cuda-beyond-jetpack")->why,
+        Contains("https://developer.nvidia.com/embedded/linux-tegra-r3272"));
+    CHECK(suggests(r, "on Jetson Nano build for CUDA <= 10.2, the CUDA of JetPack 4.6"));
+
+    Report shipped = check({ .cuda = "10.2.89", .gpus = { "Jetson TX2" } });
+    CHECK(shipped.verdict() == Verdict::ok);
+    CHECK(finding(shipped, "jetson-cuda-in-jetpack")->message
+        == "Jetson TX2's JetPack 4.6 ships CUDA 10.2, which runs CUDA 10.2 applications");
+}
+
+TEST_CASE("a Jetson Xavier takes CUDA 11.8-12.2 through JetPack 5's upgrade packages, and nothing later", "[resolve]")
+{
+    Report upgraded = check({ .cuda = "11.8", .gpus = { "Jetson Xavier NX" } });
+    SHOW(upgraded);
+    CHECK(upgraded.verdict() == Verdict::warn);
+    CHECK(problems(upgraded) == Codes { "jetson-cuda-upgrade-package" });
+    CHECK(finding(upgraded, "jetson-cuda-upgrade-package")->message
+        == "CUDA 11.8 on Jetson Xavier NX needs NVIDIA's CUDA upgrade package (cuda-compat-11-8) on JetPack 5.1, "
+           "which ships CUDA 11.4");
+
+    Report beyond = check({ .cuda = "12.4", .gpus = { "Jetson AGX Xavier" } });
+    CHECK(problems(beyond) == Codes { "jetson-cuda-beyond-jetpack" });
+    CHECK(finding(beyond, "jetson-cuda-beyond-jetpack")->message
+        == "Jetson AGX Xavier runs CUDA up to 12.2: its newest JetPack, 5.1, ships CUDA 11.4, and NVIDIA's upgrade "
+           "packages bring it up to 12.2; CUDA 12.4 cannot run there");
+}
+
+TEST_CASE("torch and TensorFlow from PyPI carry no CUDA for a Jetson before Thor: NVIDIA builds them for JetPack",
+    "[resolve]")
+{
+    // pytorch/pytorch#67997: pip's torch on a Xavier NX, torch.cuda.is_available() is False.
+    Report orin = check({ .frameworks = { "torch==2.1.0" }, .gpus = { "Jetson AGX Orin" } });
+    SHOW(orin);
+    CHECK(orin.verdict() == Verdict::fail);
+    CHECK(problems(orin) == Codes { "jetson-needs-jetpack-build" });
+    CHECK(finding(orin, "jetson-needs-jetpack-build")->message
+        == "torch 2.1.0 cu121 from PyPI or download.pytorch.org carries no CUDA for Jetson AGX Orin (sm_87): its "
+           "aarch64 wheels are CPU-only or built for server GPUs, so the framework does not see the GPU");
+    CHECK(suggests(orin, "on Jetson AGX Orin install NVIDIA's torch build for the JetPack the device runs"));
+    CHECK_FALSE(has_code(orin, "gpu-cubin-compatible")); // the x86 wheels' kernels are beside the point
+
+    // the Nano fails on both counts: the wheels, and the CUDA 12.1 of torch 2.1's build
+    Report nano = check({ .frameworks = { "torch==2.1.0" }, .gpus = { "Jetson Nano" } });
+    CHECK(problems(nano) == Codes { "jetson-cuda-beyond-jetpack", "jetson-needs-jetpack-build" });
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.15.0" }, .gpus = { "Jetson Orin Nano" } }))
+        == Codes { "jetson-needs-jetpack-build" });
+
+    // Thor's CUDA 13 aarch64 wheels carry sm_110: no JetPack build needed
+    Report thor = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "Jetson Thor" } });
+    CHECK_FALSE(has_code(thor, "jetson-needs-jetpack-build"));
+    CHECK(has_code(thor, "jetson-cuda-in-jetpack"));
+}
