@@ -165,7 +165,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 primary = torch;
 
     if (primary) {
-        bool pinned = !primary->local.empty();
+        bool pinned = !primary->local.empty() && !primary->names_source_build();
         ctx.build = select_framework_build(matrix, *primary, pinned ? std::nullopt : query.cuda);
         if (!ctx.build) {
             const auto* release = primary->framework == Framework::torch
@@ -173,8 +173,10 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 : nullptr;
             std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
             std::string name = std::string(to_string(primary->framework)) + " " + primary->version;
+            std::string builds = release ? "builds: " + variant_list(*release) : "";
             report.add(Verdict::fail, "framework-no-cuda-build",
-                name + " has no " + wanted + " build" + (release ? "; its builds: " + variant_list(*release) : ""),
+                primary->local == "cpu" ? name + "+cpu is the CPU-only build, with no CUDA; its CUDA " + builds
+                                        : name + " has no " + wanted + " build" + (release ? "; its " + builds : ""),
                 release ? release->provenance.cite() : "");
             if (release && suggest_alternatives)
                 suggest_variants(matrix, query, *primary, *release, "", report);
@@ -192,7 +194,16 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
-        if (primary->is_pre_release())
+        if (ctx.build->from_source)
+            report.add(Verdict::warn, "framework-source-build",
+                primary->text() + " is a build from source (its label '" + primary->local
+                    + "', as NVIDIA's containers and Jetson wheels carry): judged by the facts of "
+                    + std::string(to_string(primary->framework)) + " "
+                    + Pep440Version::parse(primary->version).base_str() + " with CUDA " + ctx.build->cuda.text()
+                    + (query.cuda ? "" : ", its PyPI build's (give --cuda for the one it was built with)")
+                    + "; its cuDNN, NCCL and GPU code are its builder's, not on record",
+                ctx.build->provenance.cite());
+        else if (primary->is_pre_release())
             report.add(Verdict::warn, "framework-pre-release",
                 primary->text() + " is a pre-release, judged by the facts of "
                     + std::string(to_string(primary->framework)) + " "

@@ -35,6 +35,22 @@ FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::To
         .provenance = variant.provenance };
 }
 
+// A build from source keeps its release's versions and Pythons; its CUDA is the one asked
+// for, else the one of the release's wheel it stands in for.
+FrameworkBuild source_build(FrameworkBuild build, const std::optional<CudaVersion>& cuda)
+{
+    build.variant.clear();
+    if (cuda)
+        build.cuda = *cuda;
+    build.cudnn.reset();
+    build.cudnn_bundled = false;
+    build.arch_list.reset();
+    build.ptx.reset();
+    build.torch_variant = nullptr;
+    build.from_source = true;
+    return build;
+}
+
 // What to do about `what` (lines, releases) older than the matrix's first, `first`: they are
 // not on record, which says nothing of whether they were released.
 std::string predates_matrix_hint(
@@ -177,20 +193,21 @@ std::optional<FrameworkBuild> select_framework_build(
     switch (request.framework) {
     case Framework::torch: {
         const auto& release = find_release_line(matrix.torch_releases(), request);
+        const bool source = request.names_source_build(); // stands in for the PyPI default
         const matrix::TorchVariant* chosen = nullptr;
         for (const auto& variant : release.variants) {
-            bool match = !request.local.empty() ? variant.tag == request.local
-                : cuda                          ? variant.cuda.truncated(2) == cuda->truncated(2)
-                                                : variant.pypi_default;
+            bool match = !request.local.empty() && !source ? variant.tag == request.local
+                : cuda && !source                          ? variant.cuda.truncated(2) == cuda->truncated(2)
+                                                           : variant.pypi_default;
             if (match && !chosen)
                 chosen = &variant;
         }
-        if (!chosen && request.local.empty() && !cuda)
+        if (!chosen && (request.local.empty() || source) && (!cuda || source))
             for (const auto& variant : release.variants) // no PyPI default on record: newest stable
                 if (!variant.experimental && (!chosen || chosen->cuda < variant.cuda))
                     chosen = &variant;
         if (chosen)
-            build = torch_build(release, *chosen);
+            build = source ? source_build(torch_build(release, *chosen), cuda) : torch_build(release, *chosen);
         break;
     }
     case Framework::tensorflow: {

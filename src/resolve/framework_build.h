@@ -34,6 +34,9 @@ struct FrameworkBuild {
     const matrix::JaxRelease* jax = nullptr;
     const matrix::JaxBuild* jax_build = nullptr;
     matrix::Provenance provenance {};
+    // built from source (NVIDIA's containers, Jetson wheels): its cuDNN, NCCL and GPU code are
+    // its builder's, not the release's wheels'
+    bool from_source = false;
 
     std::string name() const; // "torch 2.1 cu118", "tensorflow 2.14"
 };

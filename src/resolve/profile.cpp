@@ -52,6 +52,10 @@ FrameworkRequest framework_request(const JsonReader& field, bool with_cuda)
         field.at("name").fail("the extra goes in its own field",
             "write \"name\": \"" + std::string(to_string(request.framework)) + "\", \"extra\": \"" + request.extra
                 + "\"");
+    const std::string canonical(to_string(request.framework));
+    if (field.at("name").string() != canonical) // the pip package the image installs
+        field.at("name").fail("'" + field.at("name").string() + "' is read as " + canonical + " by check",
+            "a profile names the pip package: write \"name\": \"" + canonical + "\"");
     request.extra = field.optional_string("extra").value_or("");
     return request;
 }

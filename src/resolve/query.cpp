@@ -69,6 +69,22 @@ bool is_jaxlib(std::string_view name)
     return name == "jaxlib";
 }
 
+// "pytorch" is conda's name for torch (the pytorch channel's and conda-forge's package), of
+// the same releases.
+bool is_conda_torch(std::string_view name)
+{
+    return name == "pytorch";
+}
+
+// `text` is `prefix` and then digits, with dots between them where `dots`: "cu118", "rocm6.2".
+bool tagged(std::string_view text, std::string_view prefix, bool dots)
+{
+    if (!text.starts_with(prefix) || text.size() == prefix.size())
+        return false;
+    text.remove_prefix(prefix.size());
+    return std::all_of(text.begin(), text.end(), [&](char c) { return (c >= '0' && c <= '9') || (dots && c == '.'); });
+}
+
 // "tensorflow[and-cuda]": takes the one extra off `name`, as PEP 508 writes it.
 std::string take_extra(std::string_view text, std::string& name)
 {
@@ -107,6 +123,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     bool tensorflow_gpu = is_tensorflow_gpu(name);
     std::string read_as = tensorflow_gpu ? std::string(to_string(Framework::tensorflow))
         : is_jaxlib(name)                ? std::string(to_string(Framework::jax))
+        : is_conda_torch(name)           ? std::string(to_string(Framework::torch))
                                          : name;
     auto it = std::find(names.begin(), names.end(), read_as);
     if (it == names.end()) {
@@ -127,6 +144,15 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.local = parsed->local_str();
     request.extra = std::move(extra);
     return request;
+}
+
+bool FrameworkRequest::names_source_build() const
+{
+    if (framework != Framework::torch || local.empty())
+        return false;
+    bool wheel_variant = local == "cpu" || local.starts_with("cpu.") || local == "xpu" || tagged(local, "cu", false)
+        || tagged(local, "rocm", true);
+    return !wheel_variant;
 }
 
 PythonRequest PythonRequest::parse(std::string_view text)

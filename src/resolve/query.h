@@ -28,6 +28,9 @@ struct FrameworkRequest {
     std::string text() const;
     // A release candidate or nightly (2.16.0rc0, 2.6.0.dev20241112), judged by its release's facts.
     bool is_pre_release() const;
+    // torch's local label names a wheel variant (cu118, cpu, rocm6.2); any other ("32f93b1",
+    // "41361538.nv23.06") marks a build from source, as NVIDIA's containers and Jetson wheels carry.
+    bool names_source_build() const;
 };
 
 // "3.13" or "3.13t": a CPython version, and whether the t names its free-threaded build.

@@ -40,8 +40,8 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
 {
     if (ctx.cuda)
         check_jetpack_cuda(ctx, gpu, jetson, report);
-    const bool upstream_build
-        = ctx.build && (ctx.build->framework == Framework::torch || ctx.build->framework == Framework::tensorflow);
+    const bool upstream_build = ctx.build && !ctx.build->from_source
+        && (ctx.build->framework == Framework::torch || ctx.build->framework == Framework::tensorflow);
     if (!upstream_build || jetson.upstream_wheels)
         return true;
     const std::string framework(to_string(ctx.build->framework));

@@ -218,6 +218,41 @@ TEST_CASE("every GPU name of the matrix, run together, reads as its model or the
     }
 }
 
+TEST_CASE(
+    "conda's pytorch is torch, and a build from source is judged by its release with its own code unknown", "[resolve]")
+{
+    CHECK(FrameworkRequest::parse("pytorch==2.1").framework == Framework::torch);
+    CHECK(check({ .frameworks = { "pytorch==2.1" }, .gpus = { "RTX 3090" } }).verdict() == Verdict::ok);
+
+    // NVIDIA's PyTorch container 23.08 ships torch 2.1.0a0+29c30b1 built with CUDA 12.2, a
+    // CUDA no torch 2.1 wheel has
+    Report ngc = check({ .frameworks = { "torch==2.1.0a0+29c30b1" }, .cuda = "12.2", .gpus = { "H100" } });
+    SHOW(ngc);
+    CHECK(ngc.verdict() == Verdict::warn);
+    CHECK(problems(ngc) == Codes { "framework-source-build", "gpu-arch-list-unknown" });
+    CHECK(finding(ngc, "framework-build")->message == "torch==2.1.0a0+29c30b1 runs as torch 2.1.0a0: CUDA 12.2");
+    CHECK(finding(ngc, "framework-source-build")->message
+        == "torch==2.1.0a0+29c30b1 is a build from source (its label '29c30b1', as NVIDIA's containers and Jetson "
+           "wheels carry): judged by the facts of torch 2.1.0 with CUDA 12.2; its cuDNN, NCCL and GPU code are its "
+           "builder's, not on record");
+    // without --cuda it stands in for the release's PyPI build, and says so
+    CHECK_THAT(finding(check({ .frameworks = { "torch==2.1.0a0+29c30b1" } }), "framework-source-build")->message,
+        Contains("with CUDA 12.1, its PyPI build's (give --cuda for the one it was built with)"));
+    // NVIDIA's Jetson wheels are such builds, so they do not need one
+    Report jetson = check({ .frameworks = { "torch==2.0.0+nv23.05" }, .cuda = "11.4", .gpus = { "Jetson AGX Orin" } });
+    CHECK(problems(jetson) == Codes { "framework-source-build", "gpu-arch-list-unknown" });
+
+    // wheel variants stay wheel variants: the CPU build says what it is
+    Report cpu = check({ .frameworks = { "torch==2.1.0+cpu" } });
+    CHECK(cpu.verdict() == Verdict::fail);
+    CHECK(finding(cpu, "framework-no-cuda-build")->message
+        == "torch 2.1.0+cpu is the CPU-only build, with no CUDA; its CUDA builds: cu118 (CUDA 11.8) and cu121 (CUDA "
+           "12.1, experimental)");
+    CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+rocm5.6").names_source_build());
+    CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+cu121").names_source_build());
+    CHECK(FrameworkRequest::parse("torch==2.1.0a0+41361538.nv23.06").names_source_build());
+}
+
 TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally", "[resolve]")
 {
     // pytorch/pytorch#130249: no 3.13t binaries for 2.5; cp313t wheels from 2.6.

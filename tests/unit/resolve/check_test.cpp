@@ -619,7 +619,7 @@ TEST_CASE("a compute capability no architecture has is bad input", "[resolve]")
 TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[resolve]")
 {
     auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
-        { "pytorch==2.1", "unknown framework 'pytorch'",
+        { "pytorh==2.1", "unknown framework 'pytorh'",
             "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax" },
         // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a stub saying the package was removed.
         { "tensorflow-gpu==2.14",
