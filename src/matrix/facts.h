@@ -277,6 +277,16 @@ struct TorchRelease {
     bool operator==(const TorchRelease&) const = default;
 };
 
+// torch's wheels for Linux aarch64 (the Grace hosts of GH200 and GB200): PyTorch's index
+// carries CUDA builds from one release on, while PyPI's wheel stays the CPU build for a while.
+struct TorchAarch64 {
+    Pep440Version first_cuda_release; // download.pytorch.org's first aarch64 CUDA wheel
+    Pep440Version pypi_cpu_only_through; // the last line whose PyPI aarch64 wheel is the CPU build
+    Provenance provenance;
+
+    bool operator==(const TorchAarch64&) const = default;
+};
+
 // The nvidia-nccl-cuN versions a pip extra requires (an == pin is a range of one), with
 // its own sources: they are read from the wheels, not from the tested configurations.
 struct PipNccl {
@@ -396,6 +406,7 @@ struct Gpu {
     std::optional<double> bandwidth_gb_s;
     std::optional<TensorPeak> tensor_tflops; // none: no sourced peak for this model
     Provenance provenance;
+    bool host_aarch64 = false; // sold only with NVIDIA's Arm CPU (Grace): its host is Linux aarch64
 
     bool operator==(const Gpu&) const = default;
 };

@@ -15,8 +15,8 @@ struct MatrixFields {
     template <typename Archive, typename M> static void visit(Archive& a, M& m)
     {
         a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases, m.m_architectures,
-            m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_tensorflow, m.m_jax, m.m_gpus, m.m_nvidia_images,
-            m.m_cuda_components, m.m_python_runtimes);
+            m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_torch_aarch64, m.m_tensorflow, m.m_jax, m.m_gpus,
+            m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
     }
 };
 
@@ -75,10 +75,14 @@ template <typename A> void fields(A& a, JaxBuild& r)
 template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.others_fail, r.provenance); }
 template <typename A> void fields(A& a, JaxRelease& r) { a(r.line, r.versions, r.python, r.builds, r.blackwell, r.provenance); }
 template <typename A> void fields(A& a, TensorPeak& r) { a(r.fp16, r.bf16, r.provenance); }
+template <typename A> void fields(A& a, TorchAarch64& r)
+{
+    a(r.first_cuda_release, r.pypi_cpu_only_through, r.provenance);
+}
 template <typename A> void fields(A& a, Gpu& r)
 {
     a(r.name, r.aliases, r.family, r.compute_capability, r.architecture, r.segment, r.memory_gb, r.memory_type,
-        r.bandwidth_gb_s, r.tensor_tflops, r.provenance);
+        r.bandwidth_gb_s, r.tensor_tflops, r.provenance, r.host_aarch64);
 }
 template <typename A> void fields(A& a, PythonRuntimeArchive& r) { a(r.url, r.sha256); }
 template <typename A> void fields(A& a, PythonRuntimeBuild& r) { a(r.python, r.release, r.archives, r.provenance); }

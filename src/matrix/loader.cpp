@@ -38,7 +38,16 @@ public:
             for (const auto& row : doc.at("releases").items())
                 m.m_cudnn.push_back(read_cudnn(row, m));
         });
-        read_rows(files, "torch.json", "releases", m.m_torch, [&](const JsonReader& row) { return read_torch(row); });
+        read(files, "torch.json", [&](const JsonReader& doc) {
+            doc.allow_only({ "format", "sources", "linux_aarch64", "releases" });
+            for (const auto& row : doc.at("releases").items())
+                m.m_torch.push_back(read_torch(row));
+            if (auto aarch64 = doc.find("linux_aarch64")) {
+                aarch64->allow_only({ "first_cuda_release", "pypi_cpu_only_through", "note", "source", "confidence" });
+                m.m_torch_aarch64 = TorchAarch64 { aarch64->at("first_cuda_release").as<Pep440Version>(),
+                    aarch64->at("pypi_cpu_only_through").as<Pep440Version>(), provenance(*aarch64) };
+            }
+        });
         read_rows(files, "tensorflow.json", "releases", m.m_tensorflow,
             [&](const JsonReader& row) { return read_tensorflow(row); });
         read_rows(files, "jax.json", "releases", m.m_jax, [&](const JsonReader& row) { return read_jax(row); });
@@ -444,14 +453,18 @@ private:
     Gpu read_gpu(const JsonReader& row) const
     {
         row.allow_only({ "name", "aliases", "family", "compute_capability", "architecture", "segment", "memory_gb",
-            "memory_type", "bandwidth_gb_s", "tensor_tflops", "note", "source", "confidence" });
+            "memory_type", "bandwidth_gb_s", "tensor_tflops", "host", "note", "source", "confidence" });
+        auto host = row.optional_string("host");
+        if (host && *host != "aarch64")
+            row.at("host").fail("expected aarch64, got '" + *host + "'", "name the host only where it is always Arm");
         auto memory = row.find("memory_gb");
         auto bandwidth = row.find("bandwidth_gb_s");
         return { row.at("name").string(), row.at("aliases").strings(), row.optional_string("family").value_or(""),
             row.at("compute_capability").as<ComputeCapability>(), row.at("architecture").string(),
             read_segment(row.at("segment")), memory ? std::optional(memory->number()) : std::nullopt,
             row.optional_string("memory_type").value_or(""),
-            bandwidth ? std::optional(bandwidth->number()) : std::nullopt, read_tensor_peak(row), provenance(row) };
+            bandwidth ? std::optional(bandwidth->number()) : std::nullopt, read_tensor_peak(row), provenance(row),
+            host.has_value() };
     }
 
     std::optional<TensorPeak> read_tensor_peak(const JsonReader& row) const

@@ -46,6 +46,7 @@ public:
     // The libraries of cuDNN `major`; null when the matrix does not list them.
     const CudnnLibraries* cudnn_libraries(std::uint32_t major) const;
     const std::vector<TorchRelease>& torch_releases() const { return m_torch; }
+    const std::optional<TorchAarch64>& torch_aarch64() const { return m_torch_aarch64; } // none: not on record
     const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
     const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
     const std::vector<Gpu>& gpus() const { return m_gpus; }
@@ -93,6 +94,7 @@ private:
     std::vector<CudnnRelease> m_cudnn;
     std::vector<CudnnLibraries> m_cudnn_libraries;
     std::vector<TorchRelease> m_torch;
+    std::optional<TorchAarch64> m_torch_aarch64;
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
     std::vector<Gpu> m_gpus;

@@ -34,6 +34,9 @@ void check_cudnn(const Context& ctx, Report& report); // rules_cudnn.cpp
 // code is beside the point.
 bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson,
     Report& report); // rules_jetson.cpp
+// A torch build on a GPU whose host is always Linux aarch64 (GH200, GB200): whether PyTorch
+// publishes a CUDA build for aarch64 of its release, and whether pip's wheel is one.
+void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report); // rules_aarch64.cpp
 void check_framework(const Context& ctx, Report& report); // rules_framework.cpp
 // Frameworks installed together: whether their cuDNN and NCCL needs can share one wheel
 // each, and whether they run on one CUDA major.

@@ -365,6 +365,7 @@ void check_gpus(const Context& ctx, Report& report)
                 arch->provenance.cite(), gpu.label);
         if (arch && arch->jetson && !check_jetson(ctx, gpu, *arch->jetson, report))
             continue;
+        check_aarch64_host(ctx, gpu, report);
         if (ctx.build && ctx.build->framework == Framework::jax) {
             // XLA compiles for the GPU at run time with the CUDA's ptxas, so its window holds too
             if (ctx.cuda && arch)
