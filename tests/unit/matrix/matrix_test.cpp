@@ -274,6 +274,8 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/cuda.json: toolkits[0].source[0]: unknown source 'NOPE'", "add it to the file's \"sources\" table" },
         { "no source", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["source"] = nlohmann::json::array(); },
             "m/cuda.json: toolkits[0].source: no source", "every fact names where it comes from" },
+        { "a host other than aarch64", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["host"] = "x86_64"; },
+            "m/gpus.json: gpus[0].host: expected aarch64, got 'x86_64'", "name the host only where it is always Arm" },
         { "JetPack facts off Jetson", "cuda.json",
             [](nlohmann::json& d) { d["architectures"][10]["jetson"] = d["architectures"][8]["jetson"]; },
             "m/cuda.json: architectures[10].jetson: JetPack facts on an architecture not sold in Jetson modules alone",
