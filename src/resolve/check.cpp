@@ -148,6 +148,16 @@ std::string raise_jax_cuda(const matrix::Matrix& matrix, const std::vector<GpuTa
     return why;
 }
 
+// A Jetson that upstream wheels carry no code for: its CUDA is its JetPack's, so --cuda names
+// that, not a wheel.
+bool on_jetpack_cuda(const matrix::Matrix& matrix, const std::vector<GpuTarget>& gpus)
+{
+    return std::any_of(gpus.begin(), gpus.end(), [&](const GpuTarget& gpu) {
+        const auto* arch = matrix.architecture(gpu.compute_capability);
+        return arch && arch->jetson && !arch->jetson->upstream_wheels;
+    });
+}
+
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives)
 {
     Report report;
@@ -165,8 +175,10 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 primary = torch;
 
     if (primary) {
-        bool pinned = !primary->local.empty() && !primary->names_source_build();
-        ctx.build = select_framework_build(matrix, *primary, pinned ? std::nullopt : query.cuda);
+        bool source = primary->names_source_build(); // its CUDA is whatever --cuda says
+        bool pinned = !primary->local.empty() && !source;
+        bool jetpack_cuda = !source && on_jetpack_cuda(matrix, ctx.gpus);
+        ctx.build = select_framework_build(matrix, *primary, pinned || jetpack_cuda ? std::nullopt : query.cuda);
         if (!ctx.build) {
             const auto* release = primary->framework == Framework::torch
                 ? &find_release_line(matrix.torch_releases(), *primary)
@@ -184,7 +196,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         }
         require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");
         std::string raised = ctx.build->jax_build && !query.cuda ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
-        ctx.cuda = ctx.build->cuda;
+        ctx.cuda = jetpack_cuda && query.cuda ? *query.cuda : ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()
                 + (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "") + torch_nccl_text(*ctx.build)

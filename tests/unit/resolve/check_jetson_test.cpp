@@ -64,6 +64,13 @@ TEST_CASE("torch and TensorFlow from PyPI carry no CUDA for a Jetson before Thor
     CHECK(problems(check({ .frameworks = { "tensorflow==2.15.0" }, .gpus = { "Jetson Orin Nano" } }))
         == Codes { "jetson-needs-jetpack-build" });
 
+    // on a Jetson --cuda is the JetPack's CUDA, not a wheel's (naseemap47/streamlit-yolo#22: an
+    // Orin NX with CUDA 12.2 and torch 2.3, "cuda is not available")
+    Report jetpack = check({ .frameworks = { "torch==2.3" }, .cuda = "12.2", .gpus = { "Jetson Orin NX" } });
+    CHECK(problems(jetpack) == Codes { "jetson-needs-jetpack-build" });
+    CHECK(finding(jetpack, "jetson-cuda-in-jetpack")->message
+        == "Jetson Orin NX's JetPack 7.2 ships CUDA 13.2, which runs CUDA 12.2 applications");
+
     // Thor's CUDA 13 aarch64 wheels carry sm_110: no JetPack build needed
     Report thor = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "Jetson Thor" } });
     CHECK_FALSE(has_code(thor, "jetson-needs-jetpack-build"));
