@@ -93,7 +93,7 @@ TEST_CASE("diff of torch 2.1 cu118 and cu121 prints a pull-request comment of th
               "| minor-version minimum | 450.80.02 | 525.60.13 |\n"
               "\n### GPU verdicts\n\n| | before | after |\n|---|---|---|\n"
               "| NVIDIA A10G | ok | (none) |\n"
-              "| NVIDIA L4 | (none) | warning |\n");
+              "| NVIDIA L4 | (none) | ok |\n");
 }
 
 TEST_CASE("diff --json of torch 2.1 cu118 and cu121 carries the same changes as data", "[cli]")
@@ -126,7 +126,7 @@ TEST_CASE("diff --json of torch 2.1 cu118 and cu121 carries the same changes as 
             { "driver",
                 { change("toolkit minimum", "520.61.05", "530.30.02"),
                     change("minor-version minimum", "450.80.02", "525.60.13") } },
-            { "gpus", { change("NVIDIA A10G", "ok", nullptr), change("NVIDIA L4", nullptr, "warning") } },
+            { "gpus", { change("NVIDIA A10G", "ok", nullptr), change("NVIDIA L4", nullptr, "ok") } },
             { "image", nlohmann::json::array() }, { "size", nullptr }, { "layers", nlohmann::json::array() },
             { "verifications", nlohmann::json::array() } });
 }
