@@ -18,6 +18,11 @@ std::optional<matrix::GpuSegment> only_segment(const matrix::Architecture& arch)
     return arch.segments->front();
 }
 
+GpuTarget model_target(const matrix::Gpu& gpu)
+{
+    return { gpu.name, gpu.compute_capability, &gpu, {}, gpu.segment };
+}
+
 // The loader made sure a family's variants share their compute capability and segment.
 std::optional<GpuTarget> family(const matrix::Matrix& matrix, std::string_view text)
 {
@@ -84,7 +89,7 @@ std::optional<GpuTarget> find_compact(const matrix::Matrix& matrix, std::string_
             return family(matrix, gpu.family);
     for (const auto& gpu : matrix.gpus())
         if (reads_as(gpu.name) || std::any_of(gpu.aliases.begin(), gpu.aliases.end(), reads_as))
-            return GpuTarget { gpu.name, gpu.compute_capability, &gpu, {}, gpu.segment };
+            return model_target(gpu);
     return std::nullopt;
 }
 
@@ -103,12 +108,12 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
     // 12GB models, though "NVIDIA GeForce RTX 3080" is the 10GB one's name).
     for (std::string_view name : { text, without_brand(text) }) {
         if (const auto* gpu = matrix.find_gpu(name))
-            return { gpu->name, gpu->compute_capability, gpu, {}, gpu->segment };
+            return model_target(*gpu);
         if (auto found = family(matrix, name))
             return *found;
     }
     if (const auto* gpu = find_model(matrix, text))
-        return { gpu->name, gpu->compute_capability, gpu, {}, gpu->segment };
+        return model_target(*gpu);
     if (auto compact_match = find_compact(matrix, text))
         return *compact_match;
     if (auto cc = ComputeCapability::try_parse(text)) {
