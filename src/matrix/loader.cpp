@@ -174,23 +174,25 @@ private:
             row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux",
                 "max_driver_branch", "segments", "jetson", "note", "source", "confidence" });
             auto max_branch = row.find("max_driver_branch");
+            auto segments = read_segments(row.find("segments"));
+            auto jetson = read_jetson(row, segments);
             m.m_architectures.push_back({ row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
                 row.optional_as<DriverVersion>("min_driver_linux"),
-                max_branch ? std::optional(max_branch->unsigned_integer()) : std::nullopt,
-                read_segments(row.find("segments")), provenance(row), read_jetson(row) });
+                max_branch ? std::optional(max_branch->unsigned_integer()) : std::nullopt, std::move(segments),
+                provenance(row), std::move(jetson) });
         }
     }
 
-    std::optional<JetsonSoftware> read_jetson(const JsonReader& row) const
+    std::optional<JetsonSoftware> read_jetson(
+        const JsonReader& row, const std::optional<std::vector<GpuSegment>>& segments) const
     {
         auto jetson = row.find("jetson");
         if (!jetson)
             return std::nullopt;
         jetson->allow_only(
             { "newest_jetpack", "cuda", "upgrade_cuda", "upstream_wheels", "note", "source", "confidence" });
-        auto segments = row.find("segments");
-        if (!segments || segments->items().size() != 1 || segments->items().front().string() != "jetson")
+        if (segments != std::vector { GpuSegment::jetson })
             jetson->fail("JetPack facts on an architecture not sold in Jetson modules alone",
                 "set \"segments\" to [\"jetson\"], or drop \"jetson\"");
         JetsonSoftware out { jetson->at("newest_jetpack").string(), jetson->at("cuda").as<CudaVersion>(),
