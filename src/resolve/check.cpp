@@ -200,9 +200,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()
                 + (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "") + torch_nccl_text(*ctx.build)
-                + (ctx.build->torch_variant && ctx.build->torch_variant->pypi_default && !pinned && !query.cuda
-                        ? " (the PyPI default build)"
-                        : "")
+                + (ctx.build->pypi_default && !query.cuda ? " (the PyPI default build)" : "")
                 + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());

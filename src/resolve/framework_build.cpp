@@ -208,6 +208,8 @@ std::optional<FrameworkBuild> select_framework_build(
                     chosen = &variant;
         if (chosen)
             build = source ? source_build(torch_build(release, *chosen), cuda) : torch_build(release, *chosen);
+        if (build && !source)
+            build->pypi_default = request.local.empty() && !cuda && chosen->pypi_default;
         break;
     }
     case Framework::tensorflow: {

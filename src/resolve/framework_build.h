@@ -34,6 +34,9 @@ struct FrameworkBuild {
     const matrix::JaxRelease* jax = nullptr;
     const matrix::JaxBuild* jax_build = nullptr;
     matrix::Provenance provenance {};
+    // picked as the release's PyPI default, no label or CUDA having named the build: what
+    // `pip install torch==X` installs
+    bool pypi_default = false;
     // built from source (NVIDIA's containers, Jetson wheels): its cuDNN, NCCL and GPU code are
     // its builder's, not the release's wheels'
     bool from_source = false;

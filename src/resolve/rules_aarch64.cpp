@@ -36,10 +36,7 @@ void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report
         return;
     }
     // a build named by its label or its CUDA is installed from PyTorch's index
-    const bool named = ctx.query.cuda
-        || std::any_of(ctx.query.frameworks.begin(), ctx.query.frameworks.end(),
-            [](const FrameworkRequest& r) { return r.framework == Framework::torch && !r.local.empty(); });
-    const bool from_pypi = build.torch_variant && build.torch_variant->pypi_default && !named;
+    const bool from_pypi = build.pypi_default && !ctx.query.cuda;
     if (from_pypi && !(facts->pypi_cpu_only_through < Pep440Version::parse(build.line)))
         report.add(Verdict::warn, "torch-aarch64-pypi-cpu",
             "pip's torch " + release.public_str() + " for " + host + ", is the CPU build: install the " + build.variant
