@@ -204,20 +204,19 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
+        const std::string judged = "judged by the facts of " + std::string(to_string(primary->framework)) + " "
+            + Pep440Version::parse(primary->version).base_str();
         if (ctx.build->from_source)
             report.add(Verdict::warn, "framework-source-build",
                 primary->text() + " is a build from source (its label '" + primary->local
-                    + "', as NVIDIA's containers and Jetson wheels carry): judged by the facts of "
-                    + std::string(to_string(primary->framework)) + " "
-                    + Pep440Version::parse(primary->version).base_str() + " with CUDA " + ctx.build->cuda.text()
+                    + "', as NVIDIA's containers and Jetson wheels carry): " + judged + " with CUDA "
+                    + ctx.build->cuda.text()
                     + (query.cuda ? "" : ", its PyPI build's (give --cuda for the one it was built with)")
                     + "; its cuDNN, NCCL and GPU code are its builder's, not on record",
                 ctx.build->provenance.cite());
         else if (primary->is_pre_release())
             report.add(Verdict::warn, "framework-pre-release",
-                primary->text() + " is a pre-release, judged by the facts of "
-                    + std::string(to_string(primary->framework)) + " "
-                    + Pep440Version::parse(primary->version).base_str()
+                primary->text() + " is a pre-release, " + judged
                     + ": a pre-release's builds and pins may differ from its release's",
                 ctx.build->provenance.cite());
     }
