@@ -384,6 +384,17 @@ struct JaxRelease {
     bool operator==(const JaxRelease&) const = default;
 };
 
+// Where a framework's CUDA builds run on Windows (the "windows" block of its file): on native
+// Windows in no release, or up to one; under WSL 2, supported or experimental.
+struct WindowsGpuSupport {
+    bool native_gpu = false;
+    std::optional<Pep440Version> native_gpu_through; // the last release with it; none: every release
+    bool wsl2_experimental = false;
+    Provenance provenance;
+
+    bool operator==(const WindowsGpuSupport&) const = default;
+};
+
 // Dense tensor-core peaks (no 2:4 sparsity, FP32 accumulation) in TFLOPS, each with
 // where it comes from; nullopt where the model has no such tensor path (V100: no BF16).
 struct TensorPeak {

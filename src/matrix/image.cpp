@@ -15,8 +15,9 @@ struct MatrixFields {
     template <typename Archive, typename M> static void visit(Archive& a, M& m)
     {
         a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases, m.m_architectures,
-            m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_torch_aarch64, m.m_tensorflow, m.m_jax, m.m_gpus,
-            m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
+            m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_torch_aarch64, m.m_tensorflow, m.m_jax,
+            m.m_tensorflow_windows, m.m_jax_windows, m.m_gpus, m.m_nvidia_images, m.m_cuda_components,
+            m.m_python_runtimes);
     }
 };
 
@@ -74,6 +75,10 @@ template <typename A> void fields(A& a, JaxBuild& r)
 }
 template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.others_fail, r.provenance); }
 template <typename A> void fields(A& a, JaxRelease& r) { a(r.line, r.versions, r.python, r.builds, r.blackwell, r.provenance); }
+template <typename A> void fields(A& a, WindowsGpuSupport& r)
+{
+    a(r.native_gpu, r.native_gpu_through, r.wsl2_experimental, r.provenance);
+}
 template <typename A> void fields(A& a, TensorPeak& r) { a(r.fp16, r.bf16, r.provenance); }
 template <typename A> void fields(A& a, TorchAarch64& r)
 {

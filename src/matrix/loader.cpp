@@ -48,9 +48,18 @@ public:
                     aarch64->at("pypi_cpu_only_through").as<Pep440Version>(), provenance(*aarch64) };
             }
         });
-        read_rows(files, "tensorflow.json", "releases", m.m_tensorflow,
-            [&](const JsonReader& row) { return read_tensorflow(row); });
-        read_rows(files, "jax.json", "releases", m.m_jax, [&](const JsonReader& row) { return read_jax(row); });
+        read(files, "tensorflow.json", [&](const JsonReader& doc) {
+            doc.allow_only({ "format", "sources", "windows", "releases" });
+            for (const auto& row : doc.at("releases").items())
+                m.m_tensorflow.push_back(read_tensorflow(row));
+            m.m_tensorflow_windows = read_windows(doc);
+        });
+        read(files, "jax.json", [&](const JsonReader& doc) {
+            doc.allow_only({ "format", "sources", "windows", "releases" });
+            for (const auto& row : doc.at("releases").items())
+                m.m_jax.push_back(read_jax(row));
+            m.m_jax_windows = read_windows(doc);
+        });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
         read_rows(files, "driver_releases.json", "branches", m.m_driver_releases,
             [&](const JsonReader& row) { return read_driver_releases(row, m); });
@@ -356,6 +365,25 @@ private:
             }
         std::sort(release.versions.begin(), release.versions.end());
         return release;
+    }
+
+    std::optional<WindowsGpuSupport> read_windows(const JsonReader& doc) const
+    {
+        auto windows = doc.find("windows");
+        if (!windows)
+            return std::nullopt;
+        windows->allow_only({ "native_gpu", "native_gpu_through", "wsl2_gpu", "note", "source", "confidence" });
+        WindowsGpuSupport out { windows->at("native_gpu").boolean(),
+            windows->optional_as<Pep440Version>("native_gpu_through"), false, provenance(*windows) };
+        if (!out.native_gpu && out.native_gpu_through)
+            windows->at("native_gpu_through")
+                .fail("a last release with GPU on native Windows where native_gpu is false",
+                    "drop native_gpu_through, or set native_gpu to true");
+        std::string wsl2 = windows->at("wsl2_gpu").string();
+        if (wsl2 != "supported" && wsl2 != "experimental")
+            windows->at("wsl2_gpu").fail("expected supported or experimental, got '" + wsl2 + "'");
+        out.wsl2_experimental = wsl2 == "experimental";
+        return out;
     }
 
     TensorflowRelease read_tensorflow(const JsonReader& row) const

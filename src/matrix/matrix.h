@@ -49,6 +49,9 @@ public:
     const std::optional<TorchAarch64>& torch_aarch64() const { return m_torch_aarch64; } // none: not on record
     const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
     const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
+    // Where their CUDA builds run on Windows; none: not on record.
+    const std::optional<WindowsGpuSupport>& tensorflow_windows() const { return m_tensorflow_windows; }
+    const std::optional<WindowsGpuSupport>& jax_windows() const { return m_jax_windows; }
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
     const std::vector<CudaComponents>& cuda_components() const { return m_cuda_components; }
@@ -97,6 +100,8 @@ private:
     std::optional<TorchAarch64> m_torch_aarch64;
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
+    std::optional<WindowsGpuSupport> m_tensorflow_windows;
+    std::optional<WindowsGpuSupport> m_jax_windows;
     std::vector<Gpu> m_gpus;
     std::vector<NvidiaImageRelease> m_nvidia_images;
     std::vector<CudaComponents> m_cuda_components;

@@ -285,6 +285,13 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/cuda.json: architectures[12].jetson.upgrade_cuda: upgrade_cuda 11.4 is not newer than the JetPack's "
             "CUDA 11.4",
             "name the newest CUDA the upgrade packages bring, or null for none" },
+        { "a last Windows GPU release where none has it", "jax.json",
+            [](nlohmann::json& d) { d["windows"]["native_gpu_through"] = "0.4.30"; },
+            "m/jax.json: windows.native_gpu_through: a last release with GPU on native Windows where native_gpu is "
+            "false",
+            "drop native_gpu_through, or set native_gpu to true" },
+        { "unknown WSL 2 support", "tensorflow.json", [](nlohmann::json& d) { d["windows"]["wsl2_gpu"] = "yes"; },
+            "m/tensorflow.json: windows.wsl2_gpu: expected supported or experimental, got 'yes'", "" },
         { "bad CUDA version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["version"] = "13.x"; },
             "m/cuda.json: toolkits[0].version: '13.x' is not a CUDA version", "write it as 11.8 or 12.2.2" },
         { "bad driver version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["driver_linux"] = "595"; },
