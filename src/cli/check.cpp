@@ -10,7 +10,7 @@ namespace {
 
 struct CheckArgs {
     std::vector<std::string> frameworks;
-    std::string cuda, cudnn, driver, python;
+    std::string cuda, cudnn, driver, python, os;
     std::vector<std::string> gpus;
     bool forward_compat = false;
     bool explain = false;
@@ -37,6 +37,8 @@ resolve::Query to_query(const CheckArgs& args)
     }
     query.gpus = args.gpus;
     query.forward_compat = args.forward_compat;
+    if (!args.os.empty())
+        query.os = resolve::parse_host_os(args.os);
     return query;
 }
 
@@ -56,6 +58,8 @@ std::string describe(const CheckArgs& args)
         add(g);
     if (!args.python.empty())
         add("Python " + args.python);
+    if (!args.os.empty())
+        add(std::string(resolve::describe(resolve::parse_host_os(args.os))));
     return out.empty() ? "the empty combination" : out;
 }
 
@@ -78,11 +82,16 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
         ->type_name("X.Y[.Z]");
     cmd->add_option("--cudnn", args->cudnn, "cuDNN version")->type_name("X.Y[.Z[.W]]");
     cmd->add_option("--driver", args->driver,
-           "NVIDIA driver version (Linux), or its branch alone (535: the branch's newest release on record)")
+           "NVIDIA driver version, or its branch alone (535: the branch's newest Linux release on record); "
+           "with --os windows or wsl2, the Windows driver's number (561.17)")
         ->type_name("X.Y[.Z]|BRANCH");
     cmd->add_option("--gpu", args->gpus, "GPU model (\"RTX 4090\"), sm_XY or X.Y")->type_name("MODEL|sm_XY|X.Y");
     cmd->add_option("--python", args->python, "Python version; X.Yt for CPython's free-threaded build")
         ->type_name("X.Y[t]");
+    cmd->add_option("--os", args->os,
+           "Where the framework runs: linux (the default; where dlenv's images run), windows (native Windows) or "
+           "wsl2 (WSL 2 on Windows, whose driver is the Windows host's)")
+        ->type_name("linux|windows|wsl2");
     cmd->add_flag("--forward-compat", args->forward_compat,
         "Allow forward compatibility (the cuda-compat package; data-center GPUs only)");
     cmd->add_flag("--explain", args->explain,

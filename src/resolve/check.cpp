@@ -126,7 +126,7 @@ void suggest_variants(const matrix::Matrix& matrix, const Query& query, const Fr
         if (outcome.verdict() == Verdict::fail)
             continue;
         report.suggest("use " + variant.tag + " (torch " + (primary.version) + "+" + variant.tag
-            + "): " + driver_requirement(matrix, variant.cuda)
+            + "): " + driver_requirement(matrix, variant.cuda, query.os)
             + (outcome.verdict() == Verdict::warn ? " (works, with warnings)" : ""));
     }
 }
@@ -222,6 +222,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
     }
 
     check_framework(ctx, report);
+    check_host_os(ctx, report);
     check_driver(ctx, report);
     check_gpus(ctx, report);
     check_cudnn(ctx, report);

@@ -33,6 +33,11 @@ BranchRead read_driver_branch(const matrix::Matrix& matrix, const Query& query)
     BranchRead read { query, std::nullopt };
     if (!query.driver_branch)
         return read;
+    if (runs_windows_driver(query.os))
+        throw Error(ErrorCode::invalid_input,
+            "driver " + std::to_string(*query.driver_branch) + " names a branch, whose releases the matrix lists "
+                + "for Linux only",
+            "on " + std::string(describe(query.os)) + " give the Windows driver's number nvidia-smi shows (561.17)");
     read.branch = branch_driver(matrix, *query.driver_branch);
     read.query.driver = read.branch->newest;
     read.query.driver_branch.reset();

@@ -2,6 +2,7 @@
 
 #include "resolve/driver_branch.h"
 #include "resolve/framework_build.h"
+#include "resolve/rules.h"
 #include "resolve/targets.h"
 
 #include <algorithm>
@@ -134,26 +135,46 @@ void add_build(const FrameworkBuild& build, Rows& rows)
     }
 }
 
-void add_toolkit(const matrix::CudaToolkit& toolkit, Rows& rows)
+// The driver facts a host's driver is judged by: Linux's, or Windows's.
+std::string driver_field(HostOs os)
+{
+    return runs_windows_driver(os) ? "driver_windows" : "driver_linux";
+}
+
+void add_toolkit(const matrix::CudaToolkit& toolkit, HostOs os, Rows& rows)
 {
     rows.add("cuda.json", "toolkits[version=" + toolkit.version.text() + "]",
-        { { "name", toolkit.name }, { "driver_linux", optional_text(toolkit.driver_linux) } }, toolkit.provenance);
+        { { "name", toolkit.name }, { driver_field(os), optional_text(toolkit_driver(toolkit, os)) } },
+        toolkit.provenance);
+}
+
+void add_windows(const matrix::Matrix& matrix, Framework framework, Rows& rows)
+{
+    const auto* windows = windows_gpu_support(matrix, framework);
+    if (!windows)
+        return;
+    std::string native = !windows->native_gpu ? "no release"
+        : windows->native_gpu_through         ? "through " + windows->native_gpu_through->public_str()
+                                              : "every release";
+    rows.add(std::string(to_string(framework)) + ".json", "windows",
+        { { "native_gpu", native }, { "wsl2_gpu", windows->wsl2_experimental ? "experimental" : "supported" } },
+        windows->provenance);
 }
 
 void add_cuda(const matrix::Matrix& matrix, const Query& query, const CudaVersion& cuda, Rows& rows)
 {
     if (const auto* first = matrix.first_toolkit(cuda))
-        add_toolkit(*first, rows);
+        add_toolkit(*first, query.os, rows);
     if (query.cuda && query.cuda->parts().size() == 3)
         for (const auto* toolkit : matrix.toolkit_releases(*query.cuda))
-            add_toolkit(*toolkit, rows);
+            add_toolkit(*toolkit, query.os, rows);
     if (!query.driver)
         return;
     if (const auto* floor = matrix.minor_version_floor(cuda.major()))
         rows.add("cuda.json", "minor_version_compatibility[major=" + std::to_string(floor->major) + "]",
-            { { "driver_linux", floor->driver_linux.text() } }, floor->provenance);
-    // The image gate: the NVIDIA_REQUIRE_CUDA an amd64 image of the line carries.
-    if (const auto* images = matrix.nvidia_image_release(cuda))
+            { { driver_field(query.os), optional_text(minor_version_driver(*floor, query.os)) } }, floor->provenance);
+    // The image gate: the NVIDIA_REQUIRE_CUDA an amd64 image of the line carries, judged on Linux.
+    if (const auto* images = query.os == HostOs::linux_host ? matrix.nvidia_image_release(cuda) : nullptr)
         if (const auto* gate = images->require_cuda_for("amd64"))
             rows.add("nvidia_require_cuda.json", "releases[cuda=" + images->cuda.text() + "]",
                 { { "require_cuda (amd64)", gate->value } }, images->provenance);
@@ -230,6 +251,8 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
         if (!build)
             continue;
         add_build(*build, rows);
+        if (runs_windows_driver(query.os))
+            add_windows(matrix, build->framework, rows);
         cuda = build->cuda;
         if (!cudnn)
             cudnn = build->cudnn;

@@ -32,6 +32,46 @@ bool is_companion(Framework framework)
     return framework == Framework::torchvision || framework == Framework::torchaudio;
 }
 
+std::string_view to_string(HostOs os)
+{
+    switch (os) {
+    case HostOs::linux_host:
+        return "linux";
+    case HostOs::windows_native:
+        return "windows";
+    case HostOs::windows_wsl2:
+        return "wsl2";
+    }
+    return "unknown";
+}
+
+std::string_view describe(HostOs os)
+{
+    switch (os) {
+    case HostOs::linux_host:
+        return "Linux";
+    case HostOs::windows_native:
+        return "native Windows";
+    case HostOs::windows_wsl2:
+        return "WSL 2";
+    }
+    return "unknown";
+}
+
+bool runs_windows_driver(HostOs os)
+{
+    return os != HostOs::linux_host;
+}
+
+HostOs parse_host_os(std::string_view text)
+{
+    for (auto os : { HostOs::linux_host, HostOs::windows_native, HostOs::windows_wsl2 })
+        if (equal_ignoring_case(text, to_string(os)))
+            return os;
+    throw Error(ErrorCode::invalid_input, "unknown operating system '" + std::string(text) + "'",
+        "use linux, windows (native Windows) or wsl2 (WSL 2 on Windows)");
+}
+
 namespace {
 
 // PyPI's tensorflow-gpu: real GPU builds up to 2.11.0, then a 2.12.0 that fails to install

@@ -51,18 +51,28 @@ struct DriverRequest {
     static DriverRequest parse(std::string_view text);
 };
 
+// Where the framework runs: Linux (where dlenv's images run), native Windows, or WSL 2,
+// whose GPU driver is the Windows host's. Windows drivers carry numbers of their own.
+enum class HostOs { linux_host, windows_native, windows_wsl2 };
+std::string_view to_string(HostOs os); // "linux", "windows", "wsl2": what --os takes
+std::string_view describe(HostOs os); // "Linux", "native Windows", "WSL 2"
+bool runs_windows_driver(HostOs os);
+// Throws Error(invalid_input) naming the systems dlenv knows.
+HostOs parse_host_os(std::string_view text);
+
 // An ad hoc question: does this combination work?
 struct Query {
     std::vector<FrameworkRequest> frameworks;
     std::optional<CudaVersion> cuda;
     std::optional<CudnnVersion> cudnn;
-    std::optional<DriverVersion> driver;
+    std::optional<DriverVersion> driver; // Linux's numbering, or Windows's where `os` runs a Windows driver
     // A driver given as its branch ("535"), read as the branch's newest release on record
     std::optional<std::uint32_t> driver_branch;
     std::vector<std::string> gpus; // models, sm_XY or X.Y
     std::optional<PythonVersion> python;
     bool free_threaded = false; // `python` is CPython's free-threaded build
     bool forward_compat = false;
+    HostOs os = HostOs::linux_host;
 };
 
 } // namespace dlenv::resolve

@@ -20,6 +20,13 @@ struct Context {
     std::vector<GpuTarget> gpus;
     std::optional<FrameworkBuild> build; // the framework build under test, if any
     std::optional<CudaVersion> cuda; // the CUDA the application was built with
+
+    // The query's driver where its number is Linux's: floors the matrix keeps in Linux numbers
+    // only (cuDNN's, an architecture's first and last branch) judge no Windows driver.
+    std::optional<DriverVersion> linux_driver() const
+    {
+        return runs_windows_driver(query.os) ? std::nullopt : query.driver;
+    }
 };
 
 void check_driver(const Context& ctx, Report& report); // rules_driver.cpp
@@ -42,7 +49,20 @@ void check_framework(const Context& ctx, Report& report); // rules_framework.cpp
 // each, and whether they run on one CUDA major.
 void check_coexistence(const std::vector<FrameworkBuild>& builds, Report& report); // rules_coexist.cpp
 
-// "driver >= 530.30.02, or >= 525.60.13 under minor-version compatibility"
-std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda);
+// Where the framework's CUDA builds run on the query's operating system: none of
+// TensorFlow's after 2.10, nor any of JAX's, on native Windows.
+void check_host_os(const Context& ctx, Report& report); // rules_host_os.cpp
+// Where a framework's CUDA builds run on Windows; null: no limit on record (torch publishes
+// CUDA wheels for Windows).
+const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework);
+
+// A toolkit's driver floor, and minor-version compatibility's, in the numbers of the host's
+// driver: Linux's, or Windows's (native Windows and WSL 2). None where NVIDIA lists none.
+std::optional<DriverVersion> toolkit_driver(const matrix::CudaToolkit& toolkit, HostOs os);
+std::optional<DriverVersion> minor_version_driver(const matrix::MinorVersionFloor& floor, HostOs os);
+
+// "driver >= 530.30.02, or >= 525.60.13 under minor-version compatibility", in the numbers
+// of `os`'s driver
+std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda, HostOs os);
 
 } // namespace dlenv::resolve

@@ -17,7 +17,7 @@ bool supports(const std::vector<ComputeCapability>& listed, const ComputeCapabil
 // are not on record holds none of them as supported or not, so it admits them.
 bool admits(const matrix::CudnnBuild& build, const Context& ctx)
 {
-    if (ctx.query.driver && build.driver_linux && *ctx.query.driver < *build.driver_linux)
+    if (const auto driver = ctx.linux_driver(); driver && build.driver_linux && *driver < *build.driver_linux)
         return false;
     return build.compute_capabilities.empty()
         || std::all_of(ctx.gpus.begin(), ctx.gpus.end(),
@@ -165,9 +165,9 @@ void check_cudnn(const Context& ctx, Report& report)
     std::string label = "cuDNN " + release->version.text() + " (CUDA " + match->cuda.describe() + " build)";
     if (release->provenance.unconfirmed())
         label += " [unconfirmed]";
-    if (ctx.query.driver && match->driver_linux && *ctx.query.driver < *match->driver_linux)
+    if (const auto driver = ctx.linux_driver(); driver && match->driver_linux && *driver < *match->driver_linux)
         report.add(Verdict::fail, "cudnn-driver-too-old",
-            label + " needs driver >= " + match->driver_linux->text() + ", not " + ctx.query.driver->text(), source);
+            label + " needs driver >= " + match->driver_linux->text() + ", not " + driver->text(), source);
     for (const auto& gpu : ctx.gpus) {
         if (match->compute_capabilities.empty()) {
             report.add(Verdict::unknown, "cudnn-gpu-support-unknown",

@@ -47,10 +47,16 @@ std::string segments_of(const matrix::Matrix& matrix, const GpuTarget& gpu)
     return gpu.label + " is sold as " + join_alternatives(names, " and ") + " parts";
 }
 
-std::string upgrade_suggestion(const DriverVersion& toolkit_driver, const matrix::MinorVersionFloor* floor)
+std::string upgrade_suggestion(const DriverVersion& toolkit_driver, const std::optional<DriverVersion>& floor)
 {
     return "upgrade the driver to >= " + toolkit_driver.text()
-        + (floor ? " (or >= " + floor->driver_linux.text() + " under minor-version compatibility)" : "");
+        + (floor ? " (or >= " + floor->text() + " under minor-version compatibility)" : "");
+}
+
+// "the Windows driver" on a host that runs one, else "the driver"
+std::string whose_driver(HostOs os)
+{
+    return runs_windows_driver(os) ? "the Windows driver" : "the driver";
 }
 
 // The forward-compatibility package of a CUDA line: cuda-compat-12-1.
@@ -65,7 +71,15 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
     const DriverVersion& driver = *ctx.query.driver;
     const CudaVersion& cuda = *ctx.cuda;
     const std::string line = cuda.truncated(2).text();
-    const DriverVersion& toolkit_driver = *toolkit.driver_linux;
+    const HostOs os = ctx.query.os;
+    const auto needed = resolve::toolkit_driver(toolkit, os);
+    if (!needed) {
+        report.add(Verdict::unknown, "driver-floor-unknown",
+            whose_driver(os) + " CUDA " + line + " needs is not on record: NVIDIA's release notes list none",
+            toolkit.provenance.cite());
+        return true;
+    }
+    const DriverVersion& toolkit_driver = *needed;
 
     if (driver >= toolkit_driver) {
         report.add(Verdict::ok, "driver-backward-compatible",
@@ -76,11 +90,12 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
     }
 
     const auto* floor = ctx.matrix.minor_version_floor(cuda.major());
-    if (floor && driver >= floor->driver_linux) {
+    const auto floor_driver = floor ? minor_version_driver(*floor, os) : std::nullopt;
+    if (floor_driver && driver >= *floor_driver) {
         report.add(Verdict::warn, "driver-minor-version-compat",
             "driver " + driver.text() + " is older than the CUDA " + line + " toolkit driver " + toolkit_driver.text()
                 + "; it runs CUDA " + std::to_string(cuda.major())
-                + ".x applications under minor-version compatibility (>= " + floor->driver_linux.text()
+                + ".x applications under minor-version compatibility (>= " + floor_driver->text()
                 + ") with a limited feature set, and cannot JIT-compile PTX from a newer toolchain "
                   "(cudaErrorUnsupportedPtxVersion, 222)",
             join_sources(floor->provenance, toolkit.provenance));
@@ -88,11 +103,11 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
         return true;
     }
 
-    std::string floor_text = floor ? ", and minor-version compatibility needs >= " + floor->driver_linux.text() : "";
+    std::string floor_text = floor_driver ? ", and minor-version compatibility needs >= " + floor_driver->text() : "";
     const auto& forward = ctx.matrix.forward_compatibility();
     if (ctx.query.forward_compat) {
         if (!gpus_with(ctx, ForwardCompatSupport::unsupported).empty()) { // refused by check_forward_compat_gpus
-            report.suggest(upgrade_suggestion(toolkit_driver, floor));
+            report.suggest(upgrade_suggestion(toolkit_driver, floor_driver));
             return false;
         }
         for (const auto* gpu : gpus_with(ctx, ForwardCompatSupport::unknown)) {
@@ -112,15 +127,17 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
 
     std::string message = "driver " + driver.text() + " cannot run CUDA " + line
         + ": the toolkit needs >= " + toolkit_driver.text() + floor_text;
+    // forward compatibility is a Linux package
+    const bool linux = !runs_windows_driver(os);
     bool all_datacenter
-        = !ctx.gpus.empty() && gpus_with(ctx, ForwardCompatSupport::supported).size() == ctx.gpus.size();
-    auto consumer = gpus_with(ctx, ForwardCompatSupport::unsupported);
+        = linux && !ctx.gpus.empty() && gpus_with(ctx, ForwardCompatSupport::supported).size() == ctx.gpus.size();
+    auto consumer = linux ? gpus_with(ctx, ForwardCompatSupport::unsupported) : std::vector<const GpuTarget*> {};
     if (!consumer.empty())
         message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front()->label
             + ", only on data-center GPUs and Jetson";
     report.add(Verdict::fail, "driver-too-old", message,
-        floor ? join_sources(toolkit.provenance, floor->provenance) : toolkit.provenance.cite());
-    report.suggest(upgrade_suggestion(toolkit_driver, floor));
+        floor_driver ? join_sources(toolkit.provenance, floor->provenance) : toolkit.provenance.cite());
+    report.suggest(upgrade_suggestion(toolkit_driver, floor_driver));
     if (all_datacenter)
         report.suggest(
             "or keep the driver and install " + compat_package(cuda) + " (forward compatibility, --forward-compat)");
@@ -136,11 +153,33 @@ std::string versions_text(const std::vector<DriverVersion>& versions)
     return join_alternatives(texts, " and ");
 }
 
-// A driver number no Linux release carries (a vGPU host driver's, a typo) is likely not what
-// the host runs; the floors still judge the number, so this warns rather than fails.
+// A branch no Linux release on record has, between branches that have them: a Windows
+// driver's number (561.17), which native Windows and WSL 2 report.
+bool windows_numbered(const matrix::Matrix& matrix, std::uint32_t branch)
+{
+    const auto& lists = matrix.driver_releases();
+    if (lists.empty() || matrix.driver_releases(branch))
+        return false;
+    auto [oldest, newest] = std::minmax_element(lists.begin(), lists.end(),
+        [](const matrix::DriverReleases& a, const matrix::DriverReleases& b) { return a.branch < b.branch; });
+    return oldest->branch < branch && branch < newest->branch;
+}
+
+// A driver number no Linux release carries (a vGPU host driver's, a Windows driver's, a typo)
+// is likely not what the host runs; the floors still judge the number, so this warns rather
+// than fails. A Windows driver's number is judged by CUDA's Windows floors alone.
 void check_driver_release(const Context& ctx, Report& report)
 {
     const DriverVersion& driver = *ctx.query.driver;
+    if (runs_windows_driver(ctx.query.os)) {
+        report.add(Verdict::ok, "driver-windows",
+            "driver " + driver.text() + " is read as a Windows driver (" + std::string(describe(ctx.query.os))
+                + "): CUDA's floors judge it in NVIDIA's Windows numbers; those the matrix keeps in Linux numbers "
+                  "only (cuDNN's, a GPU architecture's first and last branch) do not, and whether it is a "
+                  "released Windows driver is not known",
+            "");
+        return;
+    }
     const std::uint32_t branch = driver.major();
     const matrix::DriverReleases* known = ctx.matrix.driver_releases(branch);
     if (known && known->lists(driver))
@@ -152,6 +191,15 @@ void check_driver_release(const Context& ctx, Report& report)
             known->provenance.cite());
         report.suggest("name the driver nvidia-smi reports where the container runs (in the VM on a vGPU host): "
                        "vGPU host and Windows drivers carry numbers of their own");
+        return;
+    }
+    if (windows_numbered(ctx.matrix, branch)) {
+        report.add(Verdict::warn, "driver-windows-number",
+            "driver " + driver.text() + " is no Linux driver: the Linux releases on record have no branch "
+                + std::to_string(branch)
+                + ", and Windows drivers carry numbers of their own (native Windows and WSL 2 report them)",
+            ctx.matrix.driver_releases().front().provenance.cite());
+        report.suggest("on Windows pass --os windows, or --os wsl2 under WSL 2, to judge it by CUDA's Windows floors");
         return;
     }
     std::string why = !known       ? "the matrix lists no Linux releases of branch " + std::to_string(branch)
@@ -193,30 +241,43 @@ void check_jax_ptxas(const Context& ctx, Report& report)
             newest = &toolkit;
     if (newest) // the floor of its X.Y line: update releases of a line share their ptxas's PTX version
         newest = ctx.matrix.first_toolkit(newest->version.truncated(2));
+    const auto wanted = newest ? toolkit_driver(*newest, ctx.query.os) : std::nullopt;
     const DriverVersion& driver = *ctx.query.driver;
-    if (!newest || !(driver < *newest->driver_linux))
+    if (!wanted || !(driver < *wanted))
         return;
     const std::string major = std::to_string(newest->version.major());
     report.add(Verdict::warn, "jax-ptxas-newer-than-driver",
         "jax[" + jax.extra + "] brings the newest nvidia-cuda-nvcc-cu" + major + " from pip, whose ptxas (CUDA "
-            + newest->version.truncated(2).text() + ") wants driver >= " + newest->driver_linux->text() + "; on driver "
+            + newest->version.truncated(2).text() + ") wants driver >= " + wanted->text() + "; on driver "
             + driver.text()
             + " XLA disables parallel compilation (\"the driver is older than the PTX compiler version\"), so "
               "compiling is slower",
         newest->provenance.cite());
-    report.suggest("upgrade the driver to >= " + newest->driver_linux->text() + ", or pin nvidia-cuda-nvcc-cu" + major
+    report.suggest("upgrade the driver to >= " + wanted->text() + ", or pin nvidia-cuda-nvcc-cu" + major
         + " to the CUDA the driver runs");
 }
 
 } // namespace
 
-std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda)
+std::optional<DriverVersion> toolkit_driver(const matrix::CudaToolkit& toolkit, HostOs os)
+{
+    return runs_windows_driver(os) ? toolkit.driver_windows : toolkit.driver_linux;
+}
+
+std::optional<DriverVersion> minor_version_driver(const matrix::MinorVersionFloor& floor, HostOs os)
+{
+    return runs_windows_driver(os) ? floor.driver_windows : std::optional(floor.driver_linux);
+}
+
+std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda, HostOs os)
 {
     const auto* toolkit = matrix.first_toolkit(cuda);
     const auto* floor = matrix.minor_version_floor(cuda.major());
-    std::string out = toolkit ? "driver >= " + toolkit->driver_linux->text() : "driver of CUDA " + cuda.text();
-    if (floor && toolkit && floor->driver_linux < *toolkit->driver_linux)
-        out += ", or >= " + floor->driver_linux.text() + " under minor-version compatibility";
+    const auto needed = toolkit ? toolkit_driver(*toolkit, os) : std::nullopt;
+    const auto lowest = floor ? minor_version_driver(*floor, os) : std::nullopt;
+    std::string out = needed ? "driver >= " + needed->text() : "driver of CUDA " + cuda.text();
+    if (needed && lowest && *lowest < *needed)
+        out += ", or >= " + lowest->text() + " under minor-version compatibility";
     return out;
 }
 
@@ -234,7 +295,14 @@ void check_driver(const Context& ctx, Report& report)
     if (!toolkit)
         return;
     bool runs = check_driver_floors(ctx, *toolkit, report);
-    check_image_gate(ctx, runs, report);
+    if (ctx.query.os == HostOs::linux_host)
+        check_image_gate(ctx, runs, report);
+    else if (ctx.query.os == HostOs::windows_wsl2 && runs)
+        report.add(Verdict::unknown, "image-require-cuda-wsl2",
+            "whether the NVIDIA container toolkit under WSL 2 starts the image dlenv builds for CUDA "
+                + ctx.cuda->truncated(2).text() + " is not judged: the driver terms of its NVIDIA_REQUIRE_CUDA are "
+                + "Linux branch numbers, and WSL 2 reports Windows driver " + ctx.query.driver->text(),
+            "");
 }
 
 } // namespace dlenv::resolve

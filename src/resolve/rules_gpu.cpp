@@ -107,13 +107,14 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
             source, gpu.label);
     } else if (path.ptx) {
         const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
-        bool minor_version_mode = ctx.query.driver && toolkit && *ctx.query.driver < *toolkit->driver_linux;
+        const auto toolkit_floor = toolkit ? toolkit_driver(*toolkit, ctx.query.os) : std::nullopt;
+        bool minor_version_mode = ctx.query.driver && toolkit_floor && *ctx.query.driver < *toolkit_floor;
         if (minor_version_mode)
             report.add(Verdict::fail, "gpu-ptx-jit-driver-too-old",
                 gpu.label + " needs the driver to JIT-compile " + build.name() + "'s compute_"
                     + std::to_string(path.ptx->major()) + std::to_string(path.ptx->minor()) + " PTX, but driver "
                     + ctx.query.driver->text() + " is older than the CUDA " + ctx.cuda->text() + " toolkit driver "
-                    + toolkit->driver_linux->text() + ": cudaErrorUnsupportedPtxVersion (222)",
+                    + toolkit_floor->text() + ": cudaErrorUnsupportedPtxVersion (222)",
                 source, gpu.label);
         else
             report.add(Verdict::warn, "gpu-ptx-jit",
@@ -332,10 +333,10 @@ void check_driver_series(const Context& ctx, const GpuTarget& gpu, const matrix:
     const std::uint32_t last = *arch.max_driver_branch;
     const std::string series = "the " + std::to_string(last) + " series is the last that supports " + arch.name
         + " (compute capability " + gpu.compute_capability.text() + ")";
-    if (ctx.query.driver && ctx.query.driver->major() > last) {
+    if (const auto driver = ctx.linux_driver(); driver && driver->major() > last) {
         report.add(Verdict::fail, "driver-dropped-gpu",
-            "driver " + ctx.query.driver->text() + " does not support " + gpu.label + ": " + series,
-            arch.provenance.cite(), gpu.label);
+            "driver " + driver->text() + " does not support " + gpu.label + ": " + series, arch.provenance.cite(),
+            gpu.label);
         report.suggest("use a " + std::to_string(last) + "-series (or older) driver for " + gpu.label);
     }
     const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
@@ -359,9 +360,10 @@ void check_gpus(const Context& ctx, Report& report)
         const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
         if (arch && arch->max_driver_branch)
             check_driver_series(ctx, gpu, *arch, report);
-        if (arch && arch->min_driver_linux && ctx.query.driver && *ctx.query.driver < *arch->min_driver_linux)
+        const auto driver = ctx.linux_driver();
+        if (arch && arch->min_driver_linux && driver && *driver < *arch->min_driver_linux)
             report.add(Verdict::fail, "driver-too-old-for-gpu",
-                "driver " + ctx.query.driver->text() + " does not support " + gpu.label + " (" + arch->name
+                "driver " + driver->text() + " does not support " + gpu.label + " (" + arch->name
                     + ", compute capability " + gpu.compute_capability.text() + "): it needs >= "
                     + arch->min_driver_linux->text() + (arch->provenance.unconfirmed() ? " (unconfirmed)" : ""),
                 arch->provenance.cite(), gpu.label);

@@ -31,6 +31,7 @@ struct Ask {
     std::vector<std::string> gpus {};
     std::string python {};
     bool forward_compat = false;
+    std::string os {};
 
     Query query() const
     {
@@ -53,6 +54,8 @@ struct Ask {
         }
         q.gpus = gpus;
         q.forward_compat = forward_compat;
+        if (!os.empty())
+            q.os = parse_host_os(os);
         return q;
     }
 };

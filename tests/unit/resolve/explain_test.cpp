@@ -135,3 +135,23 @@ TEST_CASE(
             "cuda.json forward_compatibility", "cuda.json driver_branches[branch=535]",
             "cuda.json architectures[compute_capability=8.0]" });
 }
+
+TEST_CASE("explain on native Windows gives the framework's Windows row and CUDA's Windows drivers, no image gate",
+    "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("tensorflow==2.18.0") };
+    query.driver = DriverVersion::parse("561.17");
+    query.os = HostOs::windows_native;
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    CHECK(keys(rows)
+        == std::vector<std::string> { "tensorflow.json releases[line=2.18]",
+            "tensorflow.json releases[line=2.18].gpu_code", "tensorflow.json windows",
+            "cuda.json toolkits[version=12.5.0]", "cuda.json minor_version_compatibility[major=12]",
+            "cudnn.json releases[version=9.3.0]" });
+    CHECK(row(rows, "windows").facts
+        == std::vector<std::pair<std::string, std::string>> { { "native_gpu", "through 2.10" },
+            { "wsl2_gpu", "supported" } });
+    CHECK(row(rows, "toolkits[version=12.5.0]").facts
+        == std::vector<std::pair<std::string, std::string>> { { "name", "12.5 GA" }, { "driver_windows", "555.85" } });
+}

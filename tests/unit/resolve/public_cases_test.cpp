@@ -51,6 +51,8 @@ Query query_of(const Json& ask)
     }
     q.gpus = ask.value("gpus", std::vector<std::string> {});
     q.forward_compat = ask.value("forward_compat", false);
+    if (ask.contains("os"))
+        q.os = parse_host_os(ask["os"].get<std::string>());
     return q;
 }
 

@@ -1,0 +1,51 @@
+#include "resolve/rules.h"
+
+namespace dlenv::resolve {
+
+const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework)
+{
+    if (framework == Framework::tensorflow && matrix.tensorflow_windows())
+        return &*matrix.tensorflow_windows();
+    if (framework == Framework::jax && matrix.jax_windows())
+        return &*matrix.jax_windows();
+    return nullptr;
+}
+
+void check_host_os(const Context& ctx, Report& report)
+{
+    if (!runs_windows_driver(ctx.query.os) || !ctx.build)
+        return;
+    const FrameworkBuild& build = *ctx.build;
+    const auto* known = windows_gpu_support(ctx.matrix, build.framework);
+    if (!known)
+        return;
+    const matrix::WindowsGpuSupport& windows = *known;
+    const std::string framework(to_string(build.framework));
+    const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
+    const std::string name = framework + " " + release.public_str();
+
+    if (ctx.query.os == HostOs::windows_wsl2) {
+        if (windows.wsl2_experimental)
+            report.add(Verdict::warn, "framework-wsl2-experimental",
+                framework + "'s GPU support under WSL 2 is experimental in its own words", windows.provenance.cite());
+        return;
+    }
+    if (!windows.native_gpu) {
+        report.add(Verdict::fail, "framework-no-windows-gpu",
+            name + " has no GPU on native Windows: no " + framework + " release publishes CUDA builds for it",
+            windows.provenance.cite());
+        report.suggest("run " + framework + " under WSL 2 (--os wsl2), or in dlenv's Linux image");
+        return;
+    }
+    if (windows.native_gpu_through && *windows.native_gpu_through < Pep440Version::parse(build.line)) {
+        const std::string last = windows.native_gpu_through->public_str();
+        report.add(Verdict::fail, "framework-no-windows-gpu",
+            name + " has no GPU on native Windows: " + framework + " " + last
+                + " was the last release with it, and later ones run on the CPU there",
+            windows.provenance.cite());
+        report.suggest(
+            "run " + name + " under WSL 2 (--os wsl2), or pin " + framework + " " + last + " on native Windows");
+    }
+}
+
+} // namespace dlenv::resolve

@@ -1,0 +1,140 @@
+// `dlenv check --os`: frameworks whose CUDA builds do not run on native Windows, and a Windows
+// driver judged by CUDA's Windows floors, against the embedded matrix.
+
+#include "support/check_ask.h"
+
+using namespace dlenv;
+using namespace dlenv::resolve;
+using namespace dlenv::resolve::check_support;
+
+TEST_CASE("an operating system is linux, windows or wsl2, whatever the case, and a refusal names them", "[resolve]")
+{
+    CHECK(parse_host_os("linux") == HostOs::linux_host);
+    CHECK(parse_host_os("Windows") == HostOs::windows_native);
+    CHECK(parse_host_os("WSL2") == HostOs::windows_wsl2);
+    auto refused = [](std::string_view text) {
+        try {
+            parse_host_os(text);
+        } catch (const Error& e) {
+            return e.code() == ErrorCode::invalid_input ? e.message() + " | " + e.hint() : std::string("other error");
+        }
+        return std::string("accepted");
+    };
+    CHECK(refused("macos")
+        == "unknown operating system 'macos' | use linux, windows (native Windows) or wsl2 (WSL 2 on Windows)");
+}
+
+TEST_CASE("TensorFlow after 2.10 has no GPU on native Windows, and does under WSL 2", "[resolve]")
+{
+    // tensorflow#85006: TF 2.18.0 on Windows 11, driver 561.17, RTX 4080: CPU only
+    Report native = check({ .frameworks = { "tensorflow==2.18.0" },
+        .driver = "561.17",
+        .gpus = { "RTX 4080" },
+        .python = "3.11",
+        .os = "windows" });
+    SHOW(native);
+    CHECK(native.verdict() == Verdict::fail);
+    CHECK(problems(native) == Codes { "framework-no-windows-gpu" });
+    CHECK(finding(native, "framework-no-windows-gpu")->message
+        == "tensorflow 2.18.0 has no GPU on native Windows: tensorflow 2.10 was the last release with it, and later "
+           "ones run on the CPU there");
+    CHECK(suggests(native, "run tensorflow 2.18.0 under WSL 2 (--os wsl2), or pin tensorflow 2.10 on native Windows"));
+    // the driver is judged by CUDA 12.5's Windows floor, and native Windows runs no container
+    CHECK(finding(native, "driver-backward-compatible")->message
+        == "driver 561.17 runs CUDA 12.5 applications (the CUDA 12.5 toolkit driver is 555.85; newer drivers run "
+           "older CUDA)");
+    CHECK_FALSE(has_code(native, "image-require-cuda"));
+
+    Report wsl2 = check({ .frameworks = { "tensorflow==2.18.0" },
+        .driver = "561.17",
+        .gpus = { "RTX 4080" },
+        .python = "3.11",
+        .os = "wsl2" });
+    SHOW(wsl2);
+    CHECK(wsl2.verdict() == Verdict::ok);
+    CHECK(problems(wsl2).empty());
+    CHECK(finding(wsl2, "image-require-cuda-wsl2")->verdict == Verdict::unknown);
+
+    // 2.10 is the last line with GPU on native Windows
+    Report last = check({ .frameworks = { "tensorflow==2.10.1" }, .driver = "461.40", .os = "windows" });
+    SHOW(last);
+    CHECK_FALSE(has_code(last, "framework-no-windows-gpu"));
+    CHECK(last.verdict() == Verdict::ok);
+}
+
+TEST_CASE("JAX has no GPU on native Windows in any release, and only experimentally under WSL 2", "[resolve]")
+{
+    Report native = check({ .frameworks = { "jax==0.4.30" }, .os = "windows" });
+    SHOW(native);
+    CHECK(native.verdict() == Verdict::fail);
+    CHECK(finding(native, "framework-no-windows-gpu")->message
+        == "jax 0.4.30 has no GPU on native Windows: no jax release publishes CUDA builds for it");
+    CHECK(suggests(native, "run jax under WSL 2 (--os wsl2), or in dlenv's Linux image"));
+
+    Report wsl2 = check({ .frameworks = { "jax==0.4.30" }, .os = "wsl2" });
+    SHOW(wsl2);
+    CHECK(wsl2.verdict() == Verdict::warn);
+    CHECK(problems(wsl2) == Codes { "framework-wsl2-experimental" });
+    CHECK(finding(wsl2, "framework-wsl2-experimental")->message
+        == "jax's GPU support under WSL 2 is experimental in its own words");
+
+    // torch publishes CUDA wheels for Windows
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "torch==2.4.1+cu121" }, .os = "windows" }), "framework-no-windows-gpu"));
+}
+
+TEST_CASE("a Windows driver is held to CUDA's Windows floors, not Linux's", "[resolve]")
+{
+    // CUDA 11.2 GA: Linux 460.27.03, Windows 460.82; CUDA 11 minor-version floor: Windows 452.39
+    Report r = check({ .frameworks = { "tensorflow==2.10.1" }, .driver = "456.71", .os = "windows" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "driver-minor-version-compat" });
+    CHECK(finding(r, "driver-minor-version-compat")->message
+        == "driver 456.71 is older than the CUDA 11.2 toolkit driver 460.82; it runs CUDA 11.x applications under "
+           "minor-version compatibility (>= 452.39) with a limited feature set, and cannot JIT-compile PTX from a "
+           "newer toolchain (cudaErrorUnsupportedPtxVersion, 222)");
+    CHECK(finding(r, "driver-windows")->message
+        == "driver 456.71 is read as a Windows driver (native Windows): CUDA's floors judge it in NVIDIA's Windows "
+           "numbers; those the matrix keeps in Linux numbers only (cuDNN's, a GPU architecture's first and last "
+           "branch) do not, and whether it is a released Windows driver is not known");
+
+    // NVIDIA's release notes list no Windows driver for CUDA 13
+    Report cuda13 = check({ .frameworks = { "torch==2.9.0+cu130" }, .driver = "581.57", .os = "windows" });
+    SHOW(cuda13);
+    CHECK(finding(cuda13, "driver-floor-unknown")->message
+        == "the Windows driver CUDA 13.0 needs is not on record: NVIDIA's release notes list none");
+    CHECK(finding(cuda13, "driver-floor-unknown")->verdict == Verdict::unknown);
+
+    // a Kepler's last Windows drivers number 474.xx, past the Linux branch 470 it ends with
+    Report kepler = check({ .cuda = "11.4", .driver = "474.44", .gpus = { "GTX 780 Ti" }, .os = "windows" });
+    SHOW(kepler);
+    CHECK_FALSE(has_code(kepler, "driver-dropped-gpu"));
+    CHECK(has_code(check({ .cuda = "11.4", .driver = "474.44", .gpus = { "GTX 780 Ti" } }), "driver-dropped-gpu"));
+}
+
+TEST_CASE("a driver of a branch Linux never had reads as a Windows driver's number", "[resolve]")
+{
+    Report r = check({ .frameworks = { "tensorflow==2.18.0" }, .driver = "561.17", .gpus = { "RTX 4080" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "driver-windows-number" });
+    CHECK(finding(r, "driver-windows-number")->message
+        == "driver 561.17 is no Linux driver: the Linux releases on record have no branch 561, and Windows drivers "
+           "carry numbers of their own (native Windows and WSL 2 report them)");
+    CHECK(suggests(r, "on Windows pass --os windows, or --os wsl2 under WSL 2, to judge it by CUDA's Windows floors"));
+    // a branch past the newest on record is not known either way
+    CHECK(finding(check({ .driver = "700.10" }), "driver-release-unknown")->verdict == Verdict::ok);
+}
+
+TEST_CASE("on Windows a driver branch alone is refused: the matrix lists Linux releases only", "[resolve]")
+{
+    try {
+        check({ .frameworks = { "tensorflow==2.10.1" }, .driver = "560", .os = "windows" });
+        FAIL("accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message() == "driver 560 names a branch, whose releases the matrix lists for Linux only");
+        CHECK(e.hint() == "on native Windows give the Windows driver's number nvidia-smi shows (561.17)");
+    }
+}
