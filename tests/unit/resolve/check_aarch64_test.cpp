@@ -40,6 +40,11 @@ TEST_CASE("pip's torch for aarch64 is the CPU build through 2.9: a GB200 takes i
         has_code(check({ .frameworks = { "torch==2.8.0+cu128" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
     // after 2.9 PyPI's aarch64 wheel is not on record as the CPU build
     CHECK_FALSE(has_code(check({ .frameworks = { "torch==2.11.0" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
+    // a DGX Spark's GB10 carries its own Arm CPU
+    CHECK(
+        finding(check({ .frameworks = { "torch==2.8.0" }, .gpus = { "DGX Spark" } }), "torch-aarch64-pypi-cpu")->message
+        == "pip's torch 2.8.0 for Linux aarch64, the host of NVIDIA GB10 (Grace), is the CPU build: install the cu128 "
+           "build from https://download.pytorch.org/whl/cu128");
     // an x86 host's GPU is not held to any of it
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.1.0" }, .gpus = { "H100" } }), "torch-no-aarch64-cuda-build"));
