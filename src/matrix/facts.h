@@ -355,6 +355,9 @@ struct JaxBuild {
     NcclRange nccl;
     std::optional<DriverVersion> driver_linux;
     std::optional<ComputeCapability> min_compute_capability;
+    // The architectures its wheels carry kernels for, where JAX's guide names them: a GPU
+    // among them may run on a driver below driver_linux. None: not on record.
+    std::optional<std::vector<ComputeCapability>> cubins;
 
     bool operator==(const JaxBuild&) const = default;
 };
@@ -376,6 +379,10 @@ struct JaxBlackwell {
 struct JaxRelease {
     std::string line; // "0.4"
     std::vector<Pep440Version> versions;
+    // Before 0.4 jax and jaxlib were numbered apart, and a row holds jaxlib's releases (line
+    // 0.1: jaxlib 0.1.74) with the jax releases whose jax[cuda] installs one of them. Empty:
+    // `versions` are both.
+    std::vector<Pep440Version> jax_versions;
     PythonRange python;
     std::vector<JaxBuild> builds; // the default build first
     std::optional<JaxBlackwell> blackwell; // none: not on record

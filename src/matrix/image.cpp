@@ -71,10 +71,14 @@ template <typename A> void fields(A& a, TensorflowRelease& r)
 }
 template <typename A> void fields(A& a, JaxBuild& r)
 {
-    a(r.extra, r.local_extra, r.plugin, r.pjrt, r.cuda, r.cudnn, r.nccl, r.driver_linux, r.min_compute_capability);
+    a(r.extra, r.local_extra, r.plugin, r.pjrt, r.cuda, r.cudnn, r.nccl, r.driver_linux, r.min_compute_capability,
+        r.cubins);
 }
 template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.others_fail, r.provenance); }
-template <typename A> void fields(A& a, JaxRelease& r) { a(r.line, r.versions, r.python, r.builds, r.blackwell, r.provenance); }
+template <typename A> void fields(A& a, JaxRelease& r)
+{
+    a(r.line, r.versions, r.jax_versions, r.python, r.builds, r.blackwell, r.provenance);
+}
 template <typename A> void fields(A& a, WindowsGpuSupport& r)
 {
     a(r.native_gpu, r.native_gpu_through, r.wsl2_experimental, r.provenance);

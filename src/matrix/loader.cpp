@@ -452,17 +452,30 @@ private:
 
     JaxRelease read_jax(const JsonReader& row) const
     {
-        row.allow_only({ "line", "versions", "python", "builds", "blackwell", "note", "source", "confidence" });
+        row.allow_only(
+            { "line", "versions", "jax_versions", "python", "builds", "blackwell", "note", "source", "confidence" });
+        auto jax_versions = row.find("jax_versions");
         JaxRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
+            jax_versions ? list<Pep440Version>(*jax_versions) : std::vector<Pep440Version> {},
             range<PythonVersion>(row.at("python")), {}, {}, provenance(row) };
+        auto line_of = [](const Pep440Version& v) {
+            return std::pair(v.release()[0], v.release().size() > 1 ? v.release()[1] : 0);
+        };
+        if (jax_versions)
+            for (const auto& item : jax_versions->items())
+                if (line_of(item.as<Pep440Version>()) != line_of(release.jax_versions.front()))
+                    item.fail("jax " + item.string() + " is of another line than the row's first jax release",
+                        "give each jax line's releases a row of their own");
         for (const auto& b : row.at("builds").items()) {
             b.allow_only({ "extra", "local_extra", "plugin", "pjrt", "cuda", "cudnn", "nccl", "driver_linux",
-                "min_compute_capability" });
+                "min_compute_capability", "cubins" });
+            auto cubins = b.find("cubins");
             release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("plugin").string(),
                 b.optional_string("pjrt").value_or(""), range<CudaVersion>(b.at("cuda")),
                 range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
                 b.optional_as<DriverVersion>("driver_linux"),
-                b.optional_as<ComputeCapability>("min_compute_capability") });
+                b.optional_as<ComputeCapability>("min_compute_capability"),
+                cubins ? std::optional(list<ComputeCapability>(*cubins)) : std::nullopt });
         }
         if (auto blackwell = row.find("blackwell")) { // null: not on record
             blackwell->allow_only({ "runs_on", "others_fail", "note", "source", "confidence" });

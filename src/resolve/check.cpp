@@ -184,7 +184,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 ? &find_release_line(matrix.torch_releases(), *primary)
                 : nullptr;
             std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
-            std::string name = std::string(to_string(primary->framework)) + " " + primary->version;
+            std::string name = primary->package() + " " + primary->version;
             std::string builds = release ? "builds: " + variant_list(*release) : "";
             report.add(Verdict::fail, "framework-no-cuda-build",
                 primary->local == "cpu" ? name + "+cpu is the CPU-only build, with no CUDA; its CUDA " + builds
@@ -204,8 +204,8 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
-        const std::string judged = "judged by the facts of " + std::string(to_string(primary->framework)) + " "
-            + Pep440Version::parse(primary->version).base_str();
+        const std::string judged
+            = "judged by the facts of " + primary->package() + " " + Pep440Version::parse(primary->version).base_str();
         if (ctx.build->from_source)
             report.add(Verdict::warn, "framework-source-build",
                 primary->text() + " is a build from source (its label '" + primary->local

@@ -51,13 +51,13 @@ FrameworkBuild source_build(FrameworkBuild build, const std::optional<CudaVersio
     return build;
 }
 
-// What to do about `what` (lines, releases) older than the matrix's first, `first`: they are
-// not on record, which says nothing of whether they were released.
-std::string predates_matrix_hint(
-    const std::string& name, const std::string& what, const std::string& first, const std::string& addition)
+// What to do about `what` (lines, releases) of package `name` older than the matrix's first,
+// `first`: they are not on record, which says nothing of whether they were released.
+std::string predates_matrix_hint(const std::string& name, Framework framework, const std::string& what,
+    const std::string& first, const std::string& addition)
 {
     return what + " before " + first + " are not on record: check " + name + " " + first + " or newer, or add "
-        + addition + " to DIR/" + name + ".json from its sources and pass --matrix DIR";
+        + addition + " to DIR/" + std::string(to_string(framework)) + ".json from its sources and pass --matrix DIR";
 }
 
 // A line newer than every row is what a release after the matrix looks like: point at
@@ -83,15 +83,22 @@ std::string predates_matrix_hint(
     }
     if (!near.below)
         throw Error(ErrorCode::invalid_input, message + " (its oldest " + name + " line is " + *near.above + ")",
-            predates_matrix_hint(name, "lines", *near.above, "the line's row"));
+            predates_matrix_hint(name, framework, "lines", *near.above, "the line's row"));
     throw Error(ErrorCode::invalid_input, message, "nearest known lines: " + join_alternatives(near.texts(), " and "));
 }
 
 // A CUDA jaxlib's local label: "cuda12.cudnn89" is the CUDA 12 build, made with cuDNN 8.9;
-// "cuda112" (jaxlib 0.1) the CUDA 11.2 one.
+// "cuda111" (jaxlib 0.1) the CUDA 11.1 one.
 struct JaxlibLabel {
     std::uint32_t cuda_major;
+    std::optional<std::uint32_t> cuda_minor; // named by a three-digit label
     std::optional<CudnnVersion> cudnn;
+
+    // Whether a build whose CUDA range begins at `first` is the one the label names.
+    bool names(const CudaVersion& first) const
+    {
+        return first.major() == cuda_major && (!cuda_minor || first.minor() == *cuda_minor);
+    }
 };
 
 std::optional<JaxlibLabel> parse_jaxlib_label(std::string_view local)
@@ -109,7 +116,8 @@ std::optional<JaxlibLabel> parse_jaxlib_label(std::string_view local)
     auto cuda = digits_after("cuda");
     if (!cuda || cuda->size() > 3)
         return std::nullopt;
-    JaxlibLabel label { static_cast<std::uint32_t>(std::stoul(cuda->size() == 3 ? cuda->substr(0, 2) : *cuda)), {} };
+    JaxlibLabel label { static_cast<std::uint32_t>(std::stoul(cuda->size() == 3 ? cuda->substr(0, 2) : *cuda)),
+        cuda->size() == 3 ? std::optional(static_cast<std::uint32_t>(cuda->back() - '0')) : std::nullopt, {} };
     if (local.empty())
         return label;
     auto cudnn = digits_after("cudnn");
@@ -126,7 +134,8 @@ std::optional<JaxlibLabel> parse_jaxlib_label(std::string_view local)
 
 std::string FrameworkBuild::name() const
 {
-    std::string out = std::string(to_string(framework)) + " " + (version ? version->public_str() : line);
+    std::string out
+        = (jaxlib ? "jaxlib" : std::string(to_string(framework))) + " " + (version ? version->public_str() : line);
     return variant.empty() ? out : out + " " + variant;
 }
 
@@ -135,22 +144,43 @@ std::string variant_tag(const CudaVersion& cuda)
     return "cu" + std::to_string(cuda.major()) + std::to_string(cuda.minor());
 }
 
+// How a request names a row: by the row's line and releases.
+struct RowKey {
+    std::string line;
+    const std::vector<Pep440Version>& versions;
+};
+
+template <typename Release> RowKey row_key(const Release& release, const FrameworkRequest&)
+{
+    return { release.line, release.versions };
+}
+
+// A JAX row before 0.4 holds jaxlib's releases: jax's name it by the jax releases that
+// install one of them (jax==0.2.25 is the row of jaxlib 0.1.73).
+RowKey row_key(const matrix::JaxRelease& release, const FrameworkRequest& request)
+{
+    if (release.jax_versions.empty() || request.jaxlib)
+        return { release.line, release.versions };
+    return { line_of(release.jax_versions.front().public_str()), release.jax_versions };
+}
+
 template <typename Release>
 const Release& find_release_line(const std::vector<Release>& releases, const FrameworkRequest& request)
 {
-    std::string name(to_string(request.framework));
+    std::string name = request.package();
     std::string line = line_of(request.version);
     std::vector<std::string> lines;
     std::vector<std::string> known; // the releases of `line`, over every row of it
     for (const auto& release : releases) {
-        if (std::find(lines.begin(), lines.end(), release.line) == lines.end())
-            lines.push_back(release.line);
-        if (release.line != line)
+        const RowKey key = row_key(release, request);
+        if (std::find(lines.begin(), lines.end(), key.line) == lines.end())
+            lines.push_back(key.line);
+        if (key.line != line)
             continue;
         if (line == request.version)
             return release; // the newest row of the line
         auto wanted = Pep440Version::parse(request.version);
-        for (const auto& v : release.versions) {
+        for (const auto& v : key.versions) {
             // a post-release (tensorflow 2.15.0.post1) re-packages its release: same code, same
             // build; a pre-release (2.16.0rc0) is judged by the release it comes before
             bool same_release = !v.post() && !v.is_prerelease() && v.release() == wanted.release();
@@ -168,7 +198,7 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
             throw Error(ErrorCode::invalid_input,
                 "the matrix has no " + name + " " + request.version + " (its " + name + " " + line
                     + " releases begin at " + known.front() + ")",
-                predates_matrix_hint(name, "releases", known.front(), "the release"));
+                predates_matrix_hint(name, request.framework, "releases", known.front(), "the release"));
         throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release",
             known.empty() ? "use the line " + line
                           : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));
@@ -241,8 +271,7 @@ std::optional<FrameworkBuild> select_framework_build(
         };
         bool cudnn_picks = label && std::any_of(release.builds.begin(), release.builds.end(), same_cudnn);
         auto labelled = [&](const matrix::JaxBuild& b) {
-            return !label
-                || (b.cuda.min && b.cuda.min->major() == label->cuda_major && (!cudnn_picks || same_cudnn(b)));
+            return !label || (b.cuda.min && label->names(*b.cuda.min) && (!cudnn_picks || same_cudnn(b)));
         };
         const matrix::JaxBuild* chosen = nullptr;
         for (const auto& jax_build : release.builds)
@@ -258,14 +287,15 @@ std::optional<FrameworkBuild> select_framework_build(
                         "drop the extra, or name the build of CUDA " + cuda->text());
         if (chosen)
             build = FrameworkBuild { .framework = Framework::jax,
-                .line = release.line,
+                .line = row_key(release, request).line,
                 .variant = chosen->extra,
                 .cuda = cuda ? *cuda : *chosen->cuda.min,
                 .cudnn = label && label->cudnn ? label->cudnn : chosen->cudnn.min,
                 .python = release.python,
                 .jax = &release,
                 .jax_build = chosen,
-                .provenance = release.provenance };
+                .provenance = release.provenance,
+                .jaxlib = request.jaxlib };
         break;
     }
     case Framework::torchvision:

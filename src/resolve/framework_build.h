@@ -40,8 +40,9 @@ struct FrameworkBuild {
     // built from source (NVIDIA's containers, Jetson wheels): its cuDNN, NCCL and GPU code are
     // its builder's, not the release's wheels'
     bool from_source = false;
+    bool jaxlib = false; // asked for as jaxlib, whose versions before 0.4 are not jax's
 
-    std::string name() const; // "torch 2.1 cu118", "tensorflow 2.14"
+    std::string name() const; // "torch 2.1 cu118", "tensorflow 2.14", "jaxlib 0.1.74 cuda11_cudnn82"
 };
 
 // The release line a request names ("2.1", or "2.1.2" within it). Throws

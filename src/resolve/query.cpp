@@ -183,6 +183,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.version = parsed->public_str();
     request.local = parsed->local_str();
     request.extra = std::move(extra);
+    request.jaxlib = is_jaxlib(name);
     return request;
 }
 
@@ -217,8 +218,12 @@ bool FrameworkRequest::is_pre_release() const
 
 std::string FrameworkRequest::text() const
 {
-    return std::string(to_string(framework)) + (extra.empty() ? "" : "[" + extra + "]") + "==" + version
-        + (local.empty() ? "" : "+" + local);
+    return package() + (extra.empty() ? "" : "[" + extra + "]") + "==" + version + (local.empty() ? "" : "+" + local);
+}
+
+std::string FrameworkRequest::package() const
+{
+    return jaxlib ? "jaxlib" : std::string(to_string(framework));
 }
 
 } // namespace dlenv::resolve

@@ -22,10 +22,12 @@ struct FrameworkRequest {
     std::string version; // "2.1", "2.1.2" or "2.1.2rc1", without the local label
     std::string local; // "cu118", or empty
     std::string extra {}; // "and-cuda", "cuda12"; empty: JAX's pip CUDA build, none for TensorFlow
+    bool jaxlib = false; // named as jaxlib, whose versions before 0.4 are not jax's
 
     // Throws Error(invalid_input) naming the frameworks dlenv knows.
     static FrameworkRequest parse(std::string_view text);
     std::string text() const;
+    std::string package() const; // "jaxlib" where named so, else the framework's name
     // A release candidate or nightly (2.16.0rc0, 2.6.0.dev20241112), judged by its release's facts.
     bool is_pre_release() const;
     // torch's local label names a wheel variant (cu118, cpu, rocm6.2); any other ("32f93b1",

@@ -257,6 +257,54 @@ void check_jax_ptxas(const Context& ctx, Report& report)
         + " to the CUDA the driver runs");
 }
 
+// "3.5, 5.2, 6.0, 6.1 and 7.0"
+std::string capabilities_text(const std::vector<ComputeCapability>& list)
+{
+    std::vector<std::string> texts;
+    for (const auto& cc : list)
+        texts.push_back(cc.text());
+    return join_alternatives(texts, " and ");
+}
+
+// Whether a cubin of `list` runs on `device`: same major, equal or lower minor.
+bool carries_kernels_for(const std::vector<ComputeCapability>& list, const ComputeCapability& device)
+{
+    return std::any_of(list.begin(), list.end(),
+        [&](const ComputeCapability& cc) { return cc.major() == device.major() && cc.minor() <= device.minor(); });
+}
+
+// jaxlib's CUDA wheels of 0.1.73-0.1.76 ask a driver of their own: JAX compiles at run time,
+// and on a GPU the wheels carry no kernels for the driver JIT-compiles their PTX, made by a
+// newer toolchain than an older driver reads. On the others an older driver may do.
+void check_jax_driver(const Context& ctx, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    const matrix::JaxBuild& jax = *build.jax_build;
+    const auto driver = ctx.linux_driver();
+    if (!jax.driver_linux || !driver || !(*driver < *jax.driver_linux))
+        return;
+    const std::string kernels = jax.cubins ? capabilities_text(*jax.cubins) : "not on record";
+    const GpuTarget* outside = nullptr;
+    for (const auto& gpu : ctx.gpus)
+        if (!outside && !(jax.cubins && carries_kernels_for(*jax.cubins, gpu.compute_capability)))
+            outside = &gpu;
+    const std::string needs = build.name() + " needs driver >= " + jax.driver_linux->text();
+    report.suggest("upgrade the driver to >= " + jax.driver_linux->text());
+    if (!outside) {
+        report.add(Verdict::warn, "jax-driver-below-recommended",
+            needs + " in JAX's guide; driver " + driver->text() + " may do only on GPUs its wheels carry kernels for ("
+                + kernels + ")" + (ctx.gpus.empty() ? ": name --gpu to check" : ", as every GPU named is"),
+            build.provenance.cite());
+        return;
+    }
+    report.add(Verdict::fail, "jax-driver-too-old",
+        needs + ": its wheels carry no kernels for " + outside->label + " (compute capability "
+            + outside->compute_capability.text() + "; they carry " + kernels
+            + "), so the driver JIT-compiles their PTX, which driver " + driver->text()
+            + " refuses (\"the provided PTX was compiled with an unsupported toolchain\")",
+        build.provenance.cite(), outside->label);
+}
+
 } // namespace
 
 std::optional<DriverVersion> toolkit_driver(const matrix::CudaToolkit& toolkit, HostOs os)
@@ -295,6 +343,8 @@ void check_driver(const Context& ctx, Report& report)
     if (!toolkit)
         return;
     bool runs = check_driver_floors(ctx, *toolkit, report);
+    if (runs && ctx.build && ctx.build->jax_build)
+        check_jax_driver(ctx, report);
     if (ctx.query.os == HostOs::linux_host)
         check_image_gate(ctx, runs, report);
     else if (ctx.query.os == HostOs::windows_wsl2 && runs)

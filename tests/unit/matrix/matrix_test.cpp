@@ -290,6 +290,10 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/jax.json: windows.native_gpu_through: a last release with GPU on native Windows where native_gpu is "
             "false",
             "drop native_gpu_through, or set native_gpu to true" },
+        { "jax releases of two lines in one row", "jax.json",
+            [](nlohmann::json& d) { d["releases"][22]["jax_versions"].push_back("0.2.28"); },
+            "m/jax.json: releases[22].jax_versions[2]: jax 0.2.28 is of another line than the row's first jax release",
+            "give each jax line's releases a row of their own" },
         { "unknown WSL 2 support", "tensorflow.json", [](nlohmann::json& d) { d["windows"]["wsl2_gpu"] = "yes"; },
             "m/tensorflow.json: windows.wsl2_gpu: expected supported or experimental, got 'yes'", "" },
         { "bad CUDA version", "cuda.json", [](nlohmann::json& d) { d["toolkits"][0]["version"] = "13.x"; },

@@ -42,12 +42,12 @@ TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[r
     SHOW(cuda11);
     const Finding* build = finding(cuda11, "framework-build");
     REQUIRE(build);
-    CHECK_THAT(build->message, Contains("runs as jax 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6"));
+    CHECK_THAT(build->message, Contains("runs as jaxlib 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6"));
     CHECK(has_code(cuda11, "cudnn-outside-framework-range"));
     Report cuda12 = check({ .frameworks = { "jaxlib==0.4.20+cuda12.cudnn89" } });
     CHECK_THAT(finding(cuda12, "framework-build")->message, Contains("cuda12_pip: CUDA 12.2, cuDNN 8.9"));
     CHECK_THROWS_WITH(check({ .frameworks = { "jaxlib==0.4.20+rocm60" } }),
-        "'rocm60' in jax==0.4.20+rocm60 names no CUDA build of jaxlib");
+        "'rocm60' in jaxlib==0.4.20+rocm60 names no CUDA build of jaxlib");
     CHECK(check({ .frameworks = { "jaxlib==0.4.31" }, .python = "3.12" }).verdict() == Verdict::ok);
 }
 

@@ -183,7 +183,7 @@ TEST_CASE("jax 0.4.1-0.4.7 run on the system's CUDA 11 with the cuDNN their labe
     // the label's cuDNN picks the cudnn82 wheel of the same CUDA major
     CHECK(
         finding(check({ .frameworks = { "jaxlib==0.4.7+cuda11.cudnn82" }, .cuda = "11.4" }), "framework-build")->message
-        == "jax==0.4.7+cuda11.cudnn82 runs as jax 0.4.7 cuda11_cudnn82: CUDA 11.4, cuDNN 8.2");
+        == "jaxlib==0.4.7+cuda11.cudnn82 runs as jaxlib 0.4.7 cuda11_cudnn82: CUDA 11.4, cuDNN 8.2");
     // jax#15268: the cudnn86 wheel on cuDNN 8.5
     Report old_cudnn = check({ .frameworks = { "jax==0.4.6" }, .cuda = "11.8", .cudnn = "8.5" });
     CHECK(finding(old_cudnn, "cudnn-outside-framework-range")->message
@@ -207,8 +207,9 @@ TEST_CASE("a jax release older than the line's rows is not on record, one betwee
            "0.4.12, 0.4.13, 0.4.14, 0.4.15, 0.4.16, 0.4.17, 0.4.18, "
            "0.4.19, 0.4.20, 0.4.21, 0.4.22, 0.4.23, 0.4.24, 0.4.25, 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, 0.4.31, "
            "0.4.32, 0.4.33, 0.4.34, 0.4.35, 0.4.36, 0.4.37 and 0.4.38");
-    CHECK(error_of({ .frameworks = { "jax==0.3" } }).message()
-        == "the matrix has no jax 0.3 (its oldest jax line is 0.4)");
+    // jax 0.1 is older than every jaxlib on record, whose 0.1.66-0.1.76 served jax 0.2
+    CHECK(error_of({ .frameworks = { "jax==0.1.74" } }).message()
+        == "the matrix has no jax 0.1 (its oldest jax line is 0.2)");
 }
 
 TEST_CASE("jax before 0.6 dies on a Blackwell GPU where its XLA falls back to sm_90a, and 0.6.0 is built for it",
@@ -299,4 +300,67 @@ TEST_CASE(
     Report named = check({ .frameworks = { "jax==0.6.2" }, .cuda = "12.4", .gpus = { "RTX 5090" } });
     CHECK(finding(named, "framework-build")->message == "jax==0.6.2 runs as jax 0.6.2 cuda12: CUDA 12.4, cuDNN 9.8");
     CHECK(has_code(named, "cudnn-gpu-unsupported"));
+}
+
+TEST_CASE("jaxlib before 0.4 has rows of its own versions, and jax 0.2 finds the jaxlib its jax[cuda] installs",
+    "[resolve][jax]")
+{
+    // jax 0.2.25's setup.py: jax[cuda] installs jaxlib==0.1.73+cuda11.cudnn82
+    CHECK(finding(check({ .frameworks = { "jax==0.2.25" } }), "framework-build")->message
+        == "jax==0.2.25 runs as jax 0.2.25 cuda11_cudnn82: CUDA 11.1, cuDNN 8.2");
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.74+cuda11.cudnn805" } }), "framework-build")->message
+        == "jaxlib==0.1.74+cuda11.cudnn805 runs as jaxlib 0.1.74 cuda11_cudnn805: CUDA 11.1, cuDNN 8.0.5");
+    // a three-digit label names the CUDA minor: AlphaFold 2.0's jaxlib
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.69+cuda111" } }), "framework-build")->message
+        == "jaxlib==0.1.69+cuda111 runs as jaxlib 0.1.69 cuda111: CUDA 11.1, cuDNN 8.0.5");
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.69+cuda110" } }), "framework-build")->message
+        == "jaxlib==0.1.69+cuda110 runs as jaxlib 0.1.69 cuda110: CUDA 11.0, cuDNN 8.0.5");
+    // 0.1.71 dropped CUDA 11.0 and 10.1 (CHANGELOG)
+    Report dropped = check({ .frameworks = { "jaxlib==0.1.71+cuda110" } });
+    CHECK(finding(dropped, "framework-no-cuda-build")->message == "jaxlib 0.1.71 has no cuda110 build");
+    // Python 3.11 arrived with jaxlib 0.3.24
+    CHECK(check({ .frameworks = { "jax==0.3.25" }, .python = "3.11" }).verdict() == Verdict::ok);
+    CHECK(finding(check({ .frameworks = { "jax==0.3.23" }, .python = "3.11" }), "python-unsupported")->message
+        == "jax 0.3.23 cuda11_cudnn82 supports Python 3.7-3.10, not 3.11");
+    // jaxlib's 0.1 is not jax's: jaxlib 0.1.60 is older than the rows, jax 0.2.13 installs jaxlib 0.1.65
+    CHECK(error_of({ .frameworks = { "jaxlib==0.1.60" } }).message()
+        == "the matrix has no jaxlib 0.1.60 (its jaxlib 0.1 releases begin at 0.1.66)");
+    CHECK(error_of({ .frameworks = { "jax==0.2.13" } }).message()
+        == "the matrix has no jax 0.2.13 (its jax 0.2 releases begin at 0.2.14)");
+}
+
+TEST_CASE("jaxlib 0.1.73-0.1.76 want driver 470.82.01 on a GPU their wheels carry no kernels for", "[resolve][jax]")
+{
+    // jax#8731: jaxlib 0.1.74+cuda11.cudnn82, CUDA 11.3, driver 465.19.01, RTX 3080 and GTX 1080 Ti:
+    // "the provided PTX was compiled with an unsupported toolchain"
+    Report r = check({ .frameworks = { "jaxlib==0.1.74" },
+        .cuda = "11.3",
+        .cudnn = "8.2.1",
+        .driver = "465.19.01",
+        .gpus = { "RTX 3080", "GTX 1080 Ti" },
+        .python = "3.8" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "jax-driver-too-old" });
+    CHECK(finding(r, "jax-driver-too-old")->message
+        == "jaxlib 0.1.74 cuda11_cudnn82 needs driver >= 470.82.01: its wheels carry no kernels for RTX 3080 "
+           "(compute capability 8.6; they carry 3.5, 5.2, 6.0, 6.1 and 7.0), so the driver JIT-compiles "
+           "their PTX, which driver 465.19.01 refuses (\"the provided PTX was compiled with an unsupported "
+           "toolchain\")");
+    CHECK(suggests(r, "upgrade the driver to >= 470.82.01"));
+
+    // 0.1.76 carries sm_80 kernels, which an sm_86 GPU runs: the older driver may do
+    Report sm80
+        = check({ .frameworks = { "jaxlib==0.1.76" }, .cuda = "11.3", .driver = "465.19.01", .gpus = { "RTX 3080" } });
+    SHOW(sm80);
+    CHECK(sm80.verdict() == Verdict::warn);
+    CHECK(problems(sm80) == Codes { "jax-driver-below-recommended" });
+    CHECK(finding(sm80, "jax-driver-below-recommended")->message
+        == "jaxlib 0.1.76 cuda11_cudnn82 needs driver >= 470.82.01 in JAX's guide; driver 465.19.01 may do only on "
+           "GPUs "
+           "its wheels carry kernels for (3.5, 5.2, 6.0, 7.0 and 8.0), as every GPU named is");
+    // from the recommended driver on, nothing to say
+    CHECK_FALSE(has_code(
+        check({ .frameworks = { "jaxlib==0.1.74" }, .cuda = "11.3", .driver = "470.82.01", .gpus = { "RTX 3080" } }),
+        "jax-driver-too-old"));
 }
