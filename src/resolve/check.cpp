@@ -27,7 +27,8 @@ void validate_versions(const matrix::Matrix& matrix, const Query& query)
         throw Error(ErrorCode::invalid_input, "CUDA " + query.cuda->text() + " is not a CUDA release",
             "nearest known: "
                 + join_alternatives(known_neighbours(matrix.toolkit_lines(), *query.cuda).texts(), " and "));
-    if (query.cudnn && matrix.cudnn_releases_matching(*query.cudnn).empty()) {
+    // a patch release of a known X.Y is judged by that line's releases (check_cudnn says so)
+    if (query.cudnn && matrix.cudnn_releases_matching(query.cudnn->truncated(2)).empty()) {
         std::vector<std::string> known;
         for (const auto& release : matrix.cudnn_releases())
             known.push_back(release.version.text());

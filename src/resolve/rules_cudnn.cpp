@@ -1,5 +1,7 @@
 #include "resolve/rules.h"
 
+#include "core/closest.h"
+
 #include <algorithm>
 
 namespace dlenv::resolve {
@@ -135,11 +137,22 @@ void check_cudnn(const Context& ctx, Report& report)
     // (9.10.2: Blackwell with CUDA 12.8 on R570, every older GPU with any CUDA 12 on R525): the
     // stack runs on the first row that admits its CUDA, driver and GPUs, and where none does the
     // first row of its CUDA says what is missing.
+    auto candidates = ctx.matrix.cudnn_releases_matching(*loaded);
+    if (candidates.empty()) { // a patch release NVIDIA published after, or between, those on record
+        candidates = ctx.matrix.cudnn_releases_matching(loaded->truncated(2));
+        std::vector<std::string> known;
+        for (const auto* candidate : candidates)
+            known.push_back(candidate->version.text());
+        report.add(Verdict::unknown, "cudnn-release-unknown",
+            "cuDNN " + loaded->text() + " is not on record: it is judged by the cuDNN " + loaded->truncated(2).text()
+                + " releases that are (" + join_alternatives(known, " and ") + ")",
+            "");
+    }
     const matrix::CudnnRelease* release = nullptr;
     const matrix::CudnnBuild* match = nullptr;
     bool admitted = false;
     bool builds_known = false;
-    for (const auto* candidate : ctx.matrix.cudnn_releases_matching(*loaded)) {
+    for (const auto* candidate : candidates) {
         builds_known = builds_known || !candidate->builds.empty();
         for (const auto& b : candidate->builds) {
             if (admitted || !b.cuda.contains(*ctx.cuda))

@@ -306,6 +306,14 @@ bool check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
             "CUDA " + cuda.text() + " cannot target " + sm + " (" + gpu.label + ", " + arch.name
                 + "): compute capability " + gpu.compute_capability.text() + " needs CUDA >= " + arch.min_cuda.text(),
             arch.provenance.cite(), gpu.label);
+        // a TensorFlow release brings its CUDA: the fix is a release built with a newer one
+        const auto line
+            = ctx.build && ctx.build->tensorflow ? first_tensorflow_for(ctx.matrix, arch.min_cuda) : std::nullopt;
+        if (line) {
+            report.suggest("for " + gpu.label + " use tensorflow >= " + *line + ", the first line built with a CUDA "
+                + "that targets " + sm);
+            return false;
+        }
         std::string fix = "use CUDA >= " + arch.min_cuda.text();
         if (auto fallback = fallback_target(ctx.matrix, gpu.compute_capability, cuda))
             fix += ", or compile for " + fallback->sm_name() + " (its cubin runs on " + gpu.compute_capability.text()

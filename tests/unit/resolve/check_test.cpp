@@ -785,6 +785,30 @@ TEST_CASE("a cuDNN version the matrix does not know is bad input", "[resolve]")
     CHECK(e.hint() == "nearest known: 7.1.2 and 7.4.1");
 }
 
+TEST_CASE("a cuDNN patch release not on record is judged by its line's releases, and says so", "[resolve]")
+{
+    // tensorflow#45089: TF 2.3 with CUDA 11.1 and cuDNN 8.0.4 sees no RTX 3090
+    Report r = check({ .frameworks = { "tensorflow==2.3.0" },
+        .cuda = "11.1",
+        .cudnn = "8.0.4",
+        .gpus = { "RTX 3090" },
+        .python = "3.8" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "framework-cuda-untested", "cuda-cannot-target-gpu", "cudnn-untested-major" });
+    const Finding* unknown = finding(r, "cudnn-release-unknown");
+    REQUIRE(unknown);
+    CHECK(unknown->verdict == Verdict::unknown);
+    CHECK(unknown->message
+        == "cuDNN 8.0.4 is not on record: it is judged by the cuDNN 8.0 releases that are (8.0.5, 8.0.3, 8.0.2, 8.0.1 "
+           "and 8.0.0)");
+    // TensorFlow brings its CUDA: the fix is a line built with one that targets the GPU
+    CHECK(suggests(r,
+        "for NVIDIA GeForce RTX 3090 use tensorflow >= 2.5, the first line built with a CUDA that "
+        "targets sm_86"));
+    CHECK_FALSE(suggests(r, "use CUDA >= 11.1"));
+}
+
 TEST_CASE("one framework named twice is bad input", "[resolve]")
 {
     Error e = error_of({ .frameworks = { "torch==2.1", "torch==2.6" } });
