@@ -364,3 +364,16 @@ TEST_CASE("jaxlib 0.1.73-0.1.76 want driver 470.82.01 on a GPU their wheels carr
         check({ .frameworks = { "jaxlib==0.1.74" }, .cuda = "11.3", .driver = "470.82.01", .gpus = { "RTX 3080" } }),
         "jax-driver-too-old"));
 }
+
+TEST_CASE("jaxlib 0.4.12's CUDA 12 wheel is the cudnn89 one, which needs cuDNN 8.9", "[resolve][jax]")
+{
+    // jax#16362: the cudnn88 wheel jax 0.4.12's extras asked for was never published (CHANGELOG 0.4.13)
+    Report r = check({ .frameworks = { "jax[cuda12_local]==0.4.12" }, .cudnn = "8.8", .gpus = { "RTX A6000" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(
+        finding(r, "cudnn-outside-framework-range")->message == "JAX's cuda12_pip build needs cuDNN 8.9-8.99, not 8.8");
+    // 0.4.11's is still the cudnn88 wheel
+    CHECK_FALSE(has_code(
+        check({ .frameworks = { "jax[cuda12_local]==0.4.11" }, .cudnn = "8.8" }), "cudnn-outside-framework-range"));
+}
