@@ -358,6 +358,9 @@ struct JaxBuild {
     // The architectures its wheels carry kernels for, where JAX's guide names them: a GPU
     // among them may run on a driver below driver_linux. None: not on record.
     std::optional<std::vector<ComputeCapability>> cubins;
+    // Runs only on a driver at least as new as the system CUDA toolkit's, not under
+    // minor-version compatibility: JAX's guide calls it a strict requirement (JIT compiling).
+    bool toolkit_driver_required = false;
 
     bool operator==(const JaxBuild&) const = default;
 };

@@ -72,7 +72,13 @@ std::vector<FrameworkRequest> primaries(const Query& query)
             out.push_back(request);
             continue;
         }
-        // jax and jaxlib of one release are one framework, as its two packages
+        // jax and jaxlib are one framework, as its two packages: the CUDA build is jaxlib's,
+        // whose version may trail jax's (jax 0.3.16 on jaxlib 0.3.15)
+        if (same->jaxlib != request.jaxlib) {
+            if (request.jaxlib)
+                *same = request;
+            continue;
+        }
         if (same->version != request.version)
             throw Error(ErrorCode::invalid_input,
                 "one environment holds one " + std::string(to_string(request.framework)) + ": " + same->text() + " and "
@@ -240,6 +246,12 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
     auto [query, branch] = read_driver_branch(matrix, asked);
     validate_versions(matrix, query);
     auto frameworks = primaries(query);
+    // one request per framework (jaxlib's, where jax and jaxlib are both named), then companions
+    std::vector<FrameworkRequest> asked_once = frameworks;
+    for (const auto& request : query.frameworks)
+        if (is_companion(request.framework))
+            asked_once.push_back(request);
+    query.frameworks = asked_once;
     auto answer = [&](const Query& q) {
         return frameworks.size() > 1 ? run_together(matrix, q, frameworks) : run(matrix, q, true);
     };

@@ -124,8 +124,12 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                 { { "cuda", build.jax_build->cuda.describe() }, { "cudnn", build.jax_build->cudnn.describe() },
                     { "nccl", build.jax_build->nccl.describe() },
                     { "driver_linux", optional_text(build.jax_build->driver_linux) },
-                    { "min_compute_capability", optional_text(build.jax_build->min_compute_capability) } });
+                    { "min_compute_capability", optional_text(build.jax_build->min_compute_capability) },
+                    { "cubins", list_text(build.jax_build->cubins) },
+                    { "toolkit_driver_required", build.jax_build->toolkit_driver_required ? "true" : "false" } });
         }
+        if (!release.jax_versions.empty())
+            facts.emplace_back("jax_versions", versions_text(release.jax_versions));
         rows.add("jax.json", key, std::move(facts), release.provenance);
         if (release.blackwell) // sourced from reports and the build configuration, apart from the requirements
             rows.add("jax.json", "releases[line=" + release.line + "].blackwell",

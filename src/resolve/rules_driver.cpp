@@ -273,6 +273,24 @@ bool carries_kernels_for(const std::vector<ComputeCapability>& list, const Compu
         [&](const ComputeCapability& cc) { return cc.major() == device.major() && cc.minor() <= device.minor(); });
 }
 
+// JAX before 0.4.8 compiles at run time with the system CUDA toolkit's ptxas, and its guide
+// requires a driver at least as new as that toolkit's: minor-version compatibility, which
+// cannot JIT-compile the newer PTX, does not do.
+void check_jax_toolkit_driver(const Context& ctx, const matrix::CudaToolkit& toolkit, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    const auto needed = toolkit_driver(toolkit, ctx.query.os);
+    if (!build.jax_build->toolkit_driver_required || !needed || !(*ctx.query.driver < *needed))
+        return;
+    const std::string line = ctx.cuda->truncated(2).text();
+    report.add(Verdict::fail, "jax-driver-below-toolkit",
+        build.name() + " needs a driver at least as new as the CUDA " + line + " toolkit's, >= " + needed->text()
+            + " (\"a strict requirement\" in JAX's guide: it JIT-compiles with that toolkit's ptxas); driver "
+            + ctx.query.driver->text() + " runs CUDA " + line + " only under minor-version compatibility",
+        build.provenance.cite());
+    report.suggest("upgrade the driver to >= " + needed->text() + ", or use the CUDA toolkit the driver ships with");
+}
+
 // jaxlib's CUDA wheels of 0.1.73-0.1.76 ask a driver of their own: JAX compiles at run time,
 // and on a GPU the wheels carry no kernels for the driver JIT-compiles their PTX, made by a
 // newer toolchain than an older driver reads. On the others an older driver may do.
@@ -343,8 +361,10 @@ void check_driver(const Context& ctx, Report& report)
     if (!toolkit)
         return;
     bool runs = check_driver_floors(ctx, *toolkit, report);
-    if (runs && ctx.build && ctx.build->jax_build)
+    if (runs && ctx.build && ctx.build->jax_build) {
+        check_jax_toolkit_driver(ctx, *toolkit, report);
         check_jax_driver(ctx, report);
+    }
     if (ctx.query.os == HostOs::linux_host)
         check_image_gate(ctx, runs, report);
     else if (ctx.query.os == HostOs::windows_wsl2 && runs)

@@ -70,6 +70,8 @@ TEST_CASE("JAX has no GPU on native Windows in any release, and only experimenta
     CHECK(finding(native, "framework-no-windows-gpu")->message
         == "jax 0.4.30 has no GPU on native Windows: no jax release publishes CUDA builds for it");
     CHECK(suggests(native, "run jax under WSL 2 (--os wsl2), or in dlenv's Linux image"));
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.74" }, .os = "windows" }), "framework-no-windows-gpu")->message
+        == "jaxlib 0.1.74 has no GPU on native Windows: no jaxlib release publishes CUDA builds for it");
 
     Report wsl2 = check({ .frameworks = { "jax==0.4.30" }, .os = "wsl2" });
     SHOW(wsl2);

@@ -377,3 +377,35 @@ TEST_CASE("jaxlib 0.4.12's CUDA 12 wheel is the cudnn89 one, which needs cuDNN 8
     CHECK_FALSE(has_code(
         check({ .frameworks = { "jax[cuda12_local]==0.4.11" }, .cudnn = "8.8" }), "cudnn-outside-framework-range"));
 }
+
+TEST_CASE("jax and jaxlib named together are one framework, whose CUDA build is jaxlib's", "[resolve][jax]")
+{
+    // jax#16063: jax 0.4.8 was released without a jaxlib 0.4.8; it runs on jaxlib 0.4.7
+    Report pair = check({ .frameworks = { "jax==0.4.8", "jaxlib==0.4.7" } });
+    SHOW(pair);
+    CHECK(finding(pair, "framework-build")->message
+        == "jaxlib==0.4.7 runs as jaxlib 0.4.7 cuda12_pip: CUDA 12.0, cuDNN 8.8");
+    Error twice = error_of({ .frameworks = { "jax==0.3.16", "jax==0.3.17" } });
+    CHECK(twice.message() == "one environment holds one jax: jax==0.3.16 and jax==0.3.17");
+}
+
+TEST_CASE("JAX before 0.4.8 needs a driver at least as new as the system CUDA toolkit's", "[resolve][jax]")
+{
+    // jax#11967: jax 0.3.16 on jaxlib 0.3.15 with CUDA 11.6 and driver 470: "no kernel image is
+    // available" until CUDA was downgraded to 11.4
+    Report r = check({ .frameworks = { "jax==0.3.16", "jaxlib==0.3.15" }, .cuda = "11.6", .driver = "470.141.03" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "driver-minor-version-compat", "image-require-cuda", "jax-driver-below-toolkit" });
+    CHECK(finding(r, "jax-driver-below-toolkit")->message
+        == "jaxlib 0.3.15 cuda11_cudnn82 needs a driver at least as new as the CUDA 11.6 toolkit's, >= 510.39.01 "
+           "(\"a strict requirement\" in JAX's guide: it JIT-compiles with that toolkit's ptxas); driver 470.141.03 "
+           "runs CUDA 11.6 only under minor-version compatibility");
+    CHECK(suggests(r, "upgrade the driver to >= 510.39.01, or use the CUDA toolkit the driver ships with"));
+    // CUDA 11.4, the toolkit of R470, runs
+    CHECK_FALSE(has_code(check({ .frameworks = { "jaxlib==0.3.15" }, .cuda = "11.4", .driver = "470.141.03" }),
+        "jax-driver-below-toolkit"));
+    // from 0.4.8 the CUDA comes from pip, and minor-version compatibility stays a warning
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.30" }, .cuda = "12.4", .driver = "535.104.05" }),
+        "jax-driver-below-toolkit"));
+}
