@@ -7,14 +7,6 @@
 namespace dlenv::resolve {
 namespace {
 
-bool supports(const std::vector<ComputeCapability>& listed, const ComputeCapability& device)
-{
-    for (const auto& cc : listed)
-        if (cc.major() == device.major() && cc.minor() <= device.minor())
-            return true;
-    return false;
-}
-
 // Whether a support-matrix row holds the query's driver and every target GPU; a row whose GPUs
 // are not on record holds none of them as supported or not, so it admits them.
 bool admits(const matrix::CudnnBuild& build, const Context& ctx)
@@ -23,7 +15,7 @@ bool admits(const matrix::CudnnBuild& build, const Context& ctx)
         return false;
     return build.compute_capabilities.empty()
         || std::all_of(ctx.gpus.begin(), ctx.gpus.end(),
-            [&](const GpuTarget& gpu) { return supports(build.compute_capabilities, gpu.compute_capability); });
+            [&](const GpuTarget& gpu) { return cubin_runs_on(build.compute_capabilities, gpu.compute_capability); });
 }
 
 std::string cc_list(const std::vector<ComputeCapability>& listed)
@@ -189,7 +181,7 @@ void check_cudnn(const Context& ctx, Report& report)
                 source, gpu.label);
             continue;
         }
-        if (supports(match->compute_capabilities, gpu.compute_capability)) {
+        if (cubin_runs_on(match->compute_capabilities, gpu.compute_capability)) {
             check_support_notes(ctx, *release, label, gpu, report);
             continue;
         }

@@ -266,13 +266,6 @@ std::string capabilities_text(const std::vector<ComputeCapability>& list)
     return join_alternatives(texts, " and ");
 }
 
-// Whether a cubin of `list` runs on `device`: same major, equal or lower minor.
-bool carries_kernels_for(const std::vector<ComputeCapability>& list, const ComputeCapability& device)
-{
-    return std::any_of(list.begin(), list.end(),
-        [&](const ComputeCapability& cc) { return cc.major() == device.major() && cc.minor() <= device.minor(); });
-}
-
 // JAX before 0.4.8 compiles at run time with the system CUDA toolkit's ptxas, and its guide
 // requires a driver at least as new as that toolkit's: minor-version compatibility, which
 // cannot JIT-compile the newer PTX, does not do.
@@ -304,7 +297,7 @@ void check_jax_driver(const Context& ctx, Report& report)
     const std::string kernels = jax.cubins ? capabilities_text(*jax.cubins) : "not on record";
     const GpuTarget* outside = nullptr;
     for (const auto& gpu : ctx.gpus)
-        if (!outside && !(jax.cubins && carries_kernels_for(*jax.cubins, gpu.compute_capability)))
+        if (!outside && !(jax.cubins && cubin_runs_on(*jax.cubins, gpu.compute_capability)))
             outside = &gpu;
     const std::string needs = build.name() + " needs driver >= " + jax.driver_linux->text();
     report.suggest("upgrade the driver to >= " + jax.driver_linux->text());

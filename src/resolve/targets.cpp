@@ -101,6 +101,12 @@ std::string GpuTarget::with_sm() const
     return label == sm ? sm : label + " (" + sm + ")";
 }
 
+bool cubin_runs_on(const std::vector<ComputeCapability>& cubins, const ComputeCapability& device)
+{
+    return std::any_of(cubins.begin(), cubins.end(),
+        [&](const ComputeCapability& cc) { return cc.major() == device.major() && cc.minor() <= device.minor(); });
+}
+
 GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
 {
     // A name or alias as typed, or as typed without the brand words, before a family; a

@@ -34,4 +34,8 @@ struct GpuTarget {
 // ones.
 GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text);
 
+// NVIDIA's binary compatibility: a cubin of one of `cubins` runs on `device` when it is of the
+// same major with an equal or lower minor (sm_86 code runs on 8.9, not on 9.0 or 8.0).
+bool cubin_runs_on(const std::vector<ComputeCapability>& cubins, const ComputeCapability& device);
+
 } // namespace dlenv::resolve
