@@ -132,10 +132,14 @@ std::optional<JaxlibLabel> parse_jaxlib_label(std::string_view local)
 
 } // namespace
 
+std::string FrameworkBuild::package() const
+{
+    return jaxlib ? "jaxlib" : std::string(to_string(framework));
+}
+
 std::string FrameworkBuild::name() const
 {
-    std::string out
-        = (jaxlib ? "jaxlib" : std::string(to_string(framework))) + " " + (version ? version->public_str() : line);
+    std::string out = package() + " " + (version ? version->public_str() : line);
     return variant.empty() ? out : out + " " + variant;
 }
 

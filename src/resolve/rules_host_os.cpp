@@ -20,7 +20,7 @@ void check_host_os(const Context& ctx, Report& report)
     if (!known)
         return;
     const matrix::WindowsGpuSupport& windows = *known;
-    const std::string framework = build.jaxlib ? "jaxlib" : std::string(to_string(build.framework));
+    const std::string framework = build.package();
     const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
     const std::string name = framework + " " + release.public_str();
 
