@@ -32,30 +32,38 @@ bool is_companion(Framework framework)
     return framework == Framework::torchvision || framework == Framework::torchaudio;
 }
 
+namespace {
+
+struct HostOsName {
+    HostOs os;
+    std::string_view flag; // what --os takes
+    std::string_view text; // what a message says
+};
+
+constexpr HostOsName k_host_os_names[] = {
+    { HostOs::linux_host, "linux", "Linux" },
+    { HostOs::windows_native, "windows", "native Windows" },
+    { HostOs::windows_wsl2, "wsl2", "WSL 2" },
+};
+
+const HostOsName& host_os_name(HostOs os)
+{
+    for (const auto& name : k_host_os_names)
+        if (name.os == os)
+            return name;
+    return k_host_os_names[0]; // every enumerator has a row
+}
+
+} // namespace
+
 std::string_view to_string(HostOs os)
 {
-    switch (os) {
-    case HostOs::linux_host:
-        return "linux";
-    case HostOs::windows_native:
-        return "windows";
-    case HostOs::windows_wsl2:
-        return "wsl2";
-    }
-    return "unknown";
+    return host_os_name(os).flag;
 }
 
 std::string_view describe(HostOs os)
 {
-    switch (os) {
-    case HostOs::linux_host:
-        return "Linux";
-    case HostOs::windows_native:
-        return "native Windows";
-    case HostOs::windows_wsl2:
-        return "WSL 2";
-    }
-    return "unknown";
+    return host_os_name(os).text;
 }
 
 bool runs_windows_driver(HostOs os)
@@ -65,9 +73,9 @@ bool runs_windows_driver(HostOs os)
 
 HostOs parse_host_os(std::string_view text)
 {
-    for (auto os : { HostOs::linux_host, HostOs::windows_native, HostOs::windows_wsl2 })
-        if (equal_ignoring_case(text, to_string(os)))
-            return os;
+    for (const auto& name : k_host_os_names)
+        if (equal_ignoring_case(text, name.flag))
+            return name.os;
     throw Error(ErrorCode::invalid_input, "unknown operating system '" + std::string(text) + "'",
         "use linux, windows (native Windows) or wsl2 (WSL 2 on Windows)");
 }
