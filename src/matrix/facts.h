@@ -395,11 +395,14 @@ struct JaxRelease {
 };
 
 // Where a framework's CUDA builds run on Windows (the "windows" block of its file): on native
-// Windows in no release, or up to one; under WSL 2, supported or experimental.
+// Windows in no release, or up to one, and from which index; under WSL 2, supported or
+// experimental.
 struct WindowsGpuSupport {
     bool native_gpu = false;
     std::optional<Pep440Version> native_gpu_through; // the last release with it; none: every release
-    bool wsl2_experimental = false;
+    // PyPI's Windows wheel is the CPU build: the CUDA builds come from the framework's own index
+    bool pypi_cpu_only = false;
+    std::optional<bool> wsl2_experimental; // none: not on record
     Provenance provenance;
 
     bool operator==(const WindowsGpuSupport&) const = default;

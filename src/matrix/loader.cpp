@@ -39,9 +39,10 @@ public:
                 m.m_cudnn.push_back(read_cudnn(row, m));
         });
         read(files, "torch.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "linux_aarch64", "releases" });
+            doc.allow_only({ "format", "sources", "linux_aarch64", "windows", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_torch.push_back(read_torch(row));
+            m.m_torch_windows = read_windows(doc);
             if (auto aarch64 = doc.find("linux_aarch64")) {
                 aarch64->allow_only({ "first_cuda_release", "pypi_cpu_only_through", "note", "source", "confidence" });
                 m.m_torch_aarch64 = TorchAarch64 { aarch64->at("first_cuda_release").as<Pep440Version>(),
@@ -372,17 +373,25 @@ private:
         auto windows = doc.find("windows");
         if (!windows)
             return std::nullopt;
-        windows->allow_only({ "native_gpu", "native_gpu_through", "wsl2_gpu", "note", "source", "confidence" });
+        windows->allow_only(
+            { "native_gpu", "native_gpu_through", "pypi_cpu_only", "wsl2_gpu", "note", "source", "confidence" });
         WindowsGpuSupport out { windows->at("native_gpu").boolean(),
-            windows->optional_as<Pep440Version>("native_gpu_through"), false, provenance(*windows) };
+            windows->optional_as<Pep440Version>("native_gpu_through"), false, std::nullopt, provenance(*windows) };
         if (!out.native_gpu && out.native_gpu_through)
             windows->at("native_gpu_through")
                 .fail("a last release with GPU on native Windows where native_gpu is false",
                     "drop native_gpu_through, or set native_gpu to true");
-        std::string wsl2 = windows->at("wsl2_gpu").string();
-        if (wsl2 != "supported" && wsl2 != "experimental")
-            windows->at("wsl2_gpu").fail("expected supported or experimental, got '" + wsl2 + "'");
-        out.wsl2_experimental = wsl2 == "experimental";
+        if (auto cpu_only = windows->find("pypi_cpu_only"))
+            out.pypi_cpu_only = cpu_only->boolean();
+        if (!out.native_gpu && out.pypi_cpu_only)
+            windows->at("pypi_cpu_only")
+                .fail("PyPI's wheel named the CPU build where no build has GPU on native Windows",
+                    "drop pypi_cpu_only: it tells where the CUDA builds come from");
+        if (auto wsl2 = windows->optional_string("wsl2_gpu")) {
+            if (*wsl2 != "supported" && *wsl2 != "experimental")
+                windows->at("wsl2_gpu").fail("expected supported or experimental, got '" + *wsl2 + "'");
+            out.wsl2_experimental = *wsl2 == "experimental";
+        }
         return out;
     }
 

@@ -50,6 +50,7 @@ public:
     const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
     const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
     // Where their CUDA builds run on Windows; none: not on record.
+    const std::optional<WindowsGpuSupport>& torch_windows() const { return m_torch_windows; }
     const std::optional<WindowsGpuSupport>& tensorflow_windows() const { return m_tensorflow_windows; }
     const std::optional<WindowsGpuSupport>& jax_windows() const { return m_jax_windows; }
     const std::vector<Gpu>& gpus() const { return m_gpus; }
@@ -100,6 +101,7 @@ private:
     std::optional<TorchAarch64> m_torch_aarch64;
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
+    std::optional<WindowsGpuSupport> m_torch_windows;
     std::optional<WindowsGpuSupport> m_tensorflow_windows;
     std::optional<WindowsGpuSupport> m_jax_windows;
     std::vector<Gpu> m_gpus;

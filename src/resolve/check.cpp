@@ -20,6 +20,17 @@ std::string torch_nccl_text(const FrameworkBuild& build)
     return build.torch_variant->nccl ? ", NCCL " + build.torch_variant->nccl->text() : ", NCCL not on record";
 }
 
+// How a build no label or CUDA named was picked: PyPI's default, which on native Windows,
+// where PyPI carries only the CPU build, is the CUDA build it is on Linux.
+std::string default_build_note(const matrix::Matrix& matrix, const Query& query, const FrameworkBuild& build)
+{
+    if (!build.pypi_default || query.cuda)
+        return "";
+    const auto* windows = windows_gpu_support(matrix, build.framework);
+    return query.os == HostOs::windows_native && windows && windows->pypi_cpu_only ? " (PyPI's default build on Linux)"
+                                                                                   : " (the PyPI default build)";
+}
+
 // Unknown versions are bad input (exit 2), not a failed check: name the nearest ones.
 void validate_versions(const matrix::Matrix& matrix, const Query& query)
 {
@@ -207,8 +218,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()
                 + (ctx.build->cudnn ? ", cuDNN " + ctx.build->cudnn->text() : "") + torch_nccl_text(*ctx.build)
-                + (ctx.build->pypi_default && !query.cuda ? " (the PyPI default build)" : "")
-                + (raised.empty() ? "" : " (" + raised + ")")
+                + default_build_note(matrix, query, *ctx.build) + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
         const std::string judged

@@ -160,9 +160,14 @@ void add_windows(const matrix::Matrix& matrix, Framework framework, Rows& rows)
     std::string native = !windows->native_gpu ? "no release"
         : windows->native_gpu_through         ? "through " + windows->native_gpu_through->public_str()
                                               : "every release";
-    rows.add(std::string(to_string(framework)) + ".json", "windows",
-        { { "native_gpu", native }, { "wsl2_gpu", windows->wsl2_experimental ? "experimental" : "supported" } },
-        windows->provenance);
+    std::vector<std::pair<std::string, std::string>> facts { { "native_gpu", native } };
+    if (windows->pypi_cpu_only)
+        facts.emplace_back("pypi_wheel", "the CPU build");
+    facts.emplace_back("wsl2_gpu",
+        !windows->wsl2_experimental       ? "not on record"
+            : *windows->wsl2_experimental ? "experimental"
+                                          : "supported");
+    rows.add(std::string(to_string(framework)) + ".json", "windows", std::move(facts), windows->provenance);
 }
 
 void add_cuda(const matrix::Matrix& matrix, const Query& query, const CudaVersion& cuda, Rows& rows)

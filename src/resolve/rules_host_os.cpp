@@ -4,6 +4,8 @@ namespace dlenv::resolve {
 
 const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework)
 {
+    if (framework == Framework::torch && matrix.torch_windows())
+        return &*matrix.torch_windows();
     if (framework == Framework::tensorflow && matrix.tensorflow_windows())
         return &*matrix.tensorflow_windows();
     if (framework == Framework::jax && matrix.jax_windows())
@@ -25,7 +27,7 @@ void check_host_os(const Context& ctx, Report& report)
     const std::string name = framework + " " + release.public_str();
 
     if (ctx.query.os == HostOs::windows_wsl2) {
-        if (windows.wsl2_experimental)
+        if (windows.wsl2_experimental.value_or(false))
             report.add(Verdict::warn, "framework-wsl2-experimental",
                 framework + "'s GPU support under WSL 2 is experimental in its own words", windows.provenance.cite());
         return;
@@ -45,6 +47,16 @@ void check_host_os(const Context& ctx, Report& report)
             windows.provenance.cite());
         report.suggest(
             "run " + name + " under WSL 2 (--os wsl2), or pin " + framework + " " + last + " on native Windows");
+        return;
+    }
+    if (windows.pypi_cpu_only && build.pypi_default && !ctx.query.cuda) {
+        const std::string index = "https://download.pytorch.org/whl/" + build.variant;
+        report.add(Verdict::warn, "framework-windows-pypi-cpu",
+            "pip's " + name + " from PyPI is the CPU build on native Windows: judged as the " + build.variant
+                + " build, which installs from " + index,
+            windows.provenance.cite());
+        report.suggest("on native Windows install " + framework + " " + release.public_str() + " with --index-url "
+            + index + ", or name its build (" + framework + "==" + release.public_str() + "+" + build.variant + ")");
     }
 }
 

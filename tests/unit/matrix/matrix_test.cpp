@@ -290,6 +290,11 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/jax.json: windows.native_gpu_through: a last release with GPU on native Windows where native_gpu is "
             "false",
             "drop native_gpu_through, or set native_gpu to true" },
+        { "PyPI's CPU build named where no build has GPU on native Windows", "jax.json",
+            [](nlohmann::json& d) { d["windows"]["pypi_cpu_only"] = true; },
+            "m/jax.json: windows.pypi_cpu_only: PyPI's wheel named the CPU build where no build has GPU on native "
+            "Windows",
+            "drop pypi_cpu_only: it tells where the CUDA builds come from" },
         { "jax releases of two lines in one row", "jax.json",
             [](nlohmann::json& d) { d["releases"][23]["jax_versions"].push_back("0.2.28"); },
             "m/jax.json: releases[23].jax_versions[2]: jax 0.2.28 is of another line than the row's first jax release",

@@ -6,6 +6,7 @@
 using namespace dlenv;
 using namespace dlenv::resolve;
 using namespace dlenv::resolve::check_support;
+using Catch::Matchers::EndsWith;
 
 TEST_CASE("an operating system is linux, windows or wsl2, whatever the case, and a refusal names them", "[resolve]")
 {
@@ -83,6 +84,36 @@ TEST_CASE("JAX has no GPU on native Windows in any release, and only experimenta
     // torch publishes CUDA wheels for Windows
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.4.1+cu121" }, .os = "windows" }), "framework-no-windows-gpu"));
+}
+
+TEST_CASE("torch from PyPI is the CPU build on native Windows: its CUDA builds come from PyTorch's index", "[resolve]")
+{
+    // uv's PyTorch guide: PyPI "hosts CPU-only wheels for Windows and macOS"
+    Report pip = check({ .frameworks = { "torch==2.7.0" }, .gpus = { "RTX 4090" }, .os = "windows" });
+    SHOW(pip);
+    CHECK(pip.verdict() == Verdict::warn);
+    CHECK(problems(pip) == Codes { "framework-windows-pypi-cpu" });
+    CHECK(finding(pip, "framework-windows-pypi-cpu")->message
+        == "pip's torch 2.7.0 from PyPI is the CPU build on native Windows: judged as the cu126 build, which installs "
+           "from https://download.pytorch.org/whl/cu126");
+    CHECK(suggests(pip,
+        "on native Windows install torch 2.7.0 with --index-url https://download.pytorch.org/whl/cu126, or name its "
+        "build (torch==2.7.0+cu126)"));
+    CHECK(finding(pip, "framework-build")->message
+        == "torch==2.7.0 runs as torch 2.7.0 cu126: CUDA 12.6, cuDNN 9.5.1.17, NCCL 2.26.2 (PyPI's default build on "
+           "Linux)");
+
+    // a build named by its label or its CUDA comes from PyTorch's index; WSL 2 installs Linux's wheel
+    for (const auto& ask : { Ask { .frameworks = { "torch==2.7.0+cu126" }, .os = "windows" },
+             Ask { .frameworks = { "torch==2.7.0" }, .cuda = "12.8", .os = "windows" },
+             Ask { .frameworks = { "torch==2.7.0" }, .os = "wsl2" } }) {
+        Report named = check(ask);
+        SHOW(named);
+        CHECK(named.verdict() == Verdict::ok);
+        CHECK_FALSE(has_code(named, "framework-windows-pypi-cpu"));
+    }
+    CHECK_THAT(finding(check({ .frameworks = { "torch==2.7.0" }, .os = "wsl2" }), "framework-build")->message,
+        EndsWith("(the PyPI default build)"));
 }
 
 TEST_CASE("a Windows driver is held to CUDA's Windows floors, not Linux's", "[resolve]")

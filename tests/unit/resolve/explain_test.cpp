@@ -154,4 +154,9 @@ TEST_CASE("explain on native Windows gives the framework's Windows row and CUDA'
             { "native_gpu", "through 2.10" }, { "wsl2_gpu", "supported" } });
     CHECK(row(rows, "toolkits[version=12.5.0]").facts
         == std::vector<std::pair<std::string, std::string>> { { "name", "12.5 GA" }, { "driver_windows", "555.85" } });
+
+    query.frameworks = { FrameworkRequest::parse("torch==2.7.0") };
+    CHECK(row(rows_used(matrix::Matrix::embedded(), query), "windows").facts
+        == std::vector<std::pair<std::string, std::string>> {
+            { "native_gpu", "every release" }, { "pypi_wheel", "the CPU build" }, { "wsl2_gpu", "not on record" } });
 }
