@@ -31,6 +31,19 @@ std::string default_build_note(const matrix::Matrix& matrix, const Query& query,
                                                                                    : " (the PyPI default build)";
 }
 
+// What a torch label names where it is no CUDA build: "cpu", "rocm6.2.4", "xpu"; empty for
+// any other label. The matrix holds CUDA builds only, so these are judged by the label alone.
+std::string non_cuda_build(std::string_view label)
+{
+    if (label == "cpu")
+        return "the CPU-only build";
+    if (label.starts_with("rocm"))
+        return "a build for AMD GPUs (ROCm " + std::string(label.substr(4)) + ")";
+    if (label == "xpu")
+        return "a build for Intel GPUs (XPU)";
+    return "";
+}
+
 // Unknown versions are bad input (exit 2), not a failed check: name the nearest ones.
 void validate_versions(const matrix::Matrix& matrix, const Query& query)
 {
@@ -204,9 +217,10 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
             std::string name = primary->package() + " " + primary->version;
             std::string builds = release ? "builds: " + variant_list(*release) : "";
+            const std::string other = pinned ? non_cuda_build(primary->local) : "";
             report.add(Verdict::fail, "framework-no-cuda-build",
-                primary->local == "cpu" ? name + "+cpu is the CPU-only build, with no CUDA; its CUDA " + builds
-                                        : name + " has no " + wanted + " build" + (release ? "; its " + builds : ""),
+                !other.empty() ? name + "+" + primary->local + " is " + other + ", with no CUDA; its CUDA " + builds
+                               : name + " has no " + wanted + " build" + (release ? "; its " + builds : ""),
                 release ? release->provenance.cite() : "");
             if (release && suggest_alternatives)
                 suggest_variants(matrix, query, *primary, *release, "", report);

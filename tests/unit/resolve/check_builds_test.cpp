@@ -248,6 +248,16 @@ TEST_CASE(
     CHECK(finding(cpu, "framework-no-cuda-build")->message
         == "torch 2.1.0+cpu is the CPU-only build, with no CUDA; its CUDA builds: cu118 (CUDA 11.8) and cu121 (CUDA "
            "12.1, experimental)");
+    // so do the builds for other vendors' GPUs, which the matrix does not hold
+    CHECK(finding(check({ .frameworks = { "torch==2.6.0+rocm6.2.4" } }), "framework-no-cuda-build")->message
+        == "torch 2.6.0+rocm6.2.4 is a build for AMD GPUs (ROCm 6.2.4), with no CUDA; its CUDA builds: cu118 (CUDA "
+           "11.8), cu124 (CUDA 12.4) and cu126 (CUDA 12.6, experimental)");
+    CHECK(finding(check({ .frameworks = { "torch==2.7.0+xpu" } }), "framework-no-cuda-build")->message
+        == "torch 2.7.0+xpu is a build for Intel GPUs (XPU), with no CUDA; its CUDA builds: cu118 (CUDA 11.8), cu126 "
+           "(CUDA 12.6) and cu128 (CUDA 12.8, experimental)");
+    CHECK(finding(check({ .frameworks = { "torch==2.7.0+cu121" } }), "framework-no-cuda-build")->message
+        == "torch 2.7.0 has no cu121 build; its builds: cu118 (CUDA 11.8), cu126 (CUDA 12.6) and cu128 (CUDA 12.8, "
+           "experimental)");
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+rocm5.6").names_source_build());
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+cu121").names_source_build());
     CHECK(FrameworkRequest::parse("torch==2.1.0a0+41361538.nv23.06").names_source_build());
