@@ -307,6 +307,9 @@ struct TensorflowGpuCode {
     // driver's compiler ("Your CUDA software stack is old"), so a GPU the wheels' cubins serve
     // runs, more slowly, though that CUDA cannot target it.
     std::optional<Provenance> driver_fallback;
+    // Where on record: a GPU newer than its CUDA, with no cubin of its major, runs the wheels'
+    // PTX once the driver has JIT-compiled it, after a start-up of minutes.
+    std::optional<Provenance> driver_jit;
 
     bool operator==(const TensorflowGpuCode&) const = default;
 };

@@ -405,13 +405,18 @@ private:
             provenance(row) };
         release.nccl = read_pip_nccl(row, release.pip_extra);
         if (auto code = row.find("gpu_code")) { // null: not on record
-            code->allow_only({ "cubins", "ptx", "driver_fallback", "note", "source", "confidence" });
+            code->allow_only({ "cubins", "ptx", "driver_fallback", "driver_jit", "note", "source", "confidence" });
             release.gpu_code = TensorflowGpuCode { list<ComputeCapability>(code->at("cubins")),
-                list<ComputeCapability>(code->at("ptx")), provenance(*code), std::nullopt };
-            if (auto fallback = code->find("driver_fallback")) {
-                fallback->allow_only({ "note", "source", "confidence" });
-                release.gpu_code->driver_fallback = provenance(*fallback);
-            }
+                list<ComputeCapability>(code->at("ptx")), provenance(*code), std::nullopt, std::nullopt };
+            for (auto [key, record] : { std::pair { "driver_fallback", &release.gpu_code->driver_fallback },
+                     std::pair { "driver_jit", &release.gpu_code->driver_jit } })
+                if (auto reports = code->find(key)) {
+                    reports->allow_only({ "note", "source", "confidence" });
+                    *record = provenance(*reports);
+                }
+            if (release.gpu_code->driver_jit && release.gpu_code->ptx.empty())
+                code->at("driver_jit")
+                    .fail("a driver JIT of PTX the wheels do not carry", "drop driver_jit, or list the PTX in ptx");
         }
         if (auto issues = row.find("pip_extra_issues"))
             for (const auto& issue : issues->items())

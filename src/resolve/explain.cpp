@@ -102,6 +102,9 @@ void add_build(const FrameworkBuild& build, Rows& rows)
             rows.add("tensorflow.json", "releases[line=" + release.line + "].gpu_code.driver_fallback",
                 { { "xla", "hands what its CUDA's ptxas cannot compile to the driver" } },
                 *release.gpu_code->driver_fallback);
+        if (release.gpu_code && release.gpu_code->driver_jit)
+            rows.add("tensorflow.json", "releases[line=" + release.line + "].gpu_code.driver_jit",
+                { { "driver", "JIT-compiles its PTX for a GPU newer than its CUDA" } }, *release.gpu_code->driver_jit);
         for (std::size_t i = 0; i < release.pip_extra_issues.size(); ++i) {
             const auto& issue = release.pip_extra_issues[i];
             rows.add("tensorflow.json",

@@ -182,26 +182,35 @@ std::optional<std::string> first_tensorflow_for(const matrix::Matrix& matrix, co
     return first ? std::optional(first->line) : std::nullopt;
 }
 
-// A TensorFlow whose CUDA cannot target the GPU still runs on it where its wheels carry a
-// cubin of the GPU's major and its XLA is known to hand what that CUDA's ptxas cannot compile
-// to the driver: TensorFlow 2.4 (CUDA 11.0) on an RTX 3090. True when that is the case.
-bool check_tensorflow_driver_fallback(
+// A TensorFlow whose CUDA cannot target the GPU still runs on it where that is on record:
+// its wheels carry a cubin of the GPU's major and XLA hands what that CUDA's ptxas cannot
+// compile to the driver (TensorFlow 2.4, CUDA 11.0, on an RTX 3090), or they carry PTX the
+// driver JIT-compiles (TensorFlow 2.3, CUDA 10.1, on an RTX 3080). True when that is the case.
+bool check_tensorflow_beyond_toolkit(
     const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
     const auto& code = *build.tensorflow->gpu_code;
-    if (!code.driver_fallback || !(*ctx.cuda < arch.min_cuda))
+    if (!(*ctx.cuda < arch.min_cuda))
         return false;
     CodePath path = code_path(code.cubins, code.ptx, gpu.compute_capability);
-    if (!path.cubin)
-        return false;
     const std::string sm = gpu.compute_capability.sm_name();
-    report.add(Verdict::warn, "tensorflow-ptxas-fallback",
-        build.name() + "'s " + path.cubin->sm_name() + " cubins run on " + gpu.with_sm() + ", but its CUDA "
-            + ctx.cuda->text() + " cannot target " + sm
-            + ": XLA hands the kernels ptxas cannot compile to the driver (\"Your CUDA software stack is old. We "
-              "fallback to the NVIDIA driver for some compilation\"), which is slower",
-        code.driver_fallback->cite() + " | " + arch.provenance.cite(), gpu.label);
+    if (path.cubin && code.driver_fallback)
+        report.add(Verdict::warn, "tensorflow-ptxas-fallback",
+            build.name() + "'s " + path.cubin->sm_name() + " cubins run on " + gpu.with_sm() + ", but its CUDA "
+                + ctx.cuda->text() + " cannot target " + sm
+                + ": XLA hands the kernels ptxas cannot compile to the driver (\"Your CUDA software stack is old. We "
+                  "fallback to the NVIDIA driver for some compilation\"), which is slower",
+            code.driver_fallback->cite() + " | " + arch.provenance.cite(), gpu.label);
+    else if (!path.cubin && path.ptx && code.driver_jit)
+        report.add(Verdict::warn, "gpu-ptx-jit",
+            build.name() + " has no cubin for " + sm + " (" + arch_list_text(code.cubins, code.ptx)
+                + "), which its CUDA " + ctx.cuda->text() + " cannot target: the driver JIT-compiles its "
+                + path.ptx->text() + " PTX when " + gpu.label
+                + " first runs it (a start-up TensorFlow puts at up to 30 minutes)",
+            code.driver_jit->cite() + " | " + arch.provenance.cite(), gpu.label);
+    else
+        return false;
     if (auto line = first_tensorflow_for(ctx.matrix, arch.min_cuda))
         report.suggest("for " + gpu.label + " use tensorflow >= " + *line + ", the first line built with a CUDA that "
             + "targets " + sm);
@@ -389,7 +398,7 @@ void check_gpus(const Context& ctx, Report& report)
             check_build_code(ctx, gpu, arch, report);
         } else if (ctx.cuda && arch) {
             bool code_on_record = ctx.build && ctx.build->tensorflow && ctx.build->tensorflow->gpu_code;
-            if (code_on_record && check_tensorflow_driver_fallback(ctx, gpu, *arch, report))
+            if (code_on_record && check_tensorflow_beyond_toolkit(ctx, gpu, *arch, report))
                 continue;
             bool targets = check_toolkit_window(ctx, gpu, *arch, report);
             if (targets && code_on_record)

@@ -295,6 +295,10 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/jax.json: windows.pypi_cpu_only: PyPI's wheel named the CPU build where no build has GPU on native "
             "Windows",
             "drop pypi_cpu_only: it tells where the CUDA builds come from" },
+        { "a driver JIT of PTX the wheels lack", "tensorflow.json",
+            [](nlohmann::json& d) { d["releases"][20]["gpu_code"]["ptx"] = nlohmann::json::array(); },
+            "m/tensorflow.json: releases[20].gpu_code.driver_jit: a driver JIT of PTX the wheels do not carry",
+            "drop driver_jit, or list the PTX in ptx" },
         { "jax releases of two lines in one row", "jax.json",
             [](nlohmann::json& d) { d["releases"][23]["jax_versions"].push_back("0.2.28"); },
             "m/jax.json: releases[23].jax_versions[2]: jax 0.2.28 is of another line than the row's first jax release",

@@ -101,9 +101,27 @@ TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU
     CHECK(problems(ada) == Codes { "tensorflow-ptxas-fallback" });
     CHECK(suggests(ada,
         "for NVIDIA GeForce RTX 4090 use tensorflow >= 2.12, the first line built with a CUDA that targets sm_89"));
-    // with no cubin of the GPU's major (CUDA 10.1 knows no 8.x) the toolkit window still fails
+    // with no cubin of the GPU's major (CUDA 10.1 knows no 8.x), 2.3 fails there
+    // (tensorflow#43701: "device kernel image is invalid")
     CHECK(problems(check({ .frameworks = { "tensorflow==2.3.1" }, .gpus = { "RTX 3080" } }))
         == Codes { "cuda-cannot-target-gpu" });
+    // while 2.1 and 2.2, with PTX for every capability they list, start after the driver's JIT
+    // (tensorflow#45635: 2.1 on an RTX 3060 Ti, "creating GPU device take about 5 Minutes")
+    Report jit = check({ .frameworks = { "tensorflow==2.1.0" }, .cuda = "10.1", .gpus = { "RTX 3060 Ti" } });
+    SHOW(jit);
+    CHECK(jit.verdict() == Verdict::warn);
+    CHECK(problems(jit) == Codes { "gpu-ptx-jit" });
+    CHECK(finding(jit, "gpu-ptx-jit")->message
+        == "tensorflow 2.1.0 has no cubin for sm_86 (3.5+PTX;3.7+PTX;5.2+PTX;6.0+PTX;6.1+PTX;7.0+PTX), which its CUDA "
+           "10.1 cannot target: the driver JIT-compiles its 7.0 PTX when NVIDIA GeForce RTX 3060 Ti first runs it (a "
+           "start-up TensorFlow puts at up to 30 minutes)");
+    CHECK_THAT(finding(jit, "gpu-ptx-jit")->why,
+        StartsWith("https://github.com/tensorflow/docs/blob/66e2ecd5e7ff172f2fc1fd4aab76a78782e538e4/site/en/install/"
+                   "gpu.md | https://github.com/tensorflow/tensorflow/issues/45635"));
+    CHECK(suggests(jit,
+        "for NVIDIA GeForce RTX 3060 Ti use tensorflow >= 2.5, the first line built with a CUDA that targets sm_86"));
+    CHECK(
+        problems(check({ .frameworks = { "tensorflow==2.2.0" }, .gpus = { "RTX 3070" } })) == Codes { "gpu-ptx-jit" });
 }
 
 TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13.0 on PyPI", "[resolve]")

@@ -160,3 +160,17 @@ TEST_CASE("explain on native Windows gives the framework's Windows row and CUDA'
         == std::vector<std::pair<std::string, std::string>> {
             { "native_gpu", "every release" }, { "pypi_wheel", "the CPU build" }, { "wsl2_gpu", "not on record" } });
 }
+
+TEST_CASE("explain gives the reports a TensorFlow line's run beyond its CUDA rests on", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("tensorflow==2.1.0") };
+    query.gpus = { "RTX 3060 Ti" };
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& jit = row(rows, "releases[line=2.1].gpu_code.driver_jit");
+    CHECK(jit.facts
+        == std::vector<std::pair<std::string, std::string>> {
+            { "driver", "JIT-compiles its PTX for a GPU newer than its CUDA" } });
+    CHECK(jit.provenance.sources.size() == 3);
+    CHECK(jit.provenance.sources[1].url == "https://github.com/tensorflow/tensorflow/issues/45635");
+}
