@@ -267,6 +267,9 @@ struct TorchRelease {
     // Pythons beyond `python` the line supports experimentally (2.5: 3.13), per PyTorch's
     // release compatibility matrix.
     std::vector<PythonVersion> python_experimental;
+    // Whether those experimental Pythons have wheels for Windows (2.5's 3.13 has none); not
+    // known: not on record.
+    std::optional<bool> python_experimental_windows;
     // The Pythons whose free-threaded build ("3.13t") the line ships wheels for, all of them
     // experimental in PyTorch's words; empty: none; not known: not on record.
     std::optional<std::vector<PythonVersion>> python_free_threaded;

@@ -68,7 +68,8 @@ void add_build(const FrameworkBuild& build, Rows& rows)
         rows.add("torch.json", "releases[line=" + release.line + "]",
             { { "versions", versions_text(release.versions) }, { "python", release.python.describe() },
                 { "python_experimental",
-                    joined(release.python_experimental, [](const PythonVersion& v) { return v.text(); }) },
+                    joined(release.python_experimental, [](const PythonVersion& v) { return v.text(); })
+                        + (release.python_experimental_windows == false ? " (no Windows wheels)" : "") },
                 { "python_free_threaded",
                     release.python_free_threaded
                         ? joined(*release.python_free_threaded, [](const PythonVersion& v) { return v.text() + "t"; })

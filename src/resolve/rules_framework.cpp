@@ -37,6 +37,17 @@ void check_free_threaded(const FrameworkBuild& build, const PythonVersion& pytho
             build.torch->provenance.cite());
 }
 
+// The oldest torch line that supports `python` outright.
+std::optional<std::string> first_torch_supporting(const matrix::Matrix& matrix, const PythonVersion& python)
+{
+    const matrix::TorchRelease* first = nullptr;
+    for (const auto& release : matrix.torch_releases())
+        if (release.python.contains(python)
+            && (!first || Pep440Version::parse(release.line) < Pep440Version::parse(first->line)))
+            first = &release;
+    return first ? std::optional(first->line) : std::nullopt;
+}
+
 void check_python(const Context& ctx, Report& report)
 {
     const auto& python = ctx.query.python;
@@ -49,6 +60,16 @@ void check_python(const Context& ctx, Report& report)
     const auto& experimental = ctx.build->python_experimental; // only torch lines list any
     if (std::any_of(experimental.begin(), experimental.end(),
             [&](const PythonVersion& v) { return python->compare_truncated(v) == 0; })) {
+        if (ctx.query.os == HostOs::windows_native && ctx.build->torch->python_experimental_windows == false) {
+            report.add(Verdict::fail, "python-unsupported",
+                ctx.build->name() + " has no Python " + python->text()
+                    + " wheels for Windows: its support of it is experimental, and on Linux only",
+                ctx.build->torch->provenance.cite());
+            const auto line = first_torch_supporting(ctx.matrix, *python);
+            report.suggest("use Python " + ctx.build->python.describe() + " with " + ctx.build->name()
+                + (line ? ", or torch >= " + *line + " with Python " + python->text() : ""));
+            return;
+        }
         report.add(Verdict::warn, "python-experimental",
             ctx.build->name() + " supports Python " + ctx.build->python.describe() + "; its support of "
                 + python->text() + " is experimental",

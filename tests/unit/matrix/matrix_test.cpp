@@ -295,6 +295,11 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/jax.json: windows.pypi_cpu_only: PyPI's wheel named the CPU build where no build has GPU on native "
             "Windows",
             "drop pypi_cpu_only: it tells where the CUDA builds come from" },
+        { "Windows wheels of experimental Pythons a line lacks", "torch.json",
+            [](nlohmann::json& d) { d["releases"][0]["python"]["experimental_windows_wheels"] = true; },
+            "m/torch.json: releases[0].python.experimental_windows_wheels: Windows wheels of experimental Pythons "
+            "where the line lists none",
+            "drop experimental_windows_wheels, or list them in experimental" },
         { "a driver JIT of PTX the wheels lack", "tensorflow.json",
             [](nlohmann::json& d) { d["releases"][20]["gpu_code"]["ptx"] = nlohmann::json::array(); },
             "m/tensorflow.json: releases[20].gpu_code.driver_jit: a driver JIT of PTX the wheels do not carry",

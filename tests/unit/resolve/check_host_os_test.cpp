@@ -116,6 +116,23 @@ TEST_CASE("torch from PyPI is the CPU build on native Windows: its CUDA builds c
         EndsWith("(the PyPI default build)"));
 }
 
+TEST_CASE("torch 2.5's experimental Python 3.13 has no Windows wheels: they begin with 2.6", "[resolve]")
+{
+    // pytorch/pytorch#144430: no torch-2.5.1-cp313-cp313-win_amd64.whl, "part of an upcoming 2.6.0"
+    Report windows = check({ .frameworks = { "torch==2.5.1+cu124" }, .python = "3.13", .os = "windows" });
+    SHOW(windows);
+    CHECK(windows.verdict() == Verdict::fail);
+    CHECK(problems(windows) == Codes { "python-unsupported" });
+    CHECK(finding(windows, "python-unsupported")->message
+        == "torch 2.5.1 cu124 has no Python 3.13 wheels for Windows: its support of it is experimental, and on Linux "
+           "only");
+    CHECK(suggests(windows, "use Python 3.9-3.12 with torch 2.5.1 cu124, or torch >= 2.6 with Python 3.13"));
+    // on Linux it is the experimental support PyTorch's matrix names
+    CHECK(problems(check({ .frameworks = { "torch==2.5.1+cu124" }, .python = "3.13" }))
+        == Codes { "python-experimental" });
+    CHECK(problems(check({ .frameworks = { "torch==2.6.0+cu124" }, .python = "3.13", .os = "windows" })).empty());
+}
+
 TEST_CASE("a Windows driver is held to CUDA's Windows floors, not Linux's", "[resolve]")
 {
     // CUDA 11.2 GA: Linux 460.27.03, Windows 460.82; CUDA 11 minor-version floor: Windows 452.39
