@@ -282,6 +282,19 @@ void check_jax_toolkit_driver(const Context& ctx, const matrix::CudaToolkit& too
             + ctx.query.driver->text() + " runs CUDA " + line + " only under minor-version compatibility",
         build.provenance.cite());
     report.suggest("upgrade the driver to >= " + needed->text() + ", or use the CUDA toolkit the driver ships with");
+    // where no --cuda named the toolkit, another build of the release, of an older CUDA, may
+    // be one the driver runs
+    if (ctx.query.cuda)
+        return;
+    for (const auto& other : build.jax->builds) {
+        const auto* oldest = other.cuda.min ? ctx.matrix.first_toolkit(*other.cuda.min) : nullptr;
+        const auto runs = oldest ? toolkit_driver(*oldest, ctx.query.os) : std::nullopt;
+        if (&other != build.jax_build && runs && !(*ctx.query.driver < *runs))
+            report.suggest("use " + build.package() + " " + (build.version ? build.version->public_str() : build.line)
+                + "'s " + other.extra + " build, for CUDA " + other.cuda.min->text() + " and later: driver "
+                + ctx.query.driver->text() + " meets the CUDA " + other.cuda.min->text()
+                + " toolkit's (>= " + runs->text() + ")");
+    }
 }
 
 // jaxlib's CUDA wheels of 0.1.73-0.1.76 ask a driver of their own: JAX compiles at run time,

@@ -402,6 +402,16 @@ TEST_CASE("JAX before 0.4.8 needs a driver at least as new as the system CUDA to
            "(\"a strict requirement\" in JAX's guide: it JIT-compiles with that toolkit's ptxas); driver 470.141.03 "
            "runs CUDA 11.6 only under minor-version compatibility");
     CHECK(suggests(r, "upgrade the driver to >= 510.39.01, or use the CUDA toolkit the driver ships with"));
+    CHECK_FALSE(suggests_containing(r, "cuda11_cudnn805")); // the toolkit is the system's, whichever build
+    // jax#12213: jaxlib 0.3.15 on a Tesla T4 with driver 460.32.03 (CUDA 11.2) runs - as its
+    // cuda11_cudnn805 build, not the default cuda11_cudnn82 (CUDA 11.4)
+    Report older
+        = check({ .frameworks = { "jax==0.3.17", "jaxlib==0.3.15" }, .driver = "460.32.03", .gpus = { "T4" } });
+    SHOW(older);
+    CHECK(has_code(older, "jax-driver-below-toolkit"));
+    CHECK(suggests(older,
+        "use jaxlib 0.3.15's cuda11_cudnn805 build, for CUDA 11.1 and later: driver 460.32.03 meets the CUDA 11.1 "
+        "toolkit's (>= 455.23)"));
     // CUDA 11.4, the toolkit of R470, runs
     CHECK_FALSE(has_code(check({ .frameworks = { "jaxlib==0.3.15" }, .cuda = "11.4", .driver = "470.141.03" }),
         "jax-driver-below-toolkit"));
