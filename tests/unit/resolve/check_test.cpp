@@ -783,6 +783,12 @@ TEST_CASE("a cuDNN version the matrix does not know is bad input", "[resolve]")
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "cuDNN 7.3 is not a release the matrix knows");
     CHECK(e.hint() == "nearest known: 7.1.2 and 7.4.1");
+    // every 9.x release NVIDIA's redistrib manifests list is known, its support matrix or not
+    // (tensorflow#70958: cuDNN 9.2 beside TensorFlow 2.16.2)
+    Report known = check({ .cuda = "12.4", .cudnn = "9.2" });
+    CHECK(known.verdict() == Verdict::ok);
+    CHECK(
+        finding(known, "cudnn-unconfirmed")->message == "the CUDA builds of cuDNN 9.2 are not on record (unconfirmed)");
 }
 
 TEST_CASE("a cuDNN patch release not on record is judged by its line's releases, and says so", "[resolve]")
