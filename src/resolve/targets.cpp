@@ -93,6 +93,71 @@ std::optional<GpuTarget> find_compact(const matrix::Matrix& matrix, std::string_
     return std::nullopt;
 }
 
+// A model or family by its name, an alias, either without the brand words, or compacted.
+std::optional<GpuTarget> find_target(const matrix::Matrix& matrix, std::string_view text)
+{
+    // A name or alias as typed, or as typed without the brand words, before a family; a
+    // model's name without its brand words last ("RTX 3080" is the family of the 10GB and
+    // 12GB models, though "NVIDIA GeForce RTX 3080" is the 10GB one's name).
+    for (std::string_view name : { text, without_brand(text) }) {
+        if (const auto* gpu = matrix.find_gpu(name))
+            return model_target(*gpu);
+        if (auto found = family(matrix, name))
+            return found;
+    }
+    if (const auto* gpu = find_model(matrix, text))
+        return model_target(*gpu);
+    return find_compact(matrix, text);
+}
+
+// "A100 40GB", "RTX 4060 Ti 16 GB": the name before the memory size users add, and the size
+// in GB; none where the text ends in no size.
+std::optional<std::pair<std::string_view, double>> split_memory(std::string_view text)
+{
+    if (text.size() < 3 || !equal_ignoring_case(text.substr(text.size() - 2), "GB"))
+        return std::nullopt;
+    std::string_view rest = text.substr(0, text.size() - 2);
+    if (!rest.empty() && rest.back() == ' ')
+        rest.remove_suffix(1);
+    std::size_t digits = rest.size();
+    while (digits > 0 && rest[digits - 1] >= '0' && rest[digits - 1] <= '9')
+        --digits;
+    if (digits == rest.size() || digits == 0 || (rest[digits - 1] != ' ' && rest[digits - 1] != '-'))
+        return std::nullopt;
+    return std::pair { rest.substr(0, digits - 1), std::stod(std::string(rest.substr(digits))) };
+}
+
+// A model or family named with its memory size: the family's variants of that size, or the
+// model where its memory is that size or not on record. A model sold with another size
+// (the RTX 2060 12GB beside the 6GB one) stands for what the two share, its compute
+// capability and segment, and not for its memory.
+std::optional<GpuTarget> find_with_memory(const matrix::Matrix& matrix, std::string_view text)
+{
+    auto split = split_memory(text);
+    auto target = split ? find_target(matrix, split->first) : std::nullopt;
+    if (!target || (!target->model && target->variants.empty()))
+        return std::nullopt;
+    const double gb = split->second;
+    if (target->model)
+        return !target->model->memory_gb || *target->model->memory_gb == gb
+            ? *target
+            : GpuTarget { std::string(text), target->compute_capability, nullptr, {}, target->segment };
+    std::vector<const matrix::Gpu*> sized;
+    std::vector<std::string> names;
+    for (const auto* variant : target->variants) {
+        names.push_back(variant->name);
+        if (variant->memory_gb == gb)
+            sized.push_back(variant);
+    }
+    if (sized.empty())
+        throw Error(ErrorCode::invalid_input,
+            "no " + target->label + " is sold with " + std::string(text.substr(split->first.size() + 1)),
+            "name one of its variants: " + join_alternatives(names));
+    if (sized.size() == 1)
+        return model_target(*sized.front());
+    return GpuTarget { std::string(text), target->compute_capability, nullptr, sized, target->segment };
+}
+
 } // namespace
 
 std::string GpuTarget::with_sm() const
@@ -109,19 +174,10 @@ bool cubin_runs_on(const std::vector<ComputeCapability>& cubins, const ComputeCa
 
 GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
 {
-    // A name or alias as typed, or as typed without the brand words, before a family; a
-    // model's name without its brand words last ("RTX 3080" is the family of the 10GB and
-    // 12GB models, though "NVIDIA GeForce RTX 3080" is the 10GB one's name).
-    for (std::string_view name : { text, without_brand(text) }) {
-        if (const auto* gpu = matrix.find_gpu(name))
-            return model_target(*gpu);
-        if (auto found = family(matrix, name))
-            return *found;
-    }
-    if (const auto* gpu = find_model(matrix, text))
-        return model_target(*gpu);
-    if (auto compact_match = find_compact(matrix, text))
-        return *compact_match;
+    if (auto found = find_target(matrix, text))
+        return *found;
+    if (auto sized = find_with_memory(matrix, text))
+        return *sized;
     if (auto cc = ComputeCapability::try_parse(text)) {
         const matrix::Architecture* arch = matrix.architecture(*cc);
         if (!arch) {

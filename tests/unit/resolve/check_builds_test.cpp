@@ -218,6 +218,32 @@ TEST_CASE("a GPU name reads alike without its spaces or hyphens, as a model or a
     CHECK_THROWS_WITH(resolve_gpu(matrix::Matrix::embedded(), "RTX3095"), "unknown GPU 'RTX3095'");
 }
 
+TEST_CASE("a GPU name with its memory size reads as the variants of that size", "[resolve]")
+{
+    const auto& matrix = matrix::Matrix::embedded();
+    // a family's variants of that size: one is the model, several stay a family
+    GpuTarget sized = resolve_gpu(matrix, "A100 40GB");
+    CHECK(sized.label == "A100 40GB");
+    CHECK(sized.model == nullptr);
+    REQUIRE(sized.variants.size() == 2);
+    CHECK(sized.variants[0]->memory_gb == 40);
+    CHECK(sized.variants[1]->memory_gb == 40);
+    CHECK(sized.compute_capability.text() == "8.0");
+    // a model whose memory is that size, or not on record, is the model
+    CHECK(resolve_gpu(matrix, "RTX 4060 Ti 16GB").label == "NVIDIA GeForce RTX 4060 Ti");
+    CHECK(resolve_gpu(matrix, "RTX 2060 6 GB").label == "NVIDIA GeForce RTX 2060");
+    // one sold with another size shares its compute capability and segment, not its memory
+    GpuTarget other = resolve_gpu(matrix, "RTX 2060 12GB");
+    CHECK(other.label == "RTX 2060 12GB");
+    CHECK(other.model == nullptr);
+    CHECK(other.variants.empty());
+    CHECK(other.compute_capability.text() == "7.5");
+    CHECK(other.segment == matrix::GpuSegment::geforce);
+    // a size no variant of a family has names them
+    CHECK_THROWS_WITH(resolve_gpu(matrix, "A100 32GB"), "no A100 is sold with 32GB");
+    CHECK_THROWS_WITH(resolve_gpu(matrix, "RTX 4099 16GB"), "unknown GPU 'RTX 4099 16GB'");
+}
+
 TEST_CASE("every GPU name of the matrix, run together, reads as its model or the model's family", "[resolve]")
 {
     const matrix::Matrix& m = matrix::Matrix::embedded();
