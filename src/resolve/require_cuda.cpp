@@ -49,13 +49,21 @@ bool holds(std::strong_ordering order, const std::string& op)
                       : order == 0;
 }
 
-// The newest CUDA release whose Linux driver floor the host's driver meets.
-const matrix::CudaToolkit* newest_supported(const matrix::Matrix& matrix, const DriverVersion& driver)
+// The driver floor of a toolkit release in the host's numbers: Linux's, or Windows's.
+const std::optional<DriverVersion>& floor_of(const matrix::CudaToolkit& toolkit, const DriverHost& host)
+{
+    return host.windows_numbers ? toolkit.driver_windows : toolkit.driver_linux;
+}
+
+// The newest CUDA release whose driver floor the host's driver meets.
+const matrix::CudaToolkit* newest_supported(const matrix::Matrix& matrix, const DriverHost& host)
 {
     const matrix::CudaToolkit* best = nullptr;
-    for (const auto& toolkit : matrix.toolkits())
-        if (toolkit.driver_linux && *toolkit.driver_linux <= driver && (!best || toolkit.version > best->version))
+    for (const auto& toolkit : matrix.toolkits()) {
+        const auto& floor = floor_of(toolkit, host);
+        if (floor && *floor <= host.driver && (!best || toolkit.version > best->version))
             best = &toolkit;
+    }
     return best;
 }
 
@@ -97,7 +105,7 @@ std::optional<std::string> refuse_require_cuda(
     const std::string& requirement, const DriverHost& host, const matrix::Matrix& matrix)
 {
     const auto alternatives = parse_requirement(requirement);
-    const matrix::CudaToolkit* supported = newest_supported(matrix, host.driver);
+    const matrix::CudaToolkit* supported = newest_supported(matrix, host);
     // the toolkit evaluates the requirement once per GPU it gives the container
     bool all_pass = host.brands.empty()
         ? admits(alternatives, host.driver, nullptr, supported)
@@ -113,17 +121,18 @@ std::optional<std::string> refuse_require_cuda(
     std::string out = "it supports CUDA "
         + (supported ? "up to " + supported->version.truncated(2).text() : std::string("of no known release"));
     if (!cuda_needed.empty())
-        if (const auto* floor = matrix.first_toolkit(CudaVersion::parse(cuda_needed)); floor && floor->driver_linux)
-            out += "; CUDA " + cuda_needed + " needs driver >= " + floor->driver_linux->text() + " ("
+        if (const auto* floor = matrix.first_toolkit(CudaVersion::parse(cuda_needed)); floor && floor_of(*floor, host))
+            out += "; CUDA " + cuda_needed + " needs driver >= " + floor_of(*floor, host)->text() + " ("
                 + floor->provenance.cite() + ")";
     return out + ", and no brand/driver alternative matches this host";
 }
 
 std::vector<std::string> brands_admitted(
-    const std::string& requirement, const DriverVersion& driver, const matrix::Matrix& matrix)
+    const std::string& requirement, const DriverHost& host, const matrix::Matrix& matrix)
 {
+    const DriverVersion& driver = host.driver;
     const auto alternatives = parse_requirement(requirement);
-    const matrix::CudaToolkit* supported = newest_supported(matrix, driver);
+    const matrix::CudaToolkit* supported = newest_supported(matrix, host);
     std::vector<std::string> out;
     for (const auto& all : alternatives)
         for (const auto& c : all)

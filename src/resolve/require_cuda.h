@@ -16,6 +16,9 @@ namespace dlenv::resolve {
 struct DriverHost {
     DriverVersion driver;
     std::vector<std::string> brands;
+    // WSL 2's driver is the Windows host's, and the toolkit reads its Windows number: the
+    // CUDA it supports comes from the Windows driver floors.
+    bool windows_numbers = false;
 };
 
 // The brand NVIDIA_REQUIRE_CUDA matches for a GPU of `segment`.
@@ -32,9 +35,9 @@ std::string nvidia_brand(matrix::GpuSegment segment);
 std::optional<std::string> refuse_require_cuda(
     const std::string& requirement, const DriverHost& host, const matrix::Matrix& matrix);
 
-// The brands `requirement` names whose GPUs it admits on `driver`, in the order it names
-// them, each once.
+// The brands `requirement` names whose GPUs it admits on the host's driver (its own brands
+// aside), in the order it names them, each once.
 std::vector<std::string> brands_admitted(
-    const std::string& requirement, const DriverVersion& driver, const matrix::Matrix& matrix);
+    const std::string& requirement, const DriverHost& host, const matrix::Matrix& matrix);
 
 } // namespace dlenv::resolve

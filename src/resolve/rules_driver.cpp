@@ -371,14 +371,17 @@ void check_driver(const Context& ctx, Report& report)
         check_jax_toolkit_driver(ctx, *toolkit, report);
         check_jax_driver(ctx, report);
     }
-    if (ctx.query.os == HostOs::linux_host)
+    // WSL 2's container toolkit reads the Windows driver's number: the image's cuda>= term
+    // holds by CUDA's Windows floors, its brand terms compare that number as it is
+    if (ctx.query.os == HostOs::linux_host || (ctx.query.os == HostOs::windows_wsl2 && toolkit->driver_windows))
         check_image_gate(ctx, runs, report);
     else if (ctx.query.os == HostOs::windows_wsl2 && runs)
         report.add(Verdict::unknown, "image-require-cuda-wsl2",
             "whether the NVIDIA container toolkit under WSL 2 starts the image dlenv builds for CUDA "
-                + ctx.cuda->truncated(2).text() + " is not judged: the driver terms of its NVIDIA_REQUIRE_CUDA are "
-                + "Linux branch numbers, and WSL 2 reports Windows driver " + ctx.query.driver->text(),
-            "");
+                + ctx.cuda->truncated(2).text() + " is not judged: under WSL 2 its NVIDIA_REQUIRE_CUDA's cuda term "
+                + "is read by CUDA's Windows driver floors, and NVIDIA lists none for CUDA "
+                + ctx.cuda->truncated(2).text(),
+            toolkit->provenance.cite());
 }
 
 } // namespace dlenv::resolve

@@ -7,6 +7,7 @@ using namespace dlenv;
 using namespace dlenv::resolve;
 using namespace dlenv::resolve::check_support;
 using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
 
 TEST_CASE("an operating system is linux, windows or wsl2, whatever the case, and a refusal names them", "[resolve]")
 {
@@ -54,7 +55,8 @@ TEST_CASE("TensorFlow after 2.10 has no GPU on native Windows, and does under WS
     SHOW(wsl2);
     CHECK(wsl2.verdict() == Verdict::ok);
     CHECK(problems(wsl2).empty());
-    CHECK(finding(wsl2, "image-require-cuda-wsl2")->verdict == Verdict::unknown);
+    // WSL 2's container toolkit reads the Windows number: 561.17 meets CUDA 12.5's Windows floor
+    CHECK(finding(wsl2, "image-require-cuda")->verdict == Verdict::ok);
 
     // 2.10 is the last line with GPU on native Windows
     Report last = check({ .frameworks = { "tensorflow==2.10.1" }, .driver = "461.40", .os = "windows" });
@@ -131,6 +133,32 @@ TEST_CASE("torch 2.5's experimental Python 3.13 has no Windows wheels: they begi
     CHECK(problems(check({ .frameworks = { "torch==2.5.1+cu124" }, .python = "3.13" }))
         == Codes { "python-experimental" });
     CHECK(problems(check({ .frameworks = { "torch==2.6.0+cu124" }, .python = "3.13", .os = "windows" })).empty());
+}
+
+TEST_CASE("under WSL 2 the image gate reads the Windows driver's number", "[resolve]")
+{
+    // SyneRBI/PETRIC2#27: Docker Desktop on WSL 2, Windows driver 551.78, a CUDA 12.8 image
+    // refused ("unsatisfied condition: cuda>=12.8")
+    Report old = check({ .cuda = "12.8", .driver = "551.78", .gpus = { "RTX 4090" }, .os = "wsl2" });
+    SHOW(old);
+    CHECK(old.verdict() == Verdict::fail);
+    CHECK(has_code(old, "image-require-cuda"));
+    CHECK_THAT(finding(old, "image-require-cuda")->message,
+        StartsWith("the image dlenv builds for CUDA 12.8 will not start on driver 551.78 under the NVIDIA container "
+                   "toolkit"));
+    // a Windows number inside a brand term's branch is admitted, as the toolkit compares it
+    CHECK(finding(
+              check({ .cuda = "12.8", .driver = "572.16", .gpus = { "RTX 4090" }, .os = "wsl2" }), "image-require-cuda")
+              ->verdict
+        == Verdict::ok);
+    // CUDA 13 lists no Windows driver: its cuda term cannot be read
+    Report cuda13 = check({ .cuda = "13.0", .driver = "581.29", .gpus = { "RTX 5080" }, .os = "wsl2" });
+    SHOW(cuda13);
+    CHECK(finding(cuda13, "image-require-cuda-wsl2")->message
+        == "whether the NVIDIA container toolkit under WSL 2 starts the image dlenv builds for CUDA 13.0 is not "
+           "judged: "
+           "under WSL 2 its NVIDIA_REQUIRE_CUDA's cuda term is read by CUDA's Windows driver floors, and NVIDIA lists "
+           "none for CUDA 13.0");
 }
 
 TEST_CASE("a Windows driver is held to CUDA's Windows floors, not Linux's", "[resolve]")

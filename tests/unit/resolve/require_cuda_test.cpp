@@ -106,7 +106,7 @@ TEST_CASE("the brands a requirement admits a driver on, in its order", "[resolve
 {
     const matrix::Matrix& matrix = matrix::Matrix::embedded();
     auto admitted = [&](const std::string& requirement, const std::string& driver) {
-        return resolve::brands_admitted(requirement, DriverVersion::parse(driver), matrix);
+        return resolve::brands_admitted(requirement, { DriverVersion::parse(driver), {} }, matrix);
     };
     CHECK(admitted(k_cu121, "470.57.02") == std::vector<std::string> { "tesla" });
     CHECK(admitted(k_cu121, "515.65.01").empty());

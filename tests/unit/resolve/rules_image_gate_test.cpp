@@ -12,6 +12,9 @@
 
 using namespace dlenv;
 using namespace dlenv::resolve;
+using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
 
 namespace {
 
@@ -87,16 +90,25 @@ TEST_CASE("with no GPU named, a driver no brand alternative admits is refused wh
 
 TEST_CASE("with no GPU named, a driver only some brands admit is a warning naming them", "[resolve]")
 {
-    Report r = check_of("11.8", "470.57.02", {});
-    CHECK(r.verdict() == Verdict::warn);
-    REQUIRE(gate_finding(r));
-    CHECK(gate_finding(r)->verdict == Verdict::warn);
-    CHECK(gate_finding(r)->message
-        == "with no GPU named, the NVIDIA_REQUIRE_CUDA of the image dlenv builds for CUDA 11.8 (NVIDIA's, of its CUDA "
-           "11.8.0 images for amd64) refuses driver 470.57.02 with no brand; under the NVIDIA container toolkit it "
-           "starts on that driver only on tesla, unknown, nvidia, nvidiartx, geforce, geforcertx, quadro, quadrortx, "
-           "titan, titanrtx GPUs: name --gpu to check");
-    CHECK(gate_finding(r)->why == nvidia_source("11.8"));
+    // a brand of every segment admits R470 on NVIDIA's 11.8 images: any GPU starts them
+    Report every = check_of("11.8", "470.57.02", {});
+    CHECK(every.verdict() == Verdict::warn); // minor-version compatibility
+    REQUIRE(gate_finding(every));
+    CHECK(gate_finding(every)->verdict == Verdict::ok);
+    CHECK(gate_finding(every)->message
+        == "the image dlenv builds for CUDA 11.8 starts on driver 470.57.02 under the NVIDIA container toolkit "
+           "whatever the GPU: its NVIDIA_REQUIRE_CUDA (NVIDIA's, of its CUDA 11.8.0 images for amd64) admits it on the "
+           "brands of every segment (tesla, unknown, nvidia, nvidiartx, geforce, geforcertx, quadro, quadrortx, titan, "
+           "titanrtx)");
+    CHECK(gate_finding(every)->why == nvidia_source("11.8"));
+    // no GeForce term admits R565 on NVIDIA's 12.8 images (nvidia-container-toolkit#940)
+    Report some = check_of("12.8", "565.77", {});
+    REQUIRE(gate_finding(some));
+    CHECK(gate_finding(some)->verdict == Verdict::warn);
+    CHECK_THAT(gate_finding(some)->message,
+        StartsWith("with no GPU named, the NVIDIA_REQUIRE_CUDA of the image dlenv builds for CUDA 12.8"));
+    CHECK_THAT(gate_finding(some)->message, EndsWith(" GPUs: name --gpu to check"));
+    CHECK_FALSE(Contains("geforce").match(gate_finding(some)->message));
 }
 
 TEST_CASE("a driver the gate admits gets an info finding saying for which GPUs", "[resolve]")
@@ -176,7 +188,8 @@ TEST_CASE("the gate does not repeat a driver the driver rules already refuse", "
 //    --forward-compat and only on data-center GPUs; and the gate knows no per-GPU driver floor
 //    (an RTX 5090 needs 570.26). Check still reports the gate's acceptance as an info finding.
 //  - with no GPU brand known, the gate refuses a driver that only brand alternatives admit;
-//    check cannot know the host's brand, so it warns and names the brands that would start.
+//    check cannot know the host's brand, so it warns and names the brands that would start,
+//    or, where a brand of every segment would, says the image starts on any GPU.
 TEST_CASE("check's verdict on whether the image starts is the gate's, for every line and floor driver", "[resolve]")
 {
     const matrix::Matrix& matrix = embedded();
@@ -202,6 +215,8 @@ TEST_CASE("check's verdict on whether the image starts is the gate's, for every 
     };
     std::size_t compared = 0, started_yet_failed = 0;
     for (const auto& line : matrix.toolkit_lines()) {
+        if (!matrix.first_toolkit(CudaVersion::parse(line)))
+            continue; // its releases carry no driver floor: the image's requirement is not derived
         const std::string value = image_require_cuda(matrix, CudaVersion::parse(line), "amd64").value;
         for (const auto& driver : drivers)
             for (const auto& host : hosts) {
@@ -217,9 +232,9 @@ TEST_CASE("check's verdict on whether the image starts is the gate's, for every 
                         ++started_yet_failed; // the driver or GPU rules fail: the first difference above
                     continue;
                 }
-                if (host.brands.empty() && gate && gate->verdict == Verdict::warn) {
-                    // the second difference above: some brand would start it
-                    CHECK_FALSE(brands_admitted(value, driver, matrix).empty());
+                if (host.brands.empty() && gate && gate->verdict != Verdict::fail) {
+                    // the second difference above: some brand, or every segment's, would start it
+                    CHECK_FALSE(brands_admitted(value, { driver, {} }, matrix).empty());
                     continue;
                 }
                 CHECK(r.verdict() == Verdict::fail);
