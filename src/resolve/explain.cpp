@@ -178,6 +178,9 @@ void add_cuda(const matrix::Matrix& matrix, const Query& query, const CudaVersio
 {
     if (const auto* first = matrix.first_toolkit(cuda))
         add_toolkit(*first, query.os, rows);
+    else // no release of the line carries a driver floor: each of them says what is known
+        for (const auto* toolkit : matrix.toolkit_releases(cuda.truncated(2)))
+            add_toolkit(*toolkit, query.os, rows);
     if (query.cuda && query.cuda->parts().size() == 3)
         for (const auto* toolkit : matrix.toolkit_releases(*query.cuda))
             add_toolkit(*toolkit, query.os, rows);

@@ -234,22 +234,31 @@ void check_jax_ptxas(const Context& ctx, Report& report)
     const auto& jax = *build.jax_build;
     if (jax.plugin.empty() || build.extra != jax.extra || ctx.query.cuda)
         return;
+    // the newest release pip may bring, and the newest whose driver floor is on record: the
+    // floor of its X.Y line, whose update releases share their ptxas's PTX version
+    const matrix::CudaToolkit* latest = nullptr;
     const matrix::CudaToolkit* newest = nullptr;
     for (const auto& toolkit : ctx.matrix.toolkits())
-        if (toolkit.driver_linux && jax.cuda.contains(toolkit.version)
-            && (!newest || newest->version < toolkit.version))
-            newest = &toolkit;
-    if (newest) // the floor of its X.Y line: update releases of a line share their ptxas's PTX version
+        if (jax.cuda.contains(toolkit.version)) {
+            if (!latest || latest->version < toolkit.version)
+                latest = &toolkit;
+            if (toolkit.driver_linux && (!newest || newest->version < toolkit.version))
+                newest = &toolkit;
+        }
+    if (newest)
         newest = ctx.matrix.first_toolkit(newest->version.truncated(2));
     const auto wanted = newest ? toolkit_driver(*newest, ctx.query.os) : std::nullopt;
     const DriverVersion& driver = *ctx.query.driver;
     if (!wanted || !(driver < *wanted))
         return;
     const std::string major = std::to_string(newest->version.major());
+    const std::string line = newest->version.truncated(2).text();
+    const std::string latest_line = latest->version.truncated(2).text();
     report.add(Verdict::warn, "jax-ptxas-newer-than-driver",
         "jax[" + jax.extra + "] brings the newest nvidia-cuda-nvcc-cu" + major + " from pip, whose ptxas (CUDA "
-            + newest->version.truncated(2).text() + ") wants driver >= " + wanted->text() + "; on driver "
-            + driver.text()
+            + latest_line + ") wants driver >= " + wanted->text()
+            + (latest_line == line ? "" : " (CUDA " + line + "'s; CUDA " + latest_line + "'s is not on record)")
+            + "; on driver " + driver.text()
             + " XLA disables parallel compilation (\"the driver is older than the PTX compiler version\"), so "
               "compiling is slower",
         newest->provenance.cite());
@@ -341,6 +350,36 @@ std::optional<DriverVersion> minor_version_driver(const matrix::MinorVersionFloo
     return runs_windows_driver(os) ? floor.driver_windows : std::optional(floor.driver_linux);
 }
 
+namespace {
+
+// A CUDA line whose releases carry no driver floor (from 13.4 NVIDIA's notes name a driver
+// branch, not a release): below its major's minor-version floor the driver runs none of it;
+// above, what it needs is not on record.
+void check_branch_only_line(const Context& ctx, Report& report)
+{
+    const std::string line = ctx.cuda->truncated(2).text();
+    const auto releases = ctx.matrix.toolkit_releases(ctx.cuda->truncated(2));
+    if (releases.empty())
+        return;
+    const auto* floor = ctx.matrix.minor_version_floor(ctx.cuda->major());
+    const auto lowest = floor ? minor_version_driver(*floor, ctx.query.os) : std::nullopt;
+    if (lowest && *ctx.query.driver < *lowest) {
+        report.add(Verdict::fail, "driver-too-old",
+            "driver " + ctx.query.driver->text() + " cannot run CUDA " + line + ": CUDA "
+                + std::to_string(ctx.cuda->major()) + ".x needs >= " + lowest->text()
+                + " even under minor-version compatibility",
+            floor->provenance.cite());
+        report.suggest("upgrade the driver to >= " + lowest->text());
+        return;
+    }
+    report.add(Verdict::unknown, "driver-floor-unknown",
+        "the driver CUDA " + line + " needs is not on record: no CUDA " + line
+            + " release of the matrix carries a driver floor (--explain shows its rows)",
+        releases.front()->provenance.cite());
+}
+
+} // namespace
+
 std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& cuda, HostOs os)
 {
     const auto* toolkit = matrix.first_toolkit(cuda);
@@ -364,8 +403,10 @@ void check_driver(const Context& ctx, Report& report)
     if (!ctx.cuda)
         return;
     const auto* toolkit = ctx.matrix.first_toolkit(*ctx.cuda);
-    if (!toolkit)
+    if (!toolkit) {
+        check_branch_only_line(ctx, report);
         return;
+    }
     bool runs = check_driver_floors(ctx, *toolkit, report);
     if (runs && ctx.build && ctx.build->jax_build) {
         check_jax_toolkit_driver(ctx, *toolkit, report);

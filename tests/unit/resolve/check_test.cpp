@@ -991,3 +991,30 @@ TEST_CASE("cuDNN 9.5 is recommended with CUDA 11.8 on Pascal and with CUDA 12.6 
     CHECK(finding(older, "cudnn-cuda-not-recommended")->message
         == "NVIDIA recommends cuDNN 9.5.1 with CUDA 12.6 on Ampere GPUs (NVIDIA GeForce RTX 3090), not CUDA 12.4");
 }
+
+TEST_CASE("CUDA 13.3 to 13.5 are releases, and from 13.4 NVIDIA names a driver branch, not a driver", "[resolve]")
+{
+    // the 13.3 notes and runfiles: 610.43.02
+    Report current = check({ .cuda = "13.3", .driver = "610.43.02" });
+    CHECK(current.verdict() == Verdict::ok);
+    CHECK(finding(current, "driver-backward-compatible")->message
+        == "driver 610.43.02 runs CUDA 13.3 applications (the CUDA 13.3 toolkit driver is 610.43.02; newer drivers run "
+           "older CUDA)");
+    CHECK(has_code(check({ .cuda = "13.3.1", .driver = "595.45.04" }), "driver-minor-version-compat"));
+    // 13.4 and 13.5 are known releases whose driver floor is not on record
+    for (const std::string cuda : { "13.4", "13.4.2", "13.5" }) {
+        CAPTURE(cuda);
+        Report branch = check({ .cuda = cuda, .driver = "615.20.02" });
+        CHECK(branch.verdict() == Verdict::ok);
+        const std::string line = cuda.substr(0, 4);
+        CHECK(finding(branch, "driver-floor-unknown")->message
+            == "the driver CUDA " + line + " needs is not on record: no CUDA " + line
+                + " release of the matrix carries a driver floor (--explain shows its rows)");
+    }
+    // below the minor-version floor of CUDA 13 no 13.x runs
+    Report old = check({ .cuda = "13.5", .driver = "570.86.15" });
+    CHECK(old.verdict() == Verdict::fail);
+    CHECK(finding(old, "driver-too-old")->message
+        == "driver 570.86.15 cannot run CUDA 13.5: CUDA 13.x needs >= 580.65.06 even under minor-version "
+           "compatibility");
+}
