@@ -191,6 +191,10 @@ TEST_CASE("torch 1.7.0 pairs with torchvision 0.8.0 and with its fix release 0.8
     }
     CHECK(
         problems(check({ .frameworks = { "torch==1.7.1", "torchvision==0.8.1" } })) == Codes { "companion-mismatch" });
+    // pytorch/audio's matrix pairs torch 1.6.0 with torchaudio 0.6.0 (Kaggle/docker-python#858:
+    // torchaudio 0.5 beside torch 1.6 fails on an undefined symbol)
+    CHECK(problems(check({ .frameworks = { "torch==1.6.0", "torchaudio==0.5.0" } })) == Codes { "companion-mismatch" });
+    CHECK(problems(check({ .frameworks = { "torch==1.6.0", "torchaudio==0.6.0" } })).empty());
 }
 
 TEST_CASE("a GPU name reads alike with or without the brand words nvidia-smi prints", "[resolve]")
