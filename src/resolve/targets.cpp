@@ -111,7 +111,7 @@ std::optional<GpuTarget> find_target(const matrix::Matrix& matrix, std::string_v
 }
 
 // "A100 40GB", "RTX 4060 Ti 16 GB": the name before the memory size users add, and the size
-// in GB; none where the text ends in no size.
+// in GB; none where the text ends in no size of at most four digits.
 std::optional<std::pair<std::string_view, double>> split_memory(std::string_view text)
 {
     if (text.size() < 3 || !equal_ignoring_case(text.substr(text.size() - 2), "GB"))
@@ -122,9 +122,13 @@ std::optional<std::pair<std::string_view, double>> split_memory(std::string_view
     std::size_t digits = rest.size();
     while (digits > 0 && rest[digits - 1] >= '0' && rest[digits - 1] <= '9')
         --digits;
-    if (digits == rest.size() || digits == 0 || (rest[digits - 1] != ' ' && rest[digits - 1] != '-'))
+    const std::size_t size_digits = rest.size() - digits;
+    if (size_digits == 0 || size_digits > 4 || digits == 0 || (rest[digits - 1] != ' ' && rest[digits - 1] != '-'))
         return std::nullopt;
-    return std::pair { rest.substr(0, digits - 1), std::stod(std::string(rest.substr(digits))) };
+    unsigned gb = 0;
+    for (char c : rest.substr(digits))
+        gb = gb * 10 + static_cast<unsigned>(c - '0');
+    return std::pair { rest.substr(0, digits - 1), static_cast<double>(gb) };
 }
 
 // A model or family named with its memory size: the family's variants of that size, or the

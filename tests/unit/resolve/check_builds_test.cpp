@@ -246,6 +246,9 @@ TEST_CASE("a GPU name with its memory size reads as the variants of that size", 
     // a size no variant of a family has names them
     CHECK_THROWS_WITH(resolve_gpu(matrix, "A100 32GB"), "no A100 is sold with 32GB");
     CHECK_THROWS_WITH(resolve_gpu(matrix, "RTX 4099 16GB"), "unknown GPU 'RTX 4099 16GB'");
+    // a size of more digits than any GPU's is no size, however long
+    const std::string huge = "A100 " + std::string(400, '9') + "GB";
+    CHECK_THROWS_WITH(resolve_gpu(matrix, huge), "unknown GPU '" + huge + "'");
 }
 
 TEST_CASE("every GPU name of the matrix, run together, reads as its model or the model's family", "[resolve]")
