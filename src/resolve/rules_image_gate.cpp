@@ -50,13 +50,6 @@ bool admits_every_segment(const std::vector<std::string>& admitted)
     });
 }
 
-void suggest_upgrade(const Context& ctx, Report& report)
-{
-    if (const auto floor = toolkit_driver(*ctx.matrix.first_toolkit(*ctx.cuda), ctx.query.os))
-        report.suggest("upgrade the driver to >= " + floor->text()
-            + ", which the image's NVIDIA_REQUIRE_CUDA admits on " + "every GPU");
-}
-
 } // namespace
 
 void check_image_gate(const Context& ctx, bool driver_runs, Report& report)
@@ -101,7 +94,9 @@ void check_image_gate(const Context& ctx, bool driver_runs, Report& report)
         image + " will not start on driver " + driver.text() + " under the NVIDIA container toolkit: " + its
             + " refuses it " + (host.brands.empty() ? "whatever the GPU's brand" : who) + ": " + *refusal,
         gate.source);
-    suggest_upgrade(ctx, report);
+    if (const auto floor = toolkit_driver(*ctx.matrix.first_toolkit(*ctx.cuda), ctx.query.os))
+        report.suggest("upgrade the driver to >= " + floor->text()
+            + ", which the image's NVIDIA_REQUIRE_CUDA admits on every GPU");
 }
 
 } // namespace dlenv::resolve
