@@ -182,6 +182,20 @@ std::optional<std::string> first_tensorflow_for(const matrix::Matrix& matrix, co
     return first ? std::optional(first->line) : std::nullopt;
 }
 
+// A TensorFlow wheel brings its CUDA, so a GPU that CUDA cannot target needs another line, not
+// another toolkit on the host: name the first line built with one that can, or say none is.
+void suggest_tensorflow_for(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
+{
+    const std::string sm = gpu.compute_capability.sm_name();
+    if (auto line = first_tensorflow_for(ctx.matrix, arch.min_cuda))
+        report.suggest("for " + gpu.label + " use tensorflow >= " + *line + ", the first line built with a CUDA that "
+            + "targets " + sm);
+    else
+        report.suggest("no tensorflow line on record is built with a CUDA that targets " + sm
+            + " (CUDA >= " + arch.min_cuda.text() + "): a newer CUDA on the host does not change the CUDA "
+            + ctx.build->cuda.text() + " " + ctx.build->name() + " brings");
+}
+
 // A TensorFlow whose CUDA cannot target the GPU still runs on it where that is on record:
 // its wheels carry a cubin of the GPU's major and XLA hands what that CUDA's ptxas cannot
 // compile to the driver (TensorFlow 2.4, CUDA 11.0, on an RTX 3090), or they carry PTX the
@@ -211,9 +225,7 @@ bool check_tensorflow_beyond_toolkit(
             code.driver_jit->cite() + " | " + arch.provenance.cite(), gpu.label);
     else
         return false;
-    if (auto line = first_tensorflow_for(ctx.matrix, arch.min_cuda))
-        report.suggest("for " + gpu.label + " use tensorflow >= " + *line + ", the first line built with a CUDA that "
-            + "targets " + sm);
+    suggest_tensorflow_for(ctx, gpu, arch, report);
     return true;
 }
 
@@ -315,12 +327,8 @@ bool check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
             "CUDA " + cuda.text() + " cannot target " + sm + " (" + gpu.label + ", " + arch.name
                 + "): compute capability " + gpu.compute_capability.text() + " needs CUDA >= " + arch.min_cuda.text(),
             arch.provenance.cite(), gpu.label);
-        // a TensorFlow release brings its CUDA: the fix is a release built with a newer one
-        const auto line
-            = ctx.build && ctx.build->tensorflow ? first_tensorflow_for(ctx.matrix, arch.min_cuda) : std::nullopt;
-        if (line) {
-            report.suggest("for " + gpu.label + " use tensorflow >= " + *line + ", the first line built with a CUDA "
-                + "that targets " + sm);
+        if (ctx.build && ctx.build->tensorflow) {
+            suggest_tensorflow_for(ctx, gpu, arch, report);
             return false;
         }
         std::string fix = "use CUDA >= " + arch.min_cuda.text();

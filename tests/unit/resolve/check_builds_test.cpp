@@ -124,6 +124,29 @@ TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU
         problems(check({ .frameworks = { "tensorflow==2.2.0" }, .gpus = { "RTX 3070" } })) == Codes { "gpu-ptx-jit" });
 }
 
+TEST_CASE("No TensorFlow line targets Blackwell, and a newer CUDA on the host does not change that", "[resolve]")
+{
+    // tensorflow/tensorflow#99592: 2.20 with CUDA 12.9 on the host, on an RTX 50-series GPU,
+    // fails with CUDA_ERROR_INVALID_PTX; the wheel brings CUDA 12.5, which knows no sm_120
+    Report host_cuda = check(
+        { .frameworks = { "tensorflow==2.20.0" }, .cuda = "12.9", .driver = "575.57.08", .gpus = { "RTX 5090" } });
+    SHOW(host_cuda);
+    CHECK(host_cuda.verdict() == Verdict::fail);
+    CHECK(problems(host_cuda) == Codes { "framework-cuda-untested", "cuda-cannot-target-gpu" });
+    CHECK(finding(host_cuda, "cuda-cannot-target-gpu")->message
+        == "CUDA 12.5 cannot target sm_120 (NVIDIA GeForce RTX 5090, Blackwell): compute capability 12.0 needs CUDA "
+           ">= 12.8");
+    CHECK(host_cuda.suggestions
+        == std::vector<std::string> { "no tensorflow line on record is built with a CUDA that targets sm_120 (CUDA "
+                                      ">= 12.8): a newer CUDA on the host does not change the CUDA 12.5 tensorflow "
+                                      "2.20.0 brings" });
+    // B200 (sm_100) alike: no line is built with CUDA 12.8
+    CHECK(check({ .frameworks = { "tensorflow==2.19.0" }, .gpus = { "B200" } }).suggestions
+        == std::vector<std::string> { "no tensorflow line on record is built with a CUDA that targets sm_100 (CUDA "
+                                      ">= 12.8): a newer CUDA on the host does not change the CUDA 12.5 tensorflow "
+                                      "2.19.0 brings" });
+}
+
 TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13.0 on PyPI", "[resolve]")
 {
     Report v100 = check({ .frameworks = { "torch==2.11.0+cu128" }, .gpus = { "V100" } });
