@@ -5,6 +5,7 @@
 #include "core/text.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace dlenv::resolve {
 namespace {
@@ -162,6 +163,43 @@ std::optional<GpuTarget> find_with_memory(const matrix::Matrix& matrix, std::str
     return GpuTarget { std::string(text), target->compute_capability, nullptr, sized, target->segment };
 }
 
+// The words of `text`, lowercased: "Radeon RX 7900 XTX" -> radeon, rx, 7900, xtx.
+std::vector<std::string> words_of(std::string_view text)
+{
+    std::vector<std::string> words(1);
+    for (char c : text) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            words.back() += ascii_lower(c);
+        else if (!words.back().empty())
+            words.emplace_back();
+    }
+    if (words.back().empty())
+        words.pop_back();
+    return words;
+}
+
+// The hint for a GPU of another vendor, which no CUDA build runs on; empty when `text` names
+// none. Only words no NVIDIA model uses count: "MI300X" and "Radeon", not "M4" (a Tesla).
+std::string other_vendor_hint(std::string_view text)
+{
+    const auto words = words_of(text);
+    auto has = [&](std::initializer_list<std::string_view> names) {
+        return std::any_of(words.begin(), words.end(),
+            [&](const std::string& word) { return std::find(names.begin(), names.end(), word) != names.end(); });
+    };
+    const bool instinct = std::any_of(words.begin(), words.end(), [](const std::string& word) {
+        return word.size() >= 4 && word.starts_with("mi") && std::isdigit(static_cast<unsigned char>(word[2]));
+    });
+    const std::string cuda_only = "it is not an NVIDIA GPU, and CUDA builds run on NVIDIA GPUs only: ";
+    if (instinct || has({ "amd", "radeon", "instinct" }))
+        return cuda_only + "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge";
+    if (has({ "intel", "arc", "iris" }))
+        return cuda_only + "Intel GPUs run the XPU builds (torch's +xpu wheels), which dlenv does not judge";
+    if (has({ "apple" }))
+        return cuda_only + "Apple silicon runs torch's macOS wheels on MPS, which dlenv does not judge";
+    return "";
+}
+
 } // namespace
 
 std::string GpuTarget::with_sm() const
@@ -193,6 +231,8 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
         }
         return { cc->sm_name(), *cc, nullptr, {}, only_segment(*arch) };
     }
+    if (auto hint = other_vendor_hint(text); !hint.empty())
+        throw Error(ErrorCode::invalid_input, "unknown GPU '" + std::string(text) + "'", hint);
     auto near = closest_matches(without_brand(text), matrix.gpu_names(), 3);
     throw Error(ErrorCode::invalid_input, "unknown GPU '" + std::string(text) + "'",
         near.empty() ? "name a model (e.g. \"RTX 4090\", \"A100 80GB SXM4\") or a compute capability (sm_89)"

@@ -594,6 +594,29 @@ TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
     CHECK(branded.hint() == e.hint());
 }
 
+TEST_CASE("another vendor's GPU is bad input that says no CUDA build runs on it", "[resolve]")
+{
+    auto [typed, hint] = GENERATE(table<std::string, std::string>({
+        { "Radeon RX 7900 XTX", "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge" },
+        { "AMD Instinct MI300X", "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge" },
+        { "MI250X", "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge" },
+        { "Intel Arc A770", "Intel GPUs run the XPU builds (torch's +xpu wheels), which dlenv does not judge" },
+        { "Apple M2 Max", "Apple silicon runs torch's macOS wheels on MPS, which dlenv does not judge" },
+    }));
+    CAPTURE(typed);
+    Error e = error_of({ .gpus = { typed } });
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message() == "unknown GPU '" + typed + "'");
+    CHECK(e.hint() == "it is not an NVIDIA GPU, and CUDA builds run on NVIDIA GPUs only: " + hint);
+}
+
+TEST_CASE("NVIDIA's own M-series names are no other vendor's", "[resolve]")
+{
+    // Tesla M4 and M40 share Apple's letter; an unknown one still gets the nearest names
+    CHECK(check({ .gpus = { "Tesla M40" } }).verdict() == Verdict::ok);
+    CHECK_THAT(error_of({ .gpus = { "M49" } }).hint(), StartsWith("did you mean"));
+}
+
 TEST_CASE("a model named with nvidia-smi's brand words resolves as without them", "[resolve]")
 {
     auto [typed, label] = GENERATE(table<std::string, std::string>({
