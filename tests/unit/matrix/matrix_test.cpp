@@ -252,6 +252,17 @@ TEST_CASE("cuDNN releases match on the parts both versions have", "[matrix]")
 
 // --- Malformed matrix files ------------------------------------------------------
 
+// Where cuda.json lists the architecture of `compute_capability`.
+std::size_t architecture_index(std::string_view compute_capability)
+{
+    const auto archs = nlohmann::json::parse(real_files().at("cuda.json"))["architectures"];
+    for (std::size_t i = 0; i < archs.size(); ++i)
+        if (archs[i]["compute_capability"] == compute_capability)
+            return i;
+    FAIL("no architecture " << compute_capability << " in cuda.json");
+    throw;
+}
+
 TEST_CASE("a malformed matrix file is refused, naming the file, the field and the fix", "[matrix]")
 {
     using Edit = std::function<void(nlohmann::json&)>;
@@ -277,13 +288,17 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
         { "a host other than aarch64", "gpus.json", [](nlohmann::json& d) { d["gpus"][0]["host"] = "x86_64"; },
             "m/gpus.json: gpus[0].host: expected aarch64, got 'x86_64'", "name the host only where it is always Arm" },
         { "JetPack facts off Jetson", "cuda.json",
-            [](nlohmann::json& d) { d["architectures"][10]["jetson"] = d["architectures"][8]["jetson"]; },
-            "m/cuda.json: architectures[10].jetson: JetPack facts on an architecture not sold in Jetson modules alone",
+            [](nlohmann::json& d) {
+                d["architectures"][architecture_index("8.0")]["jetson"]
+                    = d["architectures"][architecture_index("8.7")]["jetson"];
+            },
+            "m/cuda.json: architectures[" + std::to_string(architecture_index("8.0"))
+                + "].jetson: JetPack facts on an architecture not sold in Jetson modules alone",
             "set \"segments\" to [\"jetson\"], or drop \"jetson\"" },
         { "upgrade below JetPack's CUDA", "cuda.json",
-            [](nlohmann::json& d) { d["architectures"][12]["jetson"]["upgrade_cuda"] = "11.4"; },
-            "m/cuda.json: architectures[12].jetson.upgrade_cuda: upgrade_cuda 11.4 is not newer than the JetPack's "
-            "CUDA 11.4",
+            [](nlohmann::json& d) { d["architectures"][architecture_index("7.2")]["jetson"]["upgrade_cuda"] = "11.4"; },
+            "m/cuda.json: architectures[" + std::to_string(architecture_index("7.2"))
+                + "].jetson.upgrade_cuda: upgrade_cuda 11.4 is not newer than the JetPack's CUDA 11.4",
             "name the newest CUDA the upgrade packages bring, or null for none" },
         { "a last Windows GPU release where none has it", "jax.json",
             [](nlohmann::json& d) { d["windows"]["native_gpu_through"] = "0.4.30"; },
