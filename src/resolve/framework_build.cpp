@@ -282,9 +282,13 @@ std::optional<FrameworkBuild> select_framework_build(
             if (labelled(jax_build) && (!cuda || jax_build.cuda.contains(*cuda))
                 && (!chosen || (named(jax_build) && !named(*chosen))))
                 chosen = &jax_build;
+        // a local extra runs on the host's CUDA, whatever it is (check_jax_local_cuda judges it);
+        // a pip extra brings its own, so another CUDA beside it is a contradiction
         if (cuda && !request.extra.empty() && (!chosen || !named(*chosen)))
             for (const auto& other : release.builds)
-                if (named(other))
+                if (named(other) && request.extra == other.local_extra)
+                    chosen = &other;
+                else if (named(other))
                     throw Error(ErrorCode::invalid_input,
                         request.text() + " is JAX's CUDA " + other.cuda.describe() + " build, not one for CUDA "
                             + cuda->text(),

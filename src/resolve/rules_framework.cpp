@@ -123,6 +123,21 @@ void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, cons
     }
 }
 
+// jax[cuda12_local] loads the CUDA installed on the host, which its build's range must hold.
+void check_jax_local_cuda(
+    const FrameworkRequest& request, const FrameworkBuild& build, const CudaVersion& host, Report& report)
+{
+    const matrix::JaxBuild& jax = *build.jax_build;
+    if (build.extra != jax.local_extra || jax.cuda.contains(host))
+        return;
+    report.add(Verdict::fail, "jax-local-cuda-outside-build",
+        request.text() + " loads the CUDA installed on the host, and needs CUDA " + jax.cuda.describe() + " there, not "
+            + host.text(),
+        build.provenance.cite());
+    report.suggest("install CUDA " + jax.cuda.describe() + " on the host, or use jax[" + jax.extra
+        + "], whose pip wheels bring their CUDA");
+}
+
 // `--cuda` next to a pinned build means the host's toolkit, used to build extensions.
 void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
@@ -132,6 +147,10 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
     const CudaVersion& host = *ctx.query.cuda;
     if (build.framework == Framework::tensorflow) {
         check_tensorflow_cuda(ctx, build, host, report);
+        return;
+    }
+    if (build.jax_build) {
+        check_jax_local_cuda(request, build, host, report);
         return;
     }
     if (build.framework != Framework::torch || request.local.empty())

@@ -731,6 +731,29 @@ TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[
     CHECK(check({ .frameworks = { "jax==0.4.10" }, .cuda = "12.1" }).verdict() == Verdict::ok);
 }
 
+TEST_CASE("a jax local extra loads the host's CUDA, which must lie in its build's range", "[resolve][jax]")
+{
+    // jax-ml/jax#17829: jax[cuda11_local] on a host with CUDA 11.4; the maintainer: "11.8 or newer"
+    Report old = check({ .frameworks = { "jax[cuda11_local]==0.4.16" }, .cuda = "11.4" });
+    SHOW(old);
+    CHECK(old.verdict() == Verdict::fail);
+    CHECK(problems(old) == Codes { "jax-local-cuda-outside-build" });
+    CHECK(finding(old, "jax-local-cuda-outside-build")->message
+        == "jax[cuda11_local]==0.4.16 loads the CUDA installed on the host, and needs CUDA 11.8-11.99 there, not "
+           "11.4");
+    CHECK(old.suggestions
+        == std::vector<std::string> {
+            "install CUDA 11.8-11.99 on the host, or use jax[cuda11_pip], whose pip wheels bring their CUDA" });
+    // the hyphenated extra of 0.6 alike; inside the range it runs on the host's CUDA
+    CHECK(problems(check({ .frameworks = { "jax[cuda12-local]==0.6.0" }, .cuda = "12.0" }))
+        == Codes { "jax-local-cuda-outside-build" });
+    Report fits = check({ .frameworks = { "jax[cuda12_local]==0.4.31" }, .cuda = "12.1" });
+    CHECK(fits.verdict() == Verdict::ok);
+    CHECK_THAT(finding(fits, "framework-build")->message,
+        StartsWith("jax[cuda12_local]==0.4.31 runs as jax 0.4.31 "
+                   "cuda12: CUDA 12.1,"));
+}
+
 TEST_CASE("an extra the framework's build does not have is bad input naming the ones it has", "[resolve]")
 {
     Error e = error_of({ .frameworks = { "tensorflow[and-cuda]==2.13" } });
