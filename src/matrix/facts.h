@@ -273,6 +273,9 @@ struct TorchRelease {
     // The Pythons whose free-threaded build ("3.13t") the line ships wheels for, all of them
     // experimental in PyTorch's words; empty: none; not known: not on record.
     std::optional<std::vector<PythonVersion>> python_free_threaded;
+    // Whether those free-threaded wheels include Windows ones (2.6's 3.13t are Linux x86_64
+    // only); not known: not on record.
+    std::optional<bool> python_free_threaded_windows;
     std::vector<TorchVariant> variants;
     std::vector<CompanionSet> companions;
     Provenance provenance;

@@ -334,18 +334,26 @@ private:
     {
         row.allow_only({ "line", "versions", "python", "variants", "companions", "note", "source", "confidence" });
         JsonReader python = row.at("python");
-        python.allow_only({ "min", "max", "experimental", "experimental_windows_wheels", "free_threaded" });
+        python.allow_only({ "min", "max", "experimental", "experimental_windows_wheels", "free_threaded",
+            "free_threaded_windows_wheels" });
         auto free_threaded = python.find("free_threaded"); // null: not on record
         auto windows = python.find("experimental_windows_wheels"); // null: not on record
+        auto free_threaded_windows = python.find("free_threaded_windows_wheels"); // null: not on record
         TorchRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
             list<PythonVersion>(python.at("experimental")), windows ? std::optional(windows->boolean()) : std::nullopt,
-            free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt, {}, {},
+            free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt,
+            free_threaded_windows ? std::optional(free_threaded_windows->boolean()) : std::nullopt, {}, {},
             provenance(row) };
         if (release.python_experimental_windows && release.python_experimental.empty())
             python.at("experimental_windows_wheels")
                 .fail("Windows wheels of experimental Pythons where the line lists none",
                     "drop experimental_windows_wheels, or list them in experimental");
+        if (release.python_free_threaded_windows
+            && (!release.python_free_threaded || release.python_free_threaded->empty()))
+            python.at("free_threaded_windows_wheels")
+                .fail("Windows wheels of free-threaded Pythons where the line lists none",
+                    "drop free_threaded_windows_wheels, or list them in free_threaded");
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
                 "note", "source", "confidence" });

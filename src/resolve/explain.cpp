@@ -73,6 +73,7 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                 { "python_free_threaded",
                     release.python_free_threaded
                         ? joined(*release.python_free_threaded, [](const PythonVersion& v) { return v.text() + "t"; })
+                            + (release.python_free_threaded_windows == false ? " (no Windows wheels)" : "")
                         : "not known" } },
             release.provenance);
     }

@@ -10,8 +10,9 @@ namespace {
 
 // A free-threaded CPython ("3.13t") loads only wheels built for its ABI (cp313t): torch ships
 // them from 2.6, all experimental in PyTorch's words; TensorFlow's and JAX's are not on record.
-void check_free_threaded(const FrameworkBuild& build, const PythonVersion& python, Report& report)
+void check_free_threaded(const Context& ctx, const PythonVersion& python, Report& report)
 {
+    const FrameworkBuild& build = *ctx.build;
     const std::string wanted = python.truncated(2).text() + "t";
     if (!build.python_free_threaded) {
         report.add(Verdict::unknown, "python-free-threaded-unknown",
@@ -25,7 +26,12 @@ void check_free_threaded(const FrameworkBuild& build, const PythonVersion& pytho
         shipped.push_back(v.text() + "t");
         listed = listed || python.compare_truncated(v) == 0;
     }
-    if (listed)
+    if (listed && ctx.query.os == HostOs::windows_native && build.torch
+        && build.torch->python_free_threaded_windows == false)
+        report.add(Verdict::fail, "python-free-threaded-unsupported",
+            build.name() + " ships its free-threaded Python " + wanted + " wheels for Linux only, none for Windows",
+            build.torch->provenance.cite());
+    else if (listed)
         report.add(Verdict::warn, "python-free-threaded",
             build.name() + " ships wheels for the free-threaded Python " + wanted
                 + ", which PyTorch supports experimentally",
@@ -54,7 +60,7 @@ void check_python(const Context& ctx, Report& report)
     if (!python || !ctx.build)
         return;
     if (ctx.query.free_threaded)
-        check_free_threaded(*ctx.build, *python, report);
+        check_free_threaded(ctx, *python, report);
     if (ctx.build->python.contains(*python))
         return;
     const auto& experimental = ctx.build->python_experimental; // only torch lines list any

@@ -315,6 +315,11 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/torch.json: releases[0].python.experimental_windows_wheels: Windows wheels of experimental Pythons "
             "where the line lists none",
             "drop experimental_windows_wheels, or list them in experimental" },
+        { "Windows wheels of free-threaded Pythons a line lacks", "torch.json",
+            [](nlohmann::json& d) { d["releases"][0]["python"]["free_threaded_windows_wheels"] = false; },
+            "m/torch.json: releases[0].python.free_threaded_windows_wheels: Windows wheels of free-threaded Pythons "
+            "where the line lists none",
+            "drop free_threaded_windows_wheels, or list them in free_threaded" },
         { "a driver JIT of PTX the wheels lack", "tensorflow.json",
             [](nlohmann::json& d) { d["releases"][20]["gpu_code"]["ptx"] = nlohmann::json::array(); },
             "m/tensorflow.json: releases[20].gpu_code.driver_jit: a driver JIT of PTX the wheels do not carry",

@@ -350,6 +350,16 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
     CHECK(problems(shipped) == Codes { "python-free-threaded" });
     CHECK(finding(shipped, "python-free-threaded")->message
         == "torch 2.6.0 cu124 ships wheels for the free-threaded Python 3.13t, which PyTorch supports experimentally");
+    // pytorch/pytorch#144357, #151584: 2.6's 3.13t wheels are Linux x86_64 ones; on Windows,
+    // 3.13t fails to load torch ("Failed to load PyTorch C extensions")
+    Report windows = check({ .frameworks = { "torch==2.6.0" }, .python = "3.13t", .os = "windows" });
+    SHOW(windows);
+    CHECK(windows.verdict() == Verdict::fail);
+    CHECK(problems(windows) == Codes { "python-free-threaded-unsupported", "framework-windows-pypi-cpu" });
+    CHECK(finding(windows, "python-free-threaded-unsupported")->message
+        == "torch 2.6.0 cu124 ships its free-threaded Python 3.13t wheels for Linux only, none for Windows");
+    CHECK(problems(check({ .frameworks = { "torch==2.6.0" }, .python = "3.13t", .os = "wsl2" }))
+        == Codes { "python-free-threaded" });
     CHECK(finding(check({ .frameworks = { "torch==2.12.1" }, .python = "3.13t" }), "python-free-threaded-unsupported")
               ->message
         == "torch 2.12.1 cu130 ships no wheels for the free-threaded Python 3.13t (its free-threaded wheels: 3.14t)");
