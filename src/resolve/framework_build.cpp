@@ -284,15 +284,18 @@ std::optional<FrameworkBuild> select_framework_build(
                 chosen = &jax_build;
         // a local extra runs on the host's CUDA, whatever it is (check_jax_local_cuda judges it);
         // a pip extra brings its own, so another CUDA beside it is a contradiction
-        if (cuda && !request.extra.empty() && (!chosen || !named(*chosen)))
-            for (const auto& other : release.builds)
-                if (named(other) && request.extra == other.local_extra)
-                    chosen = &other;
-                else if (named(other))
+        if (cuda && !request.extra.empty() && (!chosen || !named(*chosen))) {
+            for (const auto& other : release.builds) {
+                if (!named(other))
+                    continue;
+                if (request.extra != other.local_extra)
                     throw Error(ErrorCode::invalid_input,
                         request.text() + " is JAX's CUDA " + other.cuda.describe() + " build, not one for CUDA "
                             + cuda->text(),
                         "drop the extra, or name the build of CUDA " + cuda->text());
+                chosen = &other;
+            }
+        }
         if (chosen)
             build = FrameworkBuild { .framework = Framework::jax,
                 .line = row_key(release, request).line,
