@@ -357,6 +357,9 @@ struct TensorflowRelease {
 struct JaxBuild {
     std::string extra; // "cuda12"
     std::string local_extra; // "cuda12_local" (before 0.6.0), "cuda12-local"
+    // Whether `extra` brings CUDA as NVIDIA's pip wheels (from 0.4.7); before, every extra
+    // loads the CUDA installed on the host.
+    bool pip_cuda = false;
     std::string plugin; // "jax-cuda12-plugin"
     std::string pjrt; // "jax-cuda12-pjrt"; "" where the plugin carries its own PJRT (before 0.4.29)
     CudaRange cuda;

@@ -494,11 +494,11 @@ private:
                     item.fail("jax " + item.string() + " is of another line than the row's first jax release",
                         "give each jax line's releases a row of their own");
         for (const auto& b : row.at("builds").items()) {
-            b.allow_only({ "extra", "local_extra", "plugin", "pjrt", "cuda", "cudnn", "nccl", "driver_linux",
-                "min_compute_capability", "cubins", "toolkit_driver_required" });
+            b.allow_only({ "extra", "local_extra", "pip_cuda", "plugin", "pjrt", "cuda", "cudnn", "nccl",
+                "driver_linux", "min_compute_capability", "cubins", "toolkit_driver_required" });
             auto cubins = b.find("cubins");
-            release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("plugin").string(),
-                b.optional_string("pjrt").value_or(""), range<CudaVersion>(b.at("cuda")),
+            release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("pip_cuda").boolean(),
+                b.at("plugin").string(), b.optional_string("pjrt").value_or(""), range<CudaVersion>(b.at("cuda")),
                 range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
                 b.optional_as<DriverVersion>("driver_linux"),
                 b.optional_as<ComputeCapability>("min_compute_capability"),

@@ -282,13 +282,13 @@ std::optional<FrameworkBuild> select_framework_build(
             if (labelled(jax_build) && (!cuda || jax_build.cuda.contains(*cuda))
                 && (!chosen || (named(jax_build) && !named(*chosen))))
                 chosen = &jax_build;
-        // a local extra runs on the host's CUDA, whatever it is (check_jax_local_cuda judges it);
-        // a pip extra brings its own, so another CUDA beside it is a contradiction
+        // an extra that loads the host's CUDA takes whatever it is (check_jax_host_cuda judges
+        // it); one that brings CUDA from pip cannot go with another CUDA
         if (cuda && !request.extra.empty() && (!chosen || !named(*chosen))) {
             for (const auto& other : release.builds) {
                 if (!named(other))
                     continue;
-                if (request.extra != other.local_extra)
+                if (other.pip_cuda && request.extra == other.extra)
                     throw Error(ErrorCode::invalid_input,
                         request.text() + " is JAX's CUDA " + other.cuda.describe() + " build, not one for CUDA "
                             + cuda->text(),
@@ -300,7 +300,8 @@ std::optional<FrameworkBuild> select_framework_build(
             build = FrameworkBuild { .framework = Framework::jax,
                 .line = row_key(release, request).line,
                 .variant = chosen->extra,
-                .cuda = cuda ? *cuda : *chosen->cuda.min,
+                // a host CUDA outside the build is a failed check, the build judged on its own
+                .cuda = cuda && chosen->cuda.contains(*cuda) ? *cuda : *chosen->cuda.min,
                 .cudnn = label && label->cudnn ? label->cudnn : chosen->cudnn.min,
                 .python = release.python,
                 .jax = &release,

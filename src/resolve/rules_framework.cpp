@@ -26,21 +26,33 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
         shipped.push_back(v.text() + "t");
         listed = listed || python.compare_truncated(v) == 0;
     }
-    if (listed && ctx.query.os == HostOs::windows_native && build.torch
-        && build.torch->python_free_threaded_windows == false)
-        report.add(Verdict::fail, "python-free-threaded-unsupported",
-            build.name() + " ships its free-threaded Python " + wanted + " wheels for Linux only, none for Windows",
-            build.torch->provenance.cite());
-    else if (listed)
-        report.add(Verdict::warn, "python-free-threaded",
-            build.name() + " ships wheels for the free-threaded Python " + wanted
-                + ", which PyTorch supports experimentally",
-            build.torch->provenance.cite());
-    else
+    const std::string source = build.torch->provenance.cite();
+    if (!listed) {
         report.add(Verdict::fail, "python-free-threaded-unsupported",
             build.name() + " ships no wheels for the free-threaded Python " + wanted
                 + (shipped.empty() ? "" : " (its free-threaded wheels: " + join_alternatives(shipped, " and ") + ")"),
-            build.torch->provenance.cite());
+            source);
+        return;
+    }
+    const auto windows = build.torch->python_free_threaded_windows;
+    if (ctx.query.os == HostOs::windows_native && windows == false) {
+        report.add(Verdict::fail, "python-free-threaded-unsupported",
+            build.name() + "'s wheels for the free-threaded Python " + wanted + " are Linux ones: it has none for "
+                + "Windows",
+            source);
+        report.suggest("use Python " + python.truncated(2).text() + " (with the GIL) with " + build.name()
+            + " on Windows, or run it under WSL 2");
+        return;
+    }
+    if (ctx.query.os == HostOs::windows_native && !windows)
+        report.add(Verdict::unknown, "python-free-threaded-windows-unknown",
+            "whether " + build.name() + "'s wheels for the free-threaded Python " + wanted
+                + " include Windows ones is not on record",
+            source);
+    report.add(Verdict::warn, "python-free-threaded",
+        build.name() + " ships wheels for the free-threaded Python " + wanted
+            + ", which PyTorch supports experimentally",
+        source);
 }
 
 // The oldest torch line that supports `python` outright.
@@ -88,7 +100,7 @@ void check_python(const Context& ctx, Report& report)
     report.suggest("use Python " + ctx.build->python.describe() + " with " + ctx.build->name());
 }
 
-void suggest_tensorflow_for(const Context& ctx, const CudaVersion& host, Report& report)
+void suggest_tensorflow_for_host_cuda(const Context& ctx, const CudaVersion& host, Report& report)
 {
     for (const auto& other : ctx.matrix.tensorflow_releases())
         if (other.cuda.major() == host.major() && other.cuda.minor() == host.minor())
@@ -108,20 +120,20 @@ void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, cons
             build.name() + " was built and tested with CUDA " + build.cuda.text() + "; CUDA " + host.text()
                 + " is another major version, whose libraries it does not load",
             build.provenance.cite());
-        suggest_tensorflow_for(ctx, host, report);
+        suggest_tensorflow_for_host_cuda(ctx, host, report);
     } else if (host.minor() != build.cuda.minor() && build.cuda.major() < 11) {
         report.add(Verdict::fail, "framework-cuda-untested",
             build.name() + " was built with CUDA " + build.cuda.text() + " and loads its libraries by their minor's "
                 + "names (libcudart.so." + build.cuda.truncated(2).text() + "), which CUDA " + host.text()
                 + " does not have",
             build.provenance.cite());
-        suggest_tensorflow_for(ctx, host, report);
+        suggest_tensorflow_for_host_cuda(ctx, host, report);
     } else if (build.cuda.major() == 11 && build.cuda.minor() == 0 && host.minor() > 0) {
         report.add(Verdict::fail, "framework-cuda-untested",
             build.name() + " was built with CUDA 11.0 and loads its cuSOLVER as libcusolver.so.10, which CUDA "
                 + host.text() + " does not have (it ships libcusolver.so.11)",
             "https://github.com/tensorflow/tensorflow/issues/48498");
-        suggest_tensorflow_for(ctx, host, report);
+        suggest_tensorflow_for_host_cuda(ctx, host, report);
     } else if (host.minor() != build.cuda.minor()) {
         report.add(Verdict::warn, "framework-cuda-untested",
             build.name() + " was tested with CUDA " + build.cuda.text() + ", not " + host.text(),
@@ -129,19 +141,35 @@ void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, cons
     }
 }
 
-// jax[cuda12_local] loads the CUDA installed on the host, which its build's range must hold.
-void check_jax_local_cuda(
-    const FrameworkRequest& request, const FrameworkBuild& build, const CudaVersion& host, Report& report)
+// The extra of `build` that loads the host's CUDA: its local one, or the only one before JAX
+// brought CUDA from pip.
+std::string host_cuda_extra(const matrix::JaxBuild& build)
 {
+    return build.pip_cuda || build.extra.empty() ? build.local_extra : build.extra;
+}
+
+// An extra that loads the CUDA installed on the host (jax[cuda12_local], or any before 0.4.7)
+// needs one in its build's range: name the release's build that fits, else the range.
+void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
     const matrix::JaxBuild& jax = *build.jax_build;
-    if (build.extra != jax.local_extra || jax.cuda.contains(host))
+    const CudaVersion& host = *ctx.query.cuda;
+    const bool host_cuda = !jax.pip_cuda || build.extra == jax.local_extra;
+    if (!host_cuda || jax.cuda.contains(host))
         return;
-    report.add(Verdict::fail, "jax-local-cuda-outside-build",
+    report.add(Verdict::fail, "jax-host-cuda-outside-build",
         request.text() + " loads the CUDA installed on the host, and needs CUDA " + jax.cuda.describe() + " there, not "
             + host.text(),
         build.provenance.cite());
-    report.suggest("install CUDA " + jax.cuda.describe() + " on the host, or use jax[" + jax.extra
-        + "], whose pip wheels bring their CUDA");
+    for (const auto& other : build.jax->builds)
+        if (other.cuda.contains(host) && !host_cuda_extra(other).empty()) {
+            report.suggest("use jax[" + host_cuda_extra(other) + "]==" + request.version + ", its build for CUDA "
+                + other.cuda.describe());
+            return;
+        }
+    report.suggest("install CUDA " + jax.cuda.describe() + " on the host"
+        + (jax.pip_cuda ? ", or use jax[" + jax.extra + "], whose pip wheels bring their CUDA" : ""));
 }
 
 // `--cuda` next to a pinned build means the host's toolkit, used to build extensions.
@@ -153,10 +181,6 @@ void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request
     const CudaVersion& host = *ctx.query.cuda;
     if (build.framework == Framework::tensorflow) {
         check_tensorflow_cuda(ctx, build, host, report);
-        return;
-    }
-    if (build.jax_build) {
-        check_jax_local_cuda(request, build, host, report);
         return;
     }
     if (build.framework != Framework::torch || request.local.empty())
@@ -323,6 +347,8 @@ void check_framework(const Context& ctx, Report& report)
             }
         } else {
             check_extension_toolkit(ctx, request, report);
+            if (ctx.query.cuda && ctx.build && ctx.build->jax_build)
+                check_jax_host_cuda(ctx, request, report);
         }
     }
 }

@@ -182,18 +182,20 @@ std::optional<std::string> first_tensorflow_for(const matrix::Matrix& matrix, co
     return first ? std::optional(first->line) : std::nullopt;
 }
 
-// A TensorFlow wheel brings its CUDA, so a GPU that CUDA cannot target needs another line, not
-// another toolkit on the host: name the first line built with one that can, or say none is.
-void suggest_tensorflow_for(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, Report& report)
+// TensorFlow's kernels are compiled with its line's CUDA, so a GPU that CUDA cannot target
+// needs another line, not another toolkit on the host: name the first line built with one that
+// can, or, where `none_is_news`, say that none is.
+void suggest_tensorflow_for_gpu(
+    const Context& ctx, const GpuTarget& gpu, const matrix::Architecture& arch, bool none_is_news, Report& report)
 {
     const std::string sm = gpu.compute_capability.sm_name();
     if (auto line = first_tensorflow_for(ctx.matrix, arch.min_cuda))
         report.suggest("for " + gpu.label + " use tensorflow >= " + *line + ", the first line built with a CUDA that "
             + "targets " + sm);
-    else
+    else if (none_is_news)
         report.suggest("no tensorflow line on record is built with a CUDA that targets " + sm
             + " (CUDA >= " + arch.min_cuda.text() + "): a newer CUDA on the host does not change the CUDA "
-            + ctx.build->cuda.text() + " " + ctx.build->name() + " brings");
+            + ctx.build->cuda.text() + " that " + ctx.build->name() + "'s kernels were built with");
 }
 
 // A TensorFlow whose CUDA cannot target the GPU still runs on it where that is on record:
@@ -225,7 +227,7 @@ bool check_tensorflow_beyond_toolkit(
             code.driver_jit->cite() + " | " + arch.provenance.cite(), gpu.label);
     else
         return false;
-    suggest_tensorflow_for(ctx, gpu, arch, report);
+    suggest_tensorflow_for_gpu(ctx, gpu, arch, false, report); // it runs: a newer line is only an option
     return true;
 }
 
@@ -328,7 +330,7 @@ bool check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
                 + "): compute capability " + gpu.compute_capability.text() + " needs CUDA >= " + arch.min_cuda.text(),
             arch.provenance.cite(), gpu.label);
         if (ctx.build && ctx.build->tensorflow) {
-            suggest_tensorflow_for(ctx, gpu, arch, report);
+            suggest_tensorflow_for_gpu(ctx, gpu, arch, true, report);
             return false;
         }
         std::string fix = "use CUDA >= " + arch.min_cuda.text();

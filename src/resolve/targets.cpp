@@ -178,9 +178,15 @@ std::vector<std::string> words_of(std::string_view text)
     return words;
 }
 
-// The hint for a GPU of another vendor, which no CUDA build runs on; empty when `text` names
-// none. Only words no NVIDIA model uses count: "MI300X" and "Radeon", not "M4" (a Tesla).
-std::string other_vendor_hint(std::string_view text)
+// A GPU vendor other than NVIDIA, and the builds its GPUs run instead of CUDA ones.
+struct OtherVendor {
+    std::string_view name;
+    std::string_view builds;
+};
+
+// The vendor of `text` where it is not NVIDIA. Only words no NVIDIA model uses count:
+// "Radeon", "RX" and "MI300X", not "M4" (a Tesla).
+std::optional<OtherVendor> other_vendor(std::string_view text)
 {
     const auto words = words_of(text);
     auto has = [&](std::initializer_list<std::string_view> names) {
@@ -190,14 +196,13 @@ std::string other_vendor_hint(std::string_view text)
     const bool instinct = std::any_of(words.begin(), words.end(), [](const std::string& word) {
         return word.size() >= 4 && word.starts_with("mi") && std::isdigit(static_cast<unsigned char>(word[2]));
     });
-    const std::string cuda_only = "it is not an NVIDIA GPU, and CUDA builds run on NVIDIA GPUs only: ";
-    if (instinct || has({ "amd", "radeon", "instinct" }))
-        return cuda_only + "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge";
+    if (instinct || has({ "amd", "radeon", "instinct", "rx" }))
+        return OtherVendor { "AMD", "ROCm builds (such as torch's +rocm wheels)" };
     if (has({ "intel", "arc", "iris" }))
-        return cuda_only + "Intel GPUs run the XPU builds (torch's +xpu wheels), which dlenv does not judge";
+        return OtherVendor { "Intel", "XPU builds (such as torch's +xpu wheels)" };
     if (has({ "apple" }))
-        return cuda_only + "Apple silicon runs torch's macOS wheels on MPS, which dlenv does not judge";
-    return "";
+        return OtherVendor { "Apple", "Metal backends (torch's MPS, tensorflow-metal, jax-metal)" };
+    return std::nullopt;
 }
 
 } // namespace
@@ -231,8 +236,11 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
         }
         return { cc->sm_name(), *cc, nullptr, {}, only_segment(*arch) };
     }
-    if (auto hint = other_vendor_hint(text); !hint.empty())
-        throw Error(ErrorCode::invalid_input, "unknown GPU '" + std::string(text) + "'", hint);
+    if (auto vendor = other_vendor(text))
+        throw Error(ErrorCode::invalid_input,
+            "'" + std::string(text) + "' is an " + std::string(vendor->name) + " GPU, not an NVIDIA one",
+            "CUDA builds run on NVIDIA GPUs only: " + std::string(vendor->name) + " GPUs run "
+                + std::string(vendor->builds) + ", which dlenv does not judge");
     auto near = closest_matches(without_brand(text), matrix.gpu_names(), 3);
     throw Error(ErrorCode::invalid_input, "unknown GPU '" + std::string(text) + "'",
         near.empty() ? "name a model (e.g. \"RTX 4090\", \"A100 80GB SXM4\") or a compute capability (sm_89)"

@@ -124,7 +124,7 @@ TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU
         problems(check({ .frameworks = { "tensorflow==2.2.0" }, .gpus = { "RTX 3070" } })) == Codes { "gpu-ptx-jit" });
 }
 
-TEST_CASE("No TensorFlow line targets Blackwell, and a newer CUDA on the host does not change that", "[resolve]")
+TEST_CASE("no TensorFlow line targets Blackwell, and a newer CUDA on the host does not change that", "[resolve]")
 {
     // tensorflow/tensorflow#99592: 2.20 with CUDA 12.9 on the host, on an RTX 50-series GPU,
     // fails with CUDA_ERROR_INVALID_PTX; the wheel brings CUDA 12.5, which knows no sm_120
@@ -138,13 +138,36 @@ TEST_CASE("No TensorFlow line targets Blackwell, and a newer CUDA on the host do
            ">= 12.8");
     CHECK(host_cuda.suggestions
         == std::vector<std::string> { "no tensorflow line on record is built with a CUDA that targets sm_120 (CUDA "
-                                      ">= 12.8): a newer CUDA on the host does not change the CUDA 12.5 tensorflow "
-                                      "2.20.0 brings" });
+                                      ">= 12.8): a newer CUDA on the host does not change the CUDA 12.5 that "
+                                      "tensorflow 2.20.0's kernels were built with" });
     // B200 (sm_100) alike: no line is built with CUDA 12.8
     CHECK(check({ .frameworks = { "tensorflow==2.19.0" }, .gpus = { "B200" } }).suggestions
         == std::vector<std::string> { "no tensorflow line on record is built with a CUDA that targets sm_100 (CUDA "
-                                      ">= 12.8): a newer CUDA on the host does not change the CUDA 12.5 tensorflow "
-                                      "2.19.0 brings" });
+                                      ">= 12.8): a newer CUDA on the host does not change the CUDA 12.5 that "
+                                      "tensorflow 2.19.0's kernels were built with" });
+    // where the driver's JIT of its PTX runs the line anyway, no line is no news: nothing to suggest
+    Report jit = check({ .frameworks = { "tensorflow==2.2.0" }, .gpus = { "RTX 5090" } });
+    CHECK(problems(jit) == Codes { "gpu-ptx-jit" });
+    CHECK(jit.suggestions.empty());
+}
+
+TEST_CASE("Rubin (compute capability 10.7) needs CUDA 13.4 and runs sm_100 cubins", "[resolve]")
+{
+    // CUDA 13.4 adds (preview) support for Rubin; pytorch/pytorch#190654 reads it as 10.7, whose
+    // instructions are compatible with sm_100
+    Report old = check({ .cuda = "13.0", .gpus = { "sm_107" } });
+    SHOW(old);
+    CHECK(old.verdict() == Verdict::fail);
+    CHECK(finding(old, "cuda-cannot-target-gpu")->message
+        == "CUDA 13.0 cannot target sm_107 (sm_107, Rubin): compute capability 10.7 needs CUDA >= 13.4");
+    CHECK(suggests(old, "use CUDA >= 13.4, or compile for sm_103 (its cubin runs on 10.7)"));
+    CHECK(check({ .cuda = "13.4", .gpus = { "10.7" } }).verdict() == Verdict::ok);
+    Report torch = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "sm_107" } });
+    SHOW(torch);
+    CHECK(problems(torch) == Codes { "gpu-extension-target" });
+    CHECK_THAT(finding(torch, "gpu-cubin-compatible")->message,
+        Catch::Matchers::EndsWith(
+            "its sm_100 cubins run on 10.7 (same major, higher minor), without kernels specific to Rubin"));
 }
 
 TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13.0 on PyPI", "[resolve]")
@@ -357,7 +380,14 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
     CHECK(windows.verdict() == Verdict::fail);
     CHECK(problems(windows) == Codes { "python-free-threaded-unsupported", "framework-windows-pypi-cpu" });
     CHECK(finding(windows, "python-free-threaded-unsupported")->message
-        == "torch 2.6.0 cu124 ships its free-threaded Python 3.13t wheels for Linux only, none for Windows");
+        == "torch 2.6.0 cu124's wheels for the free-threaded Python 3.13t are Linux ones: it has none for Windows");
+    CHECK(suggests(windows, "use Python 3.13 (with the GIL) with torch 2.6.0 cu124 on Windows, or run it under WSL 2"));
+    // a line whose Windows wheels are not on record says so, beside the experimental warning
+    Report later = check({ .frameworks = { "torch==2.7.0" }, .python = "3.13t", .os = "windows" });
+    CHECK(problems(later) == Codes { "python-free-threaded", "framework-windows-pypi-cpu" });
+    CHECK(finding(later, "python-free-threaded-windows-unknown")->message
+        == "whether torch 2.7.0 cu126's wheels for the free-threaded Python 3.13t include Windows ones is not on "
+           "record");
     CHECK(problems(check({ .frameworks = { "torch==2.6.0" }, .python = "3.13t", .os = "wsl2" }))
         == Codes { "python-free-threaded" });
     CHECK(finding(check({ .frameworks = { "torch==2.12.1" }, .python = "3.13t" }), "python-free-threaded-unsupported")

@@ -596,18 +596,20 @@ TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
 
 TEST_CASE("another vendor's GPU is bad input that says no CUDA build runs on it", "[resolve]")
 {
-    auto [typed, hint] = GENERATE(table<std::string, std::string>({
-        { "Radeon RX 7900 XTX", "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge" },
-        { "AMD Instinct MI300X", "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge" },
-        { "MI250X", "AMD GPUs run the ROCm builds (torch's +rocm wheels), which dlenv does not judge" },
-        { "Intel Arc A770", "Intel GPUs run the XPU builds (torch's +xpu wheels), which dlenv does not judge" },
-        { "Apple M2 Max", "Apple silicon runs torch's macOS wheels on MPS, which dlenv does not judge" },
+    auto [typed, vendor, builds] = GENERATE(table<std::string, std::string, std::string>({
+        { "Radeon RX 7900 XTX", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
+        { "RX 6800", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
+        { "AMD Instinct MI300X", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
+        { "MI250X", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
+        { "Intel Arc A770", "Intel", "XPU builds (such as torch's +xpu wheels)" },
+        { "Apple M2 Max", "Apple", "Metal backends (torch's MPS, tensorflow-metal, jax-metal)" },
     }));
     CAPTURE(typed);
     Error e = error_of({ .gpus = { typed } });
     CHECK(e.code() == ErrorCode::invalid_input);
-    CHECK(e.message() == "unknown GPU '" + typed + "'");
-    CHECK(e.hint() == "it is not an NVIDIA GPU, and CUDA builds run on NVIDIA GPUs only: " + hint);
+    CHECK(e.message() == "'" + typed + "' is an " + vendor + " GPU, not an NVIDIA one");
+    CHECK(e.hint()
+        == "CUDA builds run on NVIDIA GPUs only: " + vendor + " GPUs run " + builds + ", which dlenv does not judge");
 }
 
 TEST_CASE("NVIDIA's own M-series names are no other vendor's", "[resolve]")
@@ -731,27 +733,42 @@ TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[
     CHECK(check({ .frameworks = { "jax==0.4.10" }, .cuda = "12.1" }).verdict() == Verdict::ok);
 }
 
-TEST_CASE("a jax local extra loads the host's CUDA, which must lie in its build's range", "[resolve][jax]")
+TEST_CASE("a jax extra that loads the host's CUDA needs one in its build's range", "[resolve][jax]")
 {
-    // jax-ml/jax#17829: jax[cuda11_local] on a host with CUDA 11.4; the maintainer: "11.8 or newer"
+    // jax-ml/jax#17829: jaxlib 0.4.16 on a host with CUDA 11.4; the maintainer: "11.8 or
+    // newer". jax[cuda11_local] loads that host CUDA, where jax[cuda11_pip] would bring its own.
     Report old = check({ .frameworks = { "jax[cuda11_local]==0.4.16" }, .cuda = "11.4" });
     SHOW(old);
     CHECK(old.verdict() == Verdict::fail);
-    CHECK(problems(old) == Codes { "jax-local-cuda-outside-build" });
-    CHECK(finding(old, "jax-local-cuda-outside-build")->message
+    CHECK(problems(old) == Codes { "jax-host-cuda-outside-build" });
+    CHECK(finding(old, "jax-host-cuda-outside-build")->message
         == "jax[cuda11_local]==0.4.16 loads the CUDA installed on the host, and needs CUDA 11.8-11.99 there, not "
            "11.4");
     CHECK(old.suggestions
         == std::vector<std::string> {
             "install CUDA 11.8-11.99 on the host, or use jax[cuda11_pip], whose pip wheels bring their CUDA" });
+    // the judged build is the one asked for, on its own CUDA: its findings stay whole
+    CHECK_THAT(finding(old, "framework-build")->message,
+        StartsWith("jax[cuda11_local]==0.4.16 runs as jax 0.4.16 cuda11_pip: CUDA 11.8,"));
+    // a host CUDA another build of the release fits points at that build's local extra
+    CHECK(check({ .frameworks = { "jax[cuda11_local]==0.4.16" }, .cuda = "12.2" }).suggestions
+        == std::vector<std::string> { "use jax[cuda12_local]==0.4.16, its build for CUDA 12.0-12.99" });
+    // before 0.4.7 every extra loads the host's CUDA: jax[cuda] and jax[cuda11_cudnn86] are one
+    // wheel, and neither brings CUDA from pip
+    for (std::string extra : { "cuda", "cuda11_cudnn86" }) {
+        Report early = check({ .frameworks = { "jax[" + extra + "]==0.4.4" }, .cuda = "11.4" });
+        CAPTURE(extra);
+        CHECK(problems(early) == Codes { "jax-host-cuda-outside-build" });
+        CHECK(early.suggestions
+            == std::vector<std::string> { "use jax[cuda11_cudnn82]==0.4.4, its build for CUDA 11.4-11.99" });
+    }
     // the hyphenated extra of 0.6 alike; inside the range it runs on the host's CUDA
     CHECK(problems(check({ .frameworks = { "jax[cuda12-local]==0.6.0" }, .cuda = "12.0" }))
-        == Codes { "jax-local-cuda-outside-build" });
+        == Codes { "jax-host-cuda-outside-build" });
     Report fits = check({ .frameworks = { "jax[cuda12_local]==0.4.31" }, .cuda = "12.1" });
     CHECK(fits.verdict() == Verdict::ok);
     CHECK_THAT(finding(fits, "framework-build")->message,
-        StartsWith("jax[cuda12_local]==0.4.31 runs as jax 0.4.31 "
-                   "cuda12: CUDA 12.1,"));
+        StartsWith("jax[cuda12_local]==0.4.31 runs as jax 0.4.31 cuda12: CUDA 12.1,"));
 }
 
 TEST_CASE("an extra the framework's build does not have is bad input naming the ones it has", "[resolve]")
