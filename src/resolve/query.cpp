@@ -92,18 +92,14 @@ bool is_tensorflow_gpu(std::string_view name)
     return name == "tensorflow-gpu" || name == "tensorflow_gpu";
 }
 
-// From 2.1 to 2.11 tensorflow-gpu is the tensorflow build of the same version under another
-// name, so it is read as tensorflow. Before 2.1 tensorflow itself was the CPU build, and from
-// 2.12 tensorflow-gpu is the stub that refuses to install.
-void refuse_tensorflow_gpu_outside_alias(const std::string& name, const Pep440Version& version)
+// Up to 2.11 tensorflow-gpu is read as tensorflow of the same version: from 2.1 the two are
+// one build under two names, and before 2.1 the matrix's rows are the tensorflow-gpu builds
+// (tensorflow itself was the CPU one). From 2.12 tensorflow-gpu is the stub that refuses to
+// install.
+void refuse_retired_tensorflow_gpu(const std::string& name, const Pep440Version& version)
 {
     const auto& release = version.release();
-    if (release[0] < 2 || (release[0] == 2 && release[1] < 1))
-        throw Error(ErrorCode::invalid_input,
-            "the matrix has no " + name + " " + version.public_str()
-                + ": before 2.1 it is the GPU build of a TensorFlow whose tensorflow package is CPU-only",
-            "check tensorflow 2.1 or newer, whose tensorflow package is the GPU build");
-    if (release[0] > 2 || release[1] > 11)
+    if (release[0] > 2 || (release[0] == 2 && release[1] > 11))
         throw Error(ErrorCode::invalid_input,
             "'" + name + "' was retired after 2.11: its GPU build is the tensorflow package itself",
             "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
@@ -187,7 +183,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
         throw Error(ErrorCode::invalid_input, "'" + version + "' is not a release of " + name,
             "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
     if (tensorflow_gpu)
-        refuse_tensorflow_gpu_outside_alias(name, *parsed);
+        refuse_retired_tensorflow_gpu(name, *parsed);
     request.version = parsed->public_str();
     request.local = parsed->local_str();
     request.extra = std::move(extra);

@@ -716,12 +716,30 @@ TEST_CASE("tensorflow-gpu up to 2.11 is read as tensorflow, the build it names",
         CHECK(request.framework == Framework::tensorflow);
         CHECK(request.text() == "tensorflow==" + std::string(version));
     }
-    // Before 2.1 the tensorflow package was the CPU build: tensorflow-gpu 2.0 is not tensorflow 2.0.
-    Error old = error_of({ .frameworks = { "tensorflow-gpu==2.0.0" } });
-    CHECK(old.message()
-        == "the matrix has no tensorflow-gpu 2.0.0: before 2.1 it is the GPU build of a TensorFlow whose tensorflow "
-           "package is CPU-only");
-    CHECK(old.hint() == "check tensorflow 2.1 or newer, whose tensorflow package is the GPU build");
+    // before 2.1 the matrix's rows are the tensorflow-gpu builds, so the name reads the same way
+    CHECK(FrameworkRequest::parse("tensorflow-gpu==1.15.2").text() == "tensorflow==1.15.2");
+}
+
+TEST_CASE("TensorFlow 1.x loads the CUDA and cuDNN its tested build configuration names", "[resolve]")
+{
+    // tensorflow/tensorflow#25789: 1.12 (CUDA 9.0) beside CUDA 10.0 looks for libcublas.so.9.0
+    Report cuda10 = check({ .frameworks = { "tensorflow-gpu==1.12.0" }, .cuda = "10.0", .gpus = { "V100" } });
+    SHOW(cuda10);
+    CHECK(problems(cuda10) == Codes { "framework-cuda-untested" });
+    CHECK(finding(cuda10, "framework-cuda-untested")->message
+        == "tensorflow 1.12.0 was built and tested with CUDA 9.0; CUDA 10.0 is another major version, whose "
+           "libraries it does not load");
+    // #26209: 1.13 is built against CUDA 10, so CUDA 9.0 fails it, while 1.12 runs there
+    CHECK(problems(check({ .frameworks = { "tensorflow==1.13.1" }, .cuda = "9.0" }))
+        == Codes { "framework-cuda-untested" });
+    CHECK(check({ .frameworks = { "tensorflow==1.12.0" }, .cuda = "9.0", .gpus = { "TITAN Xp" } }).verdict()
+        == Verdict::ok);
+    // the 1.15 binary was compiled with cuDNN 7.6.0 and refuses 7.5.1 at start
+    Report cudnn = check({ .frameworks = { "tensorflow==1.15" }, .cuda = "10.0", .cudnn = "7.5.1" });
+    CHECK(problems(cudnn) == Codes { "cudnn-older-than-build" });
+    // CUDA 10.0 cannot target Ampere or Ada: no 1.x runs on an RTX 3090 (tensorflow#42958)
+    CHECK(problems(check({ .frameworks = { "tensorflow-gpu==1.15.2" }, .gpus = { "RTX 3090" } }))
+        == Codes { "cuda-cannot-target-gpu" });
 }
 
 TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[resolve][jax]")
@@ -811,8 +829,8 @@ TEST_CASE("a line older than every row says where the matrix begins", "[resolve]
     CHECK(e.hint()
         == "lines before 1.0 are not on record: check torch 1.0 or newer, or add the line's row to DIR/torch.json "
            "from its sources and pass --matrix DIR");
-    e = error_of({ .frameworks = { "tensorflow==1.15" } });
-    CHECK(e.message() == "the matrix has no tensorflow 1.15 (its oldest tensorflow line is 2.1)");
+    e = error_of({ .frameworks = { "tensorflow==1.4" } });
+    CHECK(e.message() == "the matrix has no tensorflow 1.4 (its oldest tensorflow line is 1.5)");
 }
 
 TEST_CASE("a line newer than every row points at the refresh that proposes its rows", "[resolve]")
