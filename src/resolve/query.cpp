@@ -188,6 +188,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.local = parsed->local_str();
     request.extra = std::move(extra);
     request.jaxlib = is_jaxlib(name);
+    request.tensorflow_gpu = tensorflow_gpu;
     return request;
 }
 

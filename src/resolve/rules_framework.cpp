@@ -172,6 +172,21 @@ void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Re
         + (jax.pip_cuda ? ", or use jax[" + jax.extra + "], whose pip wheels bring their CUDA" : ""));
 }
 
+// Before 2.1 TensorFlow's GPU build is the tensorflow-gpu package and tensorflow the CPU one,
+// but for 1.15.0, whose tensorflow carried both (tensorflow#36347: "1.15.2 uses tensorflow_gpu
+// for GPU and tensorflow for CPU"). The rows are the GPU builds: say which package that is.
+void check_tensorflow_package(const Context& ctx, const FrameworkRequest& request, Report& report)
+{
+    const auto version = Pep440Version::parse(request.version); // 1.15 reads as 1.15.0
+    if (request.tensorflow_gpu || !(version < Pep440Version::parse("2.1")) || version == Pep440Version::parse("1.15.0"))
+        return;
+    report.add(Verdict::ok, "tensorflow-cpu-package",
+        "before 2.1 the tensorflow package is the CPU build: " + request.text()
+            + " runs without the GPU, and what is judged here is tensorflow-gpu==" + request.version
+            + ", its GPU build",
+        "https://github.com/tensorflow/tensorflow/issues/36347");
+}
+
 // `--cuda` next to a pinned build means the host's toolkit, used to build extensions.
 void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
@@ -349,6 +364,8 @@ void check_framework(const Context& ctx, Report& report)
             check_extension_toolkit(ctx, request, report);
             if (ctx.query.cuda && ctx.build && ctx.build->jax_build)
                 check_jax_host_cuda(ctx, request, report);
+            if (ctx.build && ctx.build->tensorflow)
+                check_tensorflow_package(ctx, request, report);
         }
     }
 }

@@ -737,6 +737,15 @@ TEST_CASE("TensorFlow 1.x loads the CUDA and cuDNN its tested build configuratio
     // the 1.15 binary was compiled with cuDNN 7.6.0 and refuses 7.5.1 at start
     Report cudnn = check({ .frameworks = { "tensorflow==1.15" }, .cuda = "10.0", .cudnn = "7.5.1" });
     CHECK(problems(cudnn) == Codes { "cudnn-older-than-build" });
+    // before 2.1 (1.15.0 aside) the tensorflow package is the CPU build: the note says which
+    // package the judged GPU build is (tensorflow#36347, #36476: tensorflow==1.15.2 finds no GPU)
+    Report cpu = check({ .frameworks = { "tensorflow==1.15.2" }, .cuda = "10.0" });
+    CHECK(cpu.verdict() == Verdict::ok);
+    CHECK(finding(cpu, "tensorflow-cpu-package")->message
+        == "before 2.1 the tensorflow package is the CPU build: tensorflow==1.15.2 runs without the GPU, and what is "
+           "judged here is tensorflow-gpu==1.15.2, its GPU build");
+    for (std::string named : { "tensorflow-gpu==1.15.2", "tensorflow==1.15.0", "tensorflow==2.1.0" })
+        CHECK_FALSE(has_code(check({ .frameworks = { named } }), "tensorflow-cpu-package"));
     // CUDA 10.0 cannot target Ampere or Ada: no 1.x runs on an RTX 3090 (tensorflow#42958)
     CHECK(problems(check({ .frameworks = { "tensorflow-gpu==1.15.2" }, .gpus = { "RTX 3090" } }))
         == Codes { "cuda-cannot-target-gpu" });
