@@ -86,12 +86,23 @@ struct DriverBranch {
 
 // The Linux driver releases of one driver branch (driver_releases.json), with the drivers the
 // CUDA runfiles of that branch bundle (cuda.json) merged in, oldest first.
+// The CUDA a driver branch reports (nvidia-smi's "CUDA Version": the newest its releases run),
+// on record where the branch's first release reports it, so every release does.
+struct ReportedCuda {
+    CudaVersion cuda;
+    Provenance provenance;
+
+    bool operator==(const ReportedCuda&) const = default;
+};
+
 struct DriverReleases {
     std::uint32_t branch; // 535
     std::vector<DriverVersion> releases;
     // Every Linux release of the branch up to this one is listed; none: the list is partial.
     std::optional<DriverVersion> complete_through;
     Provenance provenance;
+    // none: not on record
+    std::optional<ReportedCuda> reports_cuda;
 
     // True when `driver` is listed.
     bool lists(const DriverVersion& driver) const;

@@ -30,7 +30,11 @@ template <typename A> void fields(A& a, CudaToolkit& r) { a(r.version, r.name, r
 template <typename A> void fields(A& a, MinorVersionFloor& r) { a(r.major, r.driver_linux, r.driver_windows, r.provenance); }
 template <typename A> void fields(A& a, ForwardCompatibility& r) { a(r.segments, r.provenance); }
 template <typename A> void fields(A& a, DriverBranch& r) { a(r.branch, r.designation, r.end_of_life, r.max_cuda_major, r.provenance); }
-template <typename A> void fields(A& a, DriverReleases& r) { a(r.branch, r.releases, r.complete_through, r.provenance); }
+template <typename A> void fields(A& a, ReportedCuda& r) { a(r.cuda, r.provenance); }
+template <typename A> void fields(A& a, DriverReleases& r)
+{
+    a(r.branch, r.releases, r.complete_through, r.provenance, r.reports_cuda);
+}
 template <typename A> void fields(A& a, NvidiaRequireCuda& r) { a(r.value, r.platforms, r.provenance); }
 template <typename A> void fields(A& a, NvidiaImageRelease& r) { a(r.cuda, r.require_cuda, r.provenance); }
 template <typename A> void fields(A& a, LibraryFile& r) { a(r.soname, r.file); }

@@ -221,9 +221,13 @@ private:
     // list names it.
     DriverReleases read_driver_releases(const JsonReader& row, const Matrix& m) const
     {
-        row.allow_only({ "branch", "releases", "complete_through", "note", "source", "confidence" });
+        row.allow_only({ "branch", "releases", "complete_through", "reports_cuda", "note", "source", "confidence" });
         DriverReleases out { row.at("branch").unsigned_integer(), {},
-            row.optional_as<DriverVersion>("complete_through"), provenance(row) };
+            row.optional_as<DriverVersion>("complete_through"), provenance(row), std::nullopt };
+        if (auto reported = row.find("reports_cuda")) { // null: not on record
+            reported->allow_only({ "cuda", "note", "source", "confidence" });
+            out.reports_cuda = ReportedCuda { reported->at("cuda").as<CudaVersion>(), provenance(*reported) };
+        }
         for (const auto& item : row.at("releases").items()) {
             DriverVersion release = item.as<DriverVersion>();
             if (release.major() != out.branch)

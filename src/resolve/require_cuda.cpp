@@ -55,15 +55,20 @@ const std::optional<DriverVersion>& floor_of(const matrix::CudaToolkit& toolkit,
     return host.windows_numbers ? toolkit.driver_windows : toolkit.driver_linux;
 }
 
-// The newest CUDA release whose driver floor the host's driver meets.
+// The newest CUDA release the host's driver reports: by the toolkits' driver floors, or by what
+// its branch reports where that is on record.
 const matrix::CudaToolkit* newest_supported(const matrix::Matrix& matrix, const DriverHost& host)
 {
+    const auto* branch = host.windows_numbers ? nullptr : branch_cuda(matrix, host.driver);
+    auto reported = [&](const matrix::CudaToolkit& toolkit) {
+        if (const auto& floor = floor_of(toolkit, host); floor && *floor <= host.driver)
+            return true;
+        return branch && toolkit.version.compare_truncated(branch->cuda) <= 0;
+    };
     const matrix::CudaToolkit* best = nullptr;
-    for (const auto& toolkit : matrix.toolkits()) {
-        const auto& floor = floor_of(toolkit, host);
-        if (floor && *floor <= host.driver && (!best || toolkit.version > best->version))
+    for (const auto& toolkit : matrix.toolkits())
+        if (reported(toolkit) && (!best || toolkit.version > best->version))
             best = &toolkit;
-    }
     return best;
 }
 
@@ -93,6 +98,12 @@ bool admits(const std::vector<std::vector<Constraint>>& alternatives, const Driv
 }
 
 } // namespace
+
+const matrix::ReportedCuda* branch_cuda(const matrix::Matrix& matrix, const DriverVersion& driver)
+{
+    const auto* releases = matrix.driver_releases(driver.major());
+    return releases && releases->reports_cuda ? &*releases->reports_cuda : nullptr;
+}
 
 std::string nvidia_brand(matrix::GpuSegment segment)
 {

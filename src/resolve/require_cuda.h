@@ -21,6 +21,10 @@ struct DriverHost {
     bool windows_numbers = false;
 };
 
+// The CUDA a Linux driver's branch reports where that is on record (520.56.06, below CUDA
+// 11.8's toolkit driver, reports 11.8, as every 520 release does); null: not on record.
+const matrix::ReportedCuda* branch_cuda(const matrix::Matrix& matrix, const DriverVersion& driver);
+
 // The brand NVIDIA_REQUIRE_CUDA matches for a GPU of `segment`.
 std::string nvidia_brand(matrix::GpuSegment segment);
 

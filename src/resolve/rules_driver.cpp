@@ -1,6 +1,7 @@
 #include "resolve/rules.h"
 
 #include "core/closest.h"
+#include "resolve/require_cuda.h"
 
 #include <algorithm>
 
@@ -86,6 +87,15 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
             "driver " + driver.text() + " runs CUDA " + line + " applications (the CUDA " + line + " toolkit driver is "
                 + toolkit_driver.text() + "; newer drivers run older CUDA)",
             toolkit.provenance.cite());
+        return true;
+    }
+    const auto* branch = runs_windows_driver(os) ? nullptr : branch_cuda(ctx.matrix, driver);
+    if (branch && cuda.compare_truncated(branch->cuda) <= 0) {
+        report.add(Verdict::ok, "driver-branch-cuda",
+            "driver " + driver.text() + " runs CUDA " + line + " applications: the " + std::to_string(driver.major())
+                + " branch reports CUDA " + branch->cuda.text() + " from its first release, below the CUDA " + line
+                + " toolkit driver " + toolkit_driver.text(),
+            branch->provenance.cite());
         return true;
     }
 

@@ -931,6 +931,27 @@ TEST_CASE(
 
 // --- Driver releases, update releases and cuDNN support notes --------------------------
 
+TEST_CASE("a driver branch runs the CUDA its first release reports, below that CUDA's toolkit driver", "[resolve]")
+{
+    // nvidia-smi on 520.56.06: "CUDA Version: 11.8" (ksysguard-gpu#27), though CUDA 11.8's toolkit
+    // driver is 520.61.05; the container toolkit's cuda>=11.8 reads the same number
+    Report r = check({ .frameworks = { "torch==2.1.0+cu118" }, .driver = "520.56.06", .gpus = { "GTX 1080" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(finding(r, "driver-branch-cuda")->message
+        == "driver 520.56.06 runs CUDA 11.8 applications: the 520 branch reports CUDA 11.8 from its first release, "
+           "below the CUDA 11.8 toolkit driver 520.61.05");
+    CHECK(finding(r, "driver-branch-cuda")->why
+        == "https://github.com/lestofante/ksysguard-gpu/issues/27 | https://github.com/tensorflow/docs/pull/1616");
+    CHECK(finding(r, "image-require-cuda")->verdict == Verdict::ok);
+    // so the branch as a whole runs it, and 550.40.07 runs CUDA 12.4 alike
+    CHECK(problems(check({ .cuda = "11.8", .driver = "520", .gpus = { "RTX 3080" } })).empty());
+    CHECK(problems(check({ .cuda = "12.4", .driver = "550.40.07", .gpus = { "RTX 4070" } })).empty());
+    // a newer CUDA than the branch reports is still judged by its toolkit driver
+    CHECK(problems(check({ .cuda = "12.5", .driver = "550.40.07", .gpus = { "RTX 4070" } }))
+        == Codes { "driver-minor-version-compat", "image-require-cuda" });
+}
+
 TEST_CASE("a driver given as its branch is read as the branch's newest release, and its first releases are "
           "judged too",
     "[resolve]")
