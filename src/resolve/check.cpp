@@ -112,6 +112,28 @@ std::vector<FrameworkRequest> primaries(const Query& query)
     return out;
 }
 
+// jax refuses at import a jaxlib newer than itself ("jaxlib version X is newer than and
+// incompatible with jax version Y", jax/_src/lib/__init__.py), where both name a release.
+void check_jaxlib_pairing(const Query& query, Report& report)
+{
+    const FrameworkRequest* jax = nullptr;
+    const FrameworkRequest* jaxlib = nullptr;
+    for (const auto& request : query.frameworks)
+        if (request.framework == Framework::jax)
+            (request.jaxlib ? jaxlib : jax) = &request;
+    if (!jax || !jaxlib)
+        return;
+    const auto jax_version = Pep440Version::parse(jax->version);
+    const auto jaxlib_version = Pep440Version::parse(jaxlib->version);
+    if (jax_version.release().size() < 3 || jaxlib_version.release().size() < 3 || !(jax_version < jaxlib_version))
+        return;
+    report.add(Verdict::fail, "jaxlib-newer-than-jax",
+        "jax " + jax->version + " refuses jaxlib " + jaxlib->version + " at import: \"jaxlib version " + jaxlib->version
+            + " is newer than and incompatible with jax version " + jax->version + "\"",
+        "https://github.com/jax-ml/jax/blob/00528b9858a0a6da2c32434f46fa6ab53149cebc/jax/_src/lib/__init__.py");
+    report.suggest("use jax==" + jaxlib->version + " with jaxlib==" + jaxlib->version);
+}
+
 // Several frameworks in one environment: each one's own check, its findings and
 // suggestions named after it (framework-build names it already), then whether their CUDA
 // libraries can share the environment.
@@ -280,6 +302,7 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
         return frameworks.size() > 1 ? run_together(matrix, q, frameworks) : run(matrix, q, true);
     };
     Report report = answer(query);
+    check_jaxlib_pairing(asked, report);
     if (!branch)
         return report;
     report.findings.insert(report.findings.begin(), branch->finding);

@@ -751,6 +751,22 @@ TEST_CASE("TensorFlow 1.x loads the CUDA and cuDNN its tested build configuratio
         == Codes { "cuda-cannot-target-gpu" });
 }
 
+TEST_CASE("jax refuses a jaxlib newer than itself", "[resolve][jax]")
+{
+    // google-deepmind/alphafold#1064: "jaxlib version 0.4.38 is newer than and incompatible with
+    // jax version 0.4.26"
+    Report newer = check({ .frameworks = { "jax==0.4.26", "jaxlib==0.4.38" } });
+    SHOW(newer);
+    CHECK(newer.verdict() == Verdict::fail);
+    CHECK(problems(newer) == Codes { "jaxlib-newer-than-jax" });
+    CHECK(finding(newer, "jaxlib-newer-than-jax")->message
+        == "jax 0.4.26 refuses jaxlib 0.4.38 at import: \"jaxlib version 0.4.38 is newer than and incompatible with "
+           "jax version 0.4.26\"");
+    CHECK(suggests(newer, "use jax==0.4.38 with jaxlib==0.4.38"));
+    // an older jaxlib may be one jax accepts (jax 0.3.16 on 0.3.15): its minimum is not on record
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.38", "jaxlib==0.4.36" } }), "jaxlib-newer-than-jax"));
+}
+
 TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[resolve][jax]")
 {
     Error e = error_of({ .frameworks = { "jax[cuda11_pip]==0.4.20" }, .cuda = "12.2" });
