@@ -304,6 +304,15 @@ struct TorchAarch64 {
     bool operator==(const TorchAarch64&) const = default;
 };
 
+// From this torchaudio release on, torchaudio is built against PyTorch's stable ABI and runs
+// with its own torch release and every later one, where older releases pair with one torch.
+struct TorchaudioStableAbi {
+    Pep440Version from; // 2.11
+    Provenance provenance;
+
+    bool operator==(const TorchaudioStableAbi&) const = default;
+};
+
 // The nvidia-nccl-cuN versions a pip extra requires (an == pin is a range of one), with
 // its own sources: they are read from the wheels, not from the tested configurations.
 struct PipNccl {

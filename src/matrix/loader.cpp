@@ -39,7 +39,7 @@ public:
                 m.m_cudnn.push_back(read_cudnn(row, m));
         });
         read(files, "torch.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "linux_aarch64", "windows", "releases" });
+            doc.allow_only({ "format", "sources", "linux_aarch64", "torchaudio_stable_abi", "windows", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_torch.push_back(read_torch(row));
             m.m_torch_windows = read_windows(doc);
@@ -47,6 +47,11 @@ public:
                 aarch64->allow_only({ "first_cuda_release", "pypi_cpu_only_through", "note", "source", "confidence" });
                 m.m_torch_aarch64 = TorchAarch64 { aarch64->at("first_cuda_release").as<Pep440Version>(),
                     aarch64->at("pypi_cpu_only_through").as<Pep440Version>(), provenance(*aarch64) };
+            }
+            if (auto stable = doc.find("torchaudio_stable_abi")) {
+                stable->allow_only({ "from", "note", "source", "confidence" });
+                m.m_torchaudio_stable_abi
+                    = TorchaudioStableAbi { stable->at("from").as<Pep440Version>(), provenance(*stable) };
             }
         });
         read(files, "tensorflow.json", [&](const JsonReader& doc) {

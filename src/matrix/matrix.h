@@ -47,6 +47,8 @@ public:
     const CudnnLibraries* cudnn_libraries(std::uint32_t major) const;
     const std::vector<TorchRelease>& torch_releases() const { return m_torch; }
     const std::optional<TorchAarch64>& torch_aarch64() const { return m_torch_aarch64; } // none: not on record
+    // none: not on record
+    const std::optional<TorchaudioStableAbi>& torchaudio_stable_abi() const { return m_torchaudio_stable_abi; }
     const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
     const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
     // Where their CUDA builds run on Windows; none: not on record.
@@ -99,6 +101,7 @@ private:
     std::vector<CudnnLibraries> m_cudnn_libraries;
     std::vector<TorchRelease> m_torch;
     std::optional<TorchAarch64> m_torch_aarch64;
+    std::optional<TorchaudioStableAbi> m_torchaudio_stable_abi;
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
     std::optional<WindowsGpuSupport> m_torch_windows;

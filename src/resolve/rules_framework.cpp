@@ -251,6 +251,21 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
             return;
         }
 
+    // torchaudio from 2.11 is built on PyTorch's stable ABI: it runs with the torch of its own
+    // major.minor and every later one (its CUDA major is check_companion_build's to judge)
+    const auto& stable = ctx.matrix.torchaudio_stable_abi();
+    if (!vision && stable && !(wanted < stable->from)) {
+        const Pep440Version torch = build.version ? *build.version : build.torch->versions.back();
+        auto minor_of = [](const Pep440Version& v) { return std::pair { v.release()[0], v.release()[1] }; };
+        if (minor_of(wanted) <= minor_of(torch)) {
+            report.add(Verdict::ok, "companion-stable-abi",
+                name + " " + request.version + " is built on PyTorch's stable ABI and runs with torch "
+                    + std::to_string(minor_of(wanted).first) + "." + std::to_string(minor_of(wanted).second)
+                    + " and every later release, " + build.name() + " among them",
+                stable->provenance.cite());
+            return;
+        }
+    }
     // Built for some other torch: name it, and the companion this torch needs.
     for (const auto& release : ctx.matrix.torch_releases())
         for (const auto& set : release.companions)

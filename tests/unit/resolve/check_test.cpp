@@ -304,6 +304,23 @@ TEST_CASE("case 25: torchaudio 2.0.1 is built for torch 2.0.0 and cannot go with
     CHECK(suggests(r, "use torchaudio 2.0.2 with torch 2.0.1"));
 }
 
+TEST_CASE("torchaudio 2.11, built on PyTorch's stable ABI, runs with every later torch", "[resolve]")
+{
+    // TorchAudio 2.11's installation guide: "supports PyTorch 2.11 and all later versions"
+    Report later = check({ .frameworks = { "torch==2.13.0", "torchaudio==2.11.0" } });
+    SHOW(later);
+    CHECK(later.verdict() == Verdict::ok);
+    CHECK(finding(later, "companion-stable-abi")->message
+        == "torchaudio 2.11.0 is built on PyTorch's stable ABI and runs with torch 2.11 and every later release, torch "
+           "2.13.0 cu130 among them");
+    CHECK_THAT(finding(later, "companion-stable-abi")->why,
+        StartsWith("https://docs.pytorch.org/audio/2.11.0/installation.html"));
+    // its own torch pairs as before; an older one does not run it
+    CHECK(has_code(check({ .frameworks = { "torch==2.11.0", "torchaudio==2.11.0" } }), "companion-paired"));
+    CHECK(
+        problems(check({ .frameworks = { "torch==2.10.0", "torchaudio==2.11.0" } })) == Codes { "companion-mismatch" });
+}
+
 TEST_CASE("case 25: torchaudio 2.0.2 pairs with torch 2.0.1", "[resolve]")
 {
     Report r = check({ .frameworks = { "torch==2.0.1", "torchaudio==2.0.2" } });
