@@ -175,7 +175,7 @@ void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Re
 // Before 2.1 TensorFlow's GPU build is the tensorflow-gpu package and tensorflow the CPU one,
 // but for 1.15.0, whose tensorflow carried both (tensorflow#36347: "1.15.2 uses tensorflow_gpu
 // for GPU and tensorflow for CPU"). The rows are the GPU builds: say which package that is.
-void check_tensorflow_package(const Context& ctx, const FrameworkRequest& request, Report& report)
+void check_tensorflow_package(const FrameworkRequest& request, Report& report)
 {
     const auto version = Pep440Version::parse(request.version); // 1.15 reads as 1.15.0
     if (request.tensorflow_gpu || !(version < Pep440Version::parse("2.1")) || version == Pep440Version::parse("1.15.0"))
@@ -380,7 +380,7 @@ void check_framework(const Context& ctx, Report& report)
             if (ctx.query.cuda && ctx.build && ctx.build->jax_build)
                 check_jax_host_cuda(ctx, request, report);
             if (ctx.build && ctx.build->tensorflow)
-                check_tensorflow_package(ctx, request, report);
+                check_tensorflow_package(request, report);
         }
     }
 }
