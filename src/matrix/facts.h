@@ -287,6 +287,9 @@ struct TorchRelease {
     // Whether those free-threaded wheels include Windows ones (2.6's 3.13t are Linux x86_64
     // only); not known: not on record.
     std::optional<bool> python_free_threaded_windows;
+    // Pythons the line has wheels for but whose torch.compile raises there ("Dynamo is not
+    // supported on Python 3.12+"): eager mode runs. Empty: none on record.
+    std::vector<PythonVersion> python_without_compile;
     std::vector<TorchVariant> variants;
     std::vector<CompanionSet> companions;
     Provenance provenance;

@@ -344,7 +344,8 @@ private:
         row.allow_only({ "line", "versions", "python", "variants", "companions", "note", "source", "confidence" });
         JsonReader python = row.at("python");
         python.allow_only({ "min", "max", "experimental", "experimental_windows_wheels", "free_threaded",
-            "free_threaded_windows_wheels" });
+            "free_threaded_windows_wheels", "without_compile" });
+        auto without_compile = python.find("without_compile");
         auto free_threaded = python.find("free_threaded"); // null: not on record
         auto windows = python.find("experimental_windows_wheels"); // null: not on record
         auto free_threaded_windows = python.find("free_threaded_windows_wheels"); // null: not on record
@@ -352,7 +353,8 @@ private:
             { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
             list<PythonVersion>(python.at("experimental")), windows ? std::optional(windows->boolean()) : std::nullopt,
             free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt,
-            free_threaded_windows ? std::optional(free_threaded_windows->boolean()) : std::nullopt, {}, {},
+            free_threaded_windows ? std::optional(free_threaded_windows->boolean()) : std::nullopt,
+            without_compile ? list<PythonVersion>(*without_compile) : std::vector<PythonVersion> {}, {}, {},
             provenance(row) };
         if (release.python_experimental_windows && release.python_experimental.empty())
             python.at("experimental_windows_wheels")

@@ -66,6 +66,42 @@ std::optional<std::string> first_torch_supporting(const matrix::Matrix& matrix, 
     return first ? std::optional(first->line) : std::nullopt;
 }
 
+// The oldest torch line whose torch.compile runs on `python`, newer than `after`.
+std::optional<std::string> first_torch_compiling(
+    const matrix::Matrix& matrix, const PythonVersion& python, const std::string& after)
+{
+    const matrix::TorchRelease* first = nullptr;
+    for (const auto& release : matrix.torch_releases()) {
+        const auto& without = release.python_without_compile;
+        bool compiles = std::none_of(
+            without.begin(), without.end(), [&](const PythonVersion& v) { return python.compare_truncated(v) == 0; });
+        if (compiles && release.python.contains(python)
+            && Pep440Version::parse(after) < Pep440Version::parse(release.line)
+            && (!first || Pep440Version::parse(release.line) < Pep440Version::parse(first->line)))
+            first = &release;
+    }
+    return first ? std::optional(first->line) : std::nullopt;
+}
+
+// A torch line may ship wheels for a Python its torch.compile refuses (Dynamo comes to a new
+// Python a release or two after the wheels): eager mode runs, torch.compile raises.
+void check_compile_python(const Context& ctx, const PythonVersion& python, Report& report)
+{
+    const auto* torch = ctx.build->torch;
+    if (!torch)
+        return;
+    const auto& without = torch->python_without_compile;
+    if (std::none_of(
+            without.begin(), without.end(), [&](const PythonVersion& v) { return python.compare_truncated(v) == 0; }))
+        return;
+    const std::string minor = python.truncated(2).text();
+    const auto line = first_torch_compiling(ctx.matrix, python, torch->line);
+    report.add(Verdict::warn, "torch-compile-unsupported-python",
+        ctx.build->name() + " runs on Python " + minor + " in eager mode, but its torch.compile refuses Python " + minor
+            + " with a RuntimeError" + (line ? "; torch " + *line + " compiles on it" : ""),
+        torch->provenance.cite());
+}
+
 void check_python(const Context& ctx, Report& report)
 {
     const auto& python = ctx.query.python;
@@ -73,8 +109,10 @@ void check_python(const Context& ctx, Report& report)
         return;
     if (ctx.query.free_threaded)
         check_free_threaded(ctx, *python, report);
-    if (ctx.build->python.contains(*python))
+    if (ctx.build->python.contains(*python)) {
+        check_compile_python(ctx, *python, report);
         return;
+    }
     const auto& experimental = ctx.build->python_experimental; // only torch lines list any
     if (std::any_of(experimental.begin(), experimental.end(),
             [&](const PythonVersion& v) { return python->compare_truncated(v) == 0; })) {
@@ -92,6 +130,7 @@ void check_python(const Context& ctx, Report& report)
             ctx.build->name() + " supports Python " + ctx.build->python.describe() + "; its support of "
                 + python->text() + " is experimental",
             ctx.build->torch->provenance.cite());
+        check_compile_python(ctx, *python, report);
         return;
     }
     report.add(Verdict::fail, "python-unsupported",

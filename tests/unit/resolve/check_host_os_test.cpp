@@ -129,9 +129,9 @@ TEST_CASE("torch 2.5's experimental Python 3.13 has no Windows wheels: they begi
         == "torch 2.5.1 cu124 has no Python 3.13 wheels for Windows: its support of it is experimental, and on Linux "
            "only");
     CHECK(suggests(windows, "use Python 3.9-3.12 with torch 2.5.1 cu124, or torch >= 2.6 with Python 3.13"));
-    // on Linux it is the experimental support PyTorch's matrix names
+    // on Linux it is the experimental support PyTorch's matrix names, without torch.compile
     CHECK(problems(check({ .frameworks = { "torch==2.5.1+cu124" }, .python = "3.13" }))
-        == Codes { "python-experimental" });
+        == Codes { "python-experimental", "torch-compile-unsupported-python" });
     CHECK(problems(check({ .frameworks = { "torch==2.6.0+cu124" }, .python = "3.13", .os = "windows" })).empty());
 }
 

@@ -539,6 +539,27 @@ TEST_CASE("a Python outside the framework's range is an error naming the range",
     CHECK_THAT(unsupported->message, Contains("supports Python " + range + ", not " + python));
 }
 
+TEST_CASE("a torch line's wheels may run a Python its torch.compile refuses", "[resolve]")
+{
+    // pytorch/pytorch#169401: in 2.9 "torch.compile is not supported on Python 3.14+"; #169875:
+    // 2.10 "torch.compile can now be used in Python 3.14"
+    Report r = check({ .frameworks = { "torch==2.9.0" }, .python = "3.14" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "torch-compile-unsupported-python" });
+    CHECK(finding(r, "torch-compile-unsupported-python")->message
+        == "torch 2.9.0 cu128 runs on Python 3.14 in eager mode, but its torch.compile refuses Python 3.14 with a "
+           "RuntimeError; torch 2.10 compiles on it");
+    CHECK(problems(check({ .frameworks = { "torch==2.10.0" }, .python = "3.14" })).empty());
+    // #104918: 2.0.1 on Python 3.11 ("Python 3.11+ not yet supported for torch.compile")
+    CHECK_THAT(
+        finding(check({ .frameworks = { "torch==2.0.1" }, .python = "3.11" }), "torch-compile-unsupported-python")
+            ->message,
+        Catch::Matchers::EndsWith("; torch 2.1 compiles on it"));
+    // a Python the line has no wheels for is that failure alone
+    CHECK(problems(check({ .frameworks = { "torch==2.9.0" }, .python = "3.15" })) == Codes { "python-unsupported" });
+}
+
 TEST_CASE("a Python a torch line supports experimentally warns, citing PyTorch's release matrix", "[resolve]")
 {
     // RELEASE.md: 2.2 and 2.3 ">=3.8, <=3.11, (3.12 experimental)"; 2.5 ">=3.9, <=3.12, (3.13 experimental)".
@@ -552,7 +573,8 @@ TEST_CASE("a Python a torch line supports experimentally warns, citing PyTorch's
     Report r = check({ .frameworks = { framework }, .python = python });
     SHOW(r);
     CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes { "python-experimental" });
+    // none of these lines' torch.compile runs on its experimental Python (pytorch#120233, #144048)
+    CHECK(problems(r) == Codes { "python-experimental", "torch-compile-unsupported-python" });
     const Finding* experimental = finding(r, "python-experimental");
     REQUIRE(experimental);
     CHECK(experimental->message == message);
