@@ -8,6 +8,13 @@
 namespace dlenv::resolve {
 namespace {
 
+// True when `pythons` names `python`'s minor (3.13 for 3.13.1).
+bool names_python(const std::vector<PythonVersion>& pythons, const PythonVersion& python)
+{
+    return std::any_of(
+        pythons.begin(), pythons.end(), [&](const PythonVersion& v) { return python.compare_truncated(v) == 0; });
+}
+
 // A free-threaded CPython ("3.13t") loads only wheels built for its ABI (cp313t): torch ships
 // them from 2.6, all experimental in PyTorch's words; TensorFlow's and JAX's are not on record.
 void check_free_threaded(const Context& ctx, const PythonVersion& python, Report& report)
@@ -21,11 +28,9 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
         return;
     }
     std::vector<std::string> shipped;
-    bool listed = false;
-    for (const auto& v : *build.python_free_threaded) {
+    for (const auto& v : *build.python_free_threaded)
         shipped.push_back(v.text() + "t");
-        listed = listed || python.compare_truncated(v) == 0;
-    }
+    const bool listed = names_python(*build.python_free_threaded, python);
     const std::string source = build.torch->provenance.cite();
     if (!listed) {
         report.add(Verdict::fail, "python-free-threaded-unsupported",
@@ -55,32 +60,32 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
         source);
 }
 
-// The oldest torch line that supports `python` outright.
-std::optional<std::string> first_torch_supporting(const matrix::Matrix& matrix, const PythonVersion& python)
+// The oldest torch line `wanted` holds for.
+template <typename Predicate>
+std::optional<std::string> first_torch_line(const matrix::Matrix& matrix, Predicate wanted)
 {
     const matrix::TorchRelease* first = nullptr;
     for (const auto& release : matrix.torch_releases())
-        if (release.python.contains(python)
-            && (!first || Pep440Version::parse(release.line) < Pep440Version::parse(first->line)))
+        if (wanted(release) && (!first || Pep440Version::parse(release.line) < Pep440Version::parse(first->line)))
             first = &release;
     return first ? std::optional(first->line) : std::nullopt;
 }
 
-// The oldest torch line whose torch.compile runs on `python`, newer than `after`.
+// The oldest torch line that supports `python` outright.
+std::optional<std::string> first_torch_supporting(const matrix::Matrix& matrix, const PythonVersion& python)
+{
+    return first_torch_line(
+        matrix, [&](const matrix::TorchRelease& release) { return release.python.contains(python); });
+}
+
+// The oldest torch line newer than `after` whose torch.compile runs on `python`.
 std::optional<std::string> first_torch_compiling(
     const matrix::Matrix& matrix, const PythonVersion& python, const std::string& after)
 {
-    const matrix::TorchRelease* first = nullptr;
-    for (const auto& release : matrix.torch_releases()) {
-        const auto& without = release.python_without_compile;
-        bool compiles = std::none_of(
-            without.begin(), without.end(), [&](const PythonVersion& v) { return python.compare_truncated(v) == 0; });
-        if (compiles && release.python.contains(python)
-            && Pep440Version::parse(after) < Pep440Version::parse(release.line)
-            && (!first || Pep440Version::parse(release.line) < Pep440Version::parse(first->line)))
-            first = &release;
-    }
-    return first ? std::optional(first->line) : std::nullopt;
+    return first_torch_line(matrix, [&](const matrix::TorchRelease& release) {
+        return release.python.contains(python) && !names_python(release.python_without_compile, python)
+            && Pep440Version::parse(after) < Pep440Version::parse(release.line);
+    });
 }
 
 // A torch line may ship wheels for a Python its torch.compile refuses (Dynamo comes to a new
@@ -90,9 +95,7 @@ void check_compile_python(const Context& ctx, const PythonVersion& python, Repor
     const auto* torch = ctx.build->torch;
     if (!torch)
         return;
-    const auto& without = torch->python_without_compile;
-    if (std::none_of(
-            without.begin(), without.end(), [&](const PythonVersion& v) { return python.compare_truncated(v) == 0; }))
+    if (!names_python(torch->python_without_compile, python))
         return;
     const std::string minor = python.truncated(2).text();
     const auto line = first_torch_compiling(ctx.matrix, python, torch->line);
@@ -113,9 +116,7 @@ void check_python(const Context& ctx, Report& report)
         check_compile_python(ctx, *python, report);
         return;
     }
-    const auto& experimental = ctx.build->python_experimental; // only torch lines list any
-    if (std::any_of(experimental.begin(), experimental.end(),
-            [&](const PythonVersion& v) { return python->compare_truncated(v) == 0; })) {
+    if (names_python(ctx.build->python_experimental, *python)) { // only torch lines list any
         if (ctx.query.os == HostOs::windows_native && ctx.build->torch->python_experimental_windows == false) {
             report.add(Verdict::fail, "python-unsupported",
                 ctx.build->name() + " has no Python " + python->text()
