@@ -72,12 +72,13 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
         "Check whether a framework / CUDA / cuDNN / driver / GPU / Python "
         "combination works, and why");
     cmd->add_option("--framework", args->frameworks,
-           "NAME[EXTRA]==VERSION: torch, torchvision, torchaudio, tensorflow, jax; 2.1 means the 2.1 line; "
+           "NAME[EXTRA]==VERSION: torch, torchvision, torchaudio, tensorflow, jax; 2.1 means the 2.1 line, and "
+           "NAME alone the newest release on record; "
            "a local label pins the build (torch==2.1.2+cu118); the pip extra it is installed with "
            "(tensorflow[and-cuda]==2.16, jax[cuda12_local]==0.4.31); repeat it for companions, or for "
            "frameworks installed together (torch and jax), each checked on its own and for the CUDA libraries "
            "they would share")
-        ->type_name("NAME[EXTRA]==VERSION");
+        ->type_name("NAME[EXTRA][==VERSION]");
     cmd->add_option("--cuda", args->cuda, "CUDA version X.Y[.Z]: selects the framework's build, or the toolkit")
         ->type_name("X.Y[.Z]");
     cmd->add_option("--cudnn", args->cudnn, "cuDNN version")->type_name("X.Y[.Z[.W]]");

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "resolve/driver_branch.h"
 #include "resolve/neighbours.h"
+#include "resolve/newest_release.h"
 #include "resolve/rules.h"
 
 #include <algorithm>
@@ -289,7 +290,9 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 
 Report check(const matrix::Matrix& matrix, const Query& asked)
 {
-    auto [query, branch] = read_driver_branch(matrix, asked);
+    auto [with_driver, branch] = read_driver_branch(matrix, asked);
+    auto [named, newest] = read_newest_releases(matrix, with_driver);
+    Query query = named;
     validate_versions(matrix, query);
     auto frameworks = primaries(query);
     // one request per framework (jaxlib's, where jax and jaxlib are both named), then companions
@@ -302,7 +305,8 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
         return frameworks.size() > 1 ? run_together(matrix, q, frameworks) : run(matrix, q, true);
     };
     Report report = answer(query);
-    check_jaxlib_pairing(asked, report);
+    check_jaxlib_pairing(named, report);
+    report.findings.insert(report.findings.begin(), newest.begin(), newest.end());
     if (!branch)
         return report;
     report.findings.insert(report.findings.begin(), branch->finding);

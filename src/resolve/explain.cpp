@@ -2,6 +2,7 @@
 
 #include "resolve/driver_branch.h"
 #include "resolve/framework_build.h"
+#include "resolve/newest_release.h"
 #include "resolve/rules.h"
 #include "resolve/targets.h"
 
@@ -257,7 +258,7 @@ void add_cudnn(const matrix::Matrix& matrix, const CudnnVersion& version, Rows& 
 
 std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
 {
-    const Query query = read_driver_branch(matrix, asked).query;
+    const Query query = read_newest_releases(matrix, read_driver_branch(matrix, asked).query).query;
     Rows rows;
     std::optional<CudaVersion> cuda = query.cuda;
     std::optional<CudnnVersion> cudnn = query.cudnn;

@@ -152,12 +152,11 @@ std::string take_extra(std::string_view text, std::string& name)
 FrameworkRequest FrameworkRequest::parse(std::string_view text)
 {
     std::size_t eq = text.find("==");
-    if (eq == std::string_view::npos)
-        throw Error(ErrorCode::invalid_input, "'" + std::string(text) + "' does not name a version",
-            "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0");
     std::string name(text.substr(0, eq));
-    std::string version(text.substr(eq + 2));
     std::string extra = take_extra(text, name);
+    if (eq == std::string_view::npos && name.find_first_of("<>=!~ ") != std::string::npos)
+        throw Error(ErrorCode::invalid_input, "'" + std::string(text) + "' does not name one version",
+            "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0, or NAME alone for the newest release");
 
     std::vector<std::string> names;
     for (auto f :
@@ -177,6 +176,15 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
                 + "known: " + join_alternatives(names, " and "));
     }
     request.framework = static_cast<Framework>(it - names.begin());
+    request.extra = std::move(extra);
+    request.jaxlib = is_jaxlib(name);
+    request.tensorflow_gpu = tensorflow_gpu;
+    if (eq == std::string_view::npos) { // the newest release: pip's answer to the name alone
+        if (tensorflow_gpu)
+            refuse_retired_tensorflow_gpu(name, Pep440Version::parse("2.12.0"));
+        return request;
+    }
+    const std::string version(text.substr(eq + 2));
     auto parsed = Pep440Version::try_parse(version);
     // a pre-release names the X.Y.Z it comes before, so its line is that release's
     if (!parsed || parsed->release().size() < (parsed->is_prerelease() ? 3 : 2))
@@ -186,9 +194,6 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
         refuse_retired_tensorflow_gpu(name, *parsed);
     request.version = parsed->public_str();
     request.local = parsed->local_str();
-    request.extra = std::move(extra);
-    request.jaxlib = is_jaxlib(name);
-    request.tensorflow_gpu = tensorflow_gpu;
     return request;
 }
 
@@ -223,7 +228,8 @@ bool FrameworkRequest::is_pre_release() const
 
 std::string FrameworkRequest::text() const
 {
-    return package() + (extra.empty() ? "" : "[" + extra + "]") + "==" + version + (local.empty() ? "" : "+" + local);
+    return package() + (extra.empty() ? "" : "[" + extra + "]") + (version.empty() ? "" : "==" + version)
+        + (local.empty() ? "" : "+" + local);
 }
 
 std::string FrameworkRequest::package() const

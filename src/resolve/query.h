@@ -14,12 +14,13 @@ enum class Framework { torch, torchvision, torchaudio, tensorflow, jax };
 std::string_view to_string(Framework framework);
 bool is_companion(Framework framework); // torchvision and torchaudio go along with torch
 
-// "torch==2.1", "torch==2.1.2+cu118", "tensorflow[and-cuda]==2.16": a framework, a version
-// or release line, optionally the build's local label, which pins the CUDA variant, and
-// the pip extra it is installed with.
+// "torch==2.1", "torch==2.1.2+cu118", "tensorflow[and-cuda]==2.16", "jax[cuda12]": a
+// framework, a version or release line (none: the newest release, as pip reads the name
+// alone), optionally the build's local label, which pins the CUDA variant, and the pip extra
+// it is installed with.
 struct FrameworkRequest {
     Framework framework;
-    std::string version; // "2.1", "2.1.2" or "2.1.2rc1", without the local label
+    std::string version; // "2.1", "2.1.2" or "2.1.2rc1", without the local label; empty: the newest release
     std::string local; // "cu118", or empty
     std::string extra {}; // "and-cuda", "cuda12"; empty: JAX's pip CUDA build, none for TensorFlow
     bool jaxlib = false; // named as jaxlib, whose versions before 0.4 are not jax's

@@ -698,9 +698,14 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
             "'tensorflow-gpu' was retired after 2.11: its GPU build is the tensorflow package itself",
             "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
             "https://pypi.org/project/tensorflow-gpu/" },
-        { "torch", "'torch' does not name a version", "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
-        { "torch>=2.1", "'torch>=2.1' does not name a version",
-            "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0" },
+        // pip installs the newest tensorflow-gpu, the stub
+        { "tensorflow-gpu", "'tensorflow-gpu' was retired after 2.11: its GPU build is the tensorflow package itself",
+            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
+            "https://pypi.org/project/tensorflow-gpu/" },
+        { "torch>=2.1", "'torch>=2.1' does not name one version",
+            "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0, or NAME alone for the newest release" },
+        { "torch=2.1", "'torch=2.1' does not name one version",
+            "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0, or NAME alone for the newest release" },
         { "torch==2", "'2' is not a release of torch",
             "write a release line or version, e.g. torch==2.1 or torch==2.1.2" },
         { "torch==2.1rc1", "'2.1rc1' is not a release of torch",
@@ -736,6 +741,8 @@ TEST_CASE("a framework request keeps its extra, version and local label apart", 
             { "torchaudio==2.0.1", Framework::torchaudio, "", "2.0.1", "" },
             { "jax==0.4.30", Framework::jax, "", "0.4.30", "" },
             { "jax[cuda12_local]==0.4.30", Framework::jax, "cuda12_local", "0.4.30", "" },
+            { "jax[cuda12]", Framework::jax, "cuda12", "", "" }, // the newest release
+            { "torch", Framework::torch, "", "", "" },
         }));
     CAPTURE(text);
     auto request = FrameworkRequest::parse(text);
@@ -1054,6 +1061,39 @@ TEST_CASE("a driver given as its branch is read as the branch's newest release, 
     CHECK_THAT(unknown.hint(),
         StartsWith("give the release nvidia-smi shows (535.104.05); branches on record: 610, 595, 590, 580,"));
     CHECK(error_of({ .driver = "99999" }).message() == "'99999' is not a driver version");
+}
+
+TEST_CASE("a framework named without a version is read as its newest release on record, a companion as the one "
+          "paired with its torch",
+    "[resolve]")
+{
+    // pip install "jax[cuda12]" on native Windows: JAX publishes no CUDA build for it
+    Report r = check({ .frameworks = { "jax[cuda12]" }, .os = "windows" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(r.findings.front().code == "framework-newest-release");
+    CHECK(r.findings.front().verdict == Verdict::ok);
+    CHECK(r.findings.front().message
+        == "jax[cuda12] names no version: read as jax 0.11.0, the newest release on record (what pip installs, "
+           "unless a newer one is out): pin the version for an answer about yours");
+    CHECK_THAT(r.findings.front().why, StartsWith("https://github.com/jax-ml/jax/blob/"));
+    CHECK(problems(r) == problems(check({ .frameworks = { "jax[cuda12]==0.11.0" }, .os = "windows" })));
+    CHECK(problems(r) == Codes { "framework-no-windows-gpu" });
+
+    // torchvision alone beside torch 2.1 is the 2.1 line's newest pairing (torch 2.1.2, torchvision 0.16.2)
+    Report paired = check({ .frameworks = { "torch==2.1", "torchvision" } });
+    SHOW(paired);
+    CHECK(paired.verdict() == Verdict::ok);
+    CHECK(finding(paired, "framework-newest-release")->message
+        == "torchvision names no version: read as torchvision 0.16.2, the newest release on record (what pip "
+           "installs, unless a newer one is out): pin the version for an answer about yours");
+
+    // every bare name gets its own finding; a named version none
+    Report two = check({ .frameworks = { "torch", "jax" } });
+    CHECK(std::count_if(two.findings.begin(), two.findings.end(), [](const Finding& f) {
+        return f.code == "framework-newest-release";
+    }) == 2);
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.11.0" } }), "framework-newest-release"));
 }
 
 TEST_CASE("a driver number no Linux release carries warns, naming the nearest releases", "[resolve]")

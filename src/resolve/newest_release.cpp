@@ -1,0 +1,112 @@
+#include "resolve/newest_release.h"
+
+#include "core/error.h"
+
+#include <optional>
+
+namespace dlenv::resolve {
+namespace {
+
+struct Newest {
+    Pep440Version version;
+    std::string why; // the sources of the row that holds it
+};
+
+Error nothing_on_record(const FrameworkRequest& request)
+{
+    return Error(ErrorCode::invalid_input, "the matrix holds no " + request.package() + " release",
+        "name its version: " + request.package() + "==VERSION");
+}
+
+// The newest release, pre-releases aside, of `releases`.
+template <typename Release> Newest newest_of(const std::vector<Release>& releases, const FrameworkRequest& request)
+{
+    const Pep440Version* newest = nullptr;
+    const Release* row = nullptr;
+    for (const auto& release : releases)
+        for (const auto& version : release.versions)
+            if (!version.is_prerelease() && (!newest || *newest < version)) {
+                newest = &version;
+                row = &release;
+            }
+    if (!newest)
+        throw nothing_on_record(request);
+    return { *newest, row->provenance.cite() };
+}
+
+Newest newest_framework(const matrix::Matrix& matrix, const FrameworkRequest& request)
+{
+    switch (request.framework) {
+    case Framework::torch:
+        return newest_of(matrix.torch_releases(), request);
+    case Framework::tensorflow:
+        return newest_of(matrix.tensorflow_releases(), request);
+    default:
+        return newest_of(matrix.jax_releases(), request);
+    }
+}
+
+// The torch releases `request` names: its version, or every release of its line.
+bool names_torch(const FrameworkRequest& request, const Pep440Version& torch)
+{
+    const auto asked = Pep440Version::parse(request.version);
+    if (asked.release().size() > 2)
+        return torch.without_local() == asked;
+    return torch.release().size() >= 2 && torch.release()[0] == asked.release()[0]
+        && torch.release()[1] == asked.release()[1];
+}
+
+// The companion paired with the newest torch the query names (any torch where it names none).
+Newest newest_companion(
+    const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<FrameworkRequest>& torch)
+{
+    auto version_of = [&](const matrix::CompanionSet& set) {
+        return request.framework == Framework::torchvision ? set.torchvision : set.torchaudio;
+    };
+    const matrix::CompanionSet* newest = nullptr;
+    for (const auto& release : matrix.torch_releases())
+        for (const auto& set : release.companions)
+            if (version_of(set) && (!torch || names_torch(*torch, set.torch)) && (!newest || newest->torch < set.torch))
+                newest = &set;
+    if (!newest && torch)
+        throw Error(ErrorCode::invalid_input,
+            "the matrix pairs no " + request.package() + " release with torch " + torch->version,
+            "name its version: " + request.package() + "==VERSION");
+    if (!newest)
+        throw nothing_on_record(request);
+    return { version_of(*newest)->without_local(), newest->provenance.cite() };
+}
+
+Finding newest_finding(const FrameworkRequest& asked, const Pep440Version& version, const std::string& why)
+{
+    return Finding { .code = "framework-newest-release",
+        .verdict = Verdict::ok,
+        .message = asked.text() + " names no version: read as " + asked.package() + " " + version.str()
+            + ", the newest release on record (what pip installs, unless a newer one is out): pin the version "
+            + "for an answer about yours",
+        .why = why };
+}
+
+} // namespace
+
+NewestRead read_newest_releases(const matrix::Matrix& matrix, const Query& query)
+{
+    NewestRead read { query, {} };
+    auto read_as = [&](FrameworkRequest& request, const Newest& newest) {
+        read.findings.push_back(newest_finding(request, newest.version, newest.why));
+        request.version = newest.version.public_str();
+    };
+    for (auto& request : read.query.frameworks)
+        if (request.version.empty() && !is_companion(request.framework))
+            read_as(request, newest_framework(matrix, request));
+    std::optional<FrameworkRequest> torch;
+    for (const auto& request : read.query.frameworks)
+        if (request.framework == Framework::torch)
+            torch = request;
+    for (auto& request : read.query.frameworks)
+        if (request.version.empty())
+            read_as(request, newest_companion(matrix, request, torch));
+    return read;
+}
+
+} // namespace dlenv::resolve
