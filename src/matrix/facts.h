@@ -422,6 +422,9 @@ struct JaxRelease {
     // `versions` are both.
     std::vector<Pep440Version> jax_versions;
     PythonRange python;
+    // The Pythons whose free-threaded build ("3.13t") the row's releases ship wheels for;
+    // empty: none; not known: not on record.
+    std::optional<std::vector<PythonVersion>> python_free_threaded;
     std::vector<JaxBuild> builds; // the default build first
     std::optional<JaxBlackwell> blackwell; // none: not on record
     Provenance provenance;

@@ -82,7 +82,7 @@ template <typename A> void fields(A& a, JaxBuild& r)
 template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.others_fail, r.provenance); }
 template <typename A> void fields(A& a, JaxRelease& r)
 {
-    a(r.line, r.versions, r.jax_versions, r.python, r.builds, r.blackwell, r.provenance);
+    a(r.line, r.versions, r.jax_versions, r.python, r.python_free_threaded, r.builds, r.blackwell, r.provenance);
 }
 template <typename A> void fields(A& a, WindowsGpuSupport& r)
 {

@@ -493,9 +493,14 @@ private:
         row.allow_only(
             { "line", "versions", "jax_versions", "python", "builds", "blackwell", "note", "source", "confidence" });
         auto jax_versions = row.find("jax_versions");
+        JsonReader python = row.at("python");
+        python.allow_only({ "min", "max", "free_threaded" });
+        auto free_threaded = python.find("free_threaded"); // null: not on record
         JaxRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             jax_versions ? list<Pep440Version>(*jax_versions) : std::vector<Pep440Version> {},
-            range<PythonVersion>(row.at("python")), {}, {}, provenance(row) };
+            { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
+            free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt, {}, {},
+            provenance(row) };
         auto line_of = [](const Pep440Version& v) {
             return std::pair(v.release()[0], v.release().size() > 1 ? v.release()[1] : 0);
         };

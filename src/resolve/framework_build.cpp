@@ -304,6 +304,7 @@ std::optional<FrameworkBuild> select_framework_build(
                 .cuda = cuda && chosen->cuda.contains(*cuda) ? *cuda : *chosen->cuda.min,
                 .cudnn = label && label->cudnn ? label->cudnn : chosen->cudnn.min,
                 .python = release.python,
+                .python_free_threaded = release.python_free_threaded,
                 .jax = &release,
                 .jax_build = chosen,
                 .provenance = release.provenance,

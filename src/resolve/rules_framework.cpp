@@ -16,7 +16,9 @@ bool names_python(const std::vector<PythonVersion>& pythons, const PythonVersion
 }
 
 // A free-threaded CPython ("3.13t") loads only wheels built for its ABI (cp313t): torch ships
-// them from 2.6, all experimental in PyTorch's words; TensorFlow's and JAX's are not on record.
+// them from 2.6, all experimental in PyTorch's words; JAX from a 0.5-0.7 release (3.13t, which
+// it calls experimental, to 0.10; 3.14t on); TensorFlow's are not on record. CPython itself
+// supports its free-threaded build from 3.14 (PEP 779); 3.13's was experimental (PEP 703).
 void check_free_threaded(const Context& ctx, const PythonVersion& python, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
@@ -31,11 +33,21 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
     for (const auto& v : *build.python_free_threaded)
         shipped.push_back(v.text() + "t");
     const bool listed = names_python(*build.python_free_threaded, python);
-    const std::string source = build.torch->provenance.cite();
+    const std::string source = (build.torch ? build.torch->provenance : build.provenance).cite();
     if (!listed) {
         report.add(Verdict::fail, "python-free-threaded-unsupported",
             build.name() + " ships no wheels for the free-threaded Python " + wanted
                 + (shipped.empty() ? "" : " (its free-threaded wheels: " + join_alternatives(shipped, " and ") + ")"),
+            source);
+        return;
+    }
+    if (build.framework == Framework::jax) {
+        const bool experimental = python.truncated(2) < PythonVersion::parse("3.14");
+        report.add(experimental ? Verdict::warn : Verdict::ok, "python-free-threaded",
+            build.name() + " ships wheels for the free-threaded Python " + wanted
+                + (experimental ? ", an experimental build in JAX's words (CPython supports its free-threaded "
+                                  "build from 3.14)"
+                                : ""),
             source);
         return;
     }

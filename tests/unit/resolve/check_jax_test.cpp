@@ -419,3 +419,34 @@ TEST_CASE("JAX before 0.4.8 needs a driver at least as new as the system CUDA to
     CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.30" }, .cuda = "12.4", .driver = "535.104.05" }),
         "jax-driver-below-toolkit"));
 }
+
+TEST_CASE("jax ships free-threaded 3.13t and 3.14t wheels from 0.7.1, calls 3.13t experimental, and drops it in 0.11.0",
+    "[resolve][jax]")
+{
+    Report dropped = check({ .frameworks = { "jax==0.11.0" }, .python = "3.13t" });
+    SHOW(dropped);
+    CHECK(dropped.verdict() == Verdict::fail);
+    CHECK(problems(dropped) == Codes { "python-free-threaded-unsupported" });
+    CHECK(finding(dropped, "python-free-threaded-unsupported")->message
+        == "jax 0.11.0 cuda13 ships no wheels for the free-threaded Python 3.13t (its free-threaded wheels: 3.14t)");
+    CHECK_THAT(finding(dropped, "python-free-threaded-unsupported")->why,
+        StartsWith("https://github.com/jax-ml/jax/blob/cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/CHANGELOG.md"));
+
+    Report experimental = check({ .frameworks = { "jax==0.10.2" }, .python = "3.13t" });
+    CHECK(experimental.verdict() == Verdict::warn);
+    CHECK(finding(experimental, "python-free-threaded")->message
+        == "jax 0.10.2 cuda13 ships wheels for the free-threaded Python 3.13t, an experimental build in JAX's words "
+           "(CPython supports its free-threaded build from 3.14)");
+
+    for (const char* jax : { "jax==0.7.1", "jax==0.11.0" }) {
+        Report supported = check({ .frameworks = { jax }, .python = "3.14t" });
+        CAPTURE(jax);
+        CHECK(supported.verdict() == Verdict::ok);
+        CHECK(finding(supported, "python-free-threaded")->verdict == Verdict::ok);
+    }
+
+    // the changelog says Linux had free-threaded builds before 0.7.1, not from which release
+    Report before = check({ .frameworks = { "jax==0.6.0" }, .python = "3.13t" });
+    CHECK(before.verdict() == Verdict::ok);
+    CHECK(finding(before, "python-free-threaded-unknown")->verdict == Verdict::unknown);
+}
