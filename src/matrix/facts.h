@@ -243,6 +243,16 @@ struct CudnnRelease {
     bool operator==(const CudnnRelease&) const = default;
 };
 
+// The GPU code of a torch variant's Windows wheels, built with a TORCH_CUDA_ARCH_LIST of their
+// own (2.7's cu128 from 5.0 where Linux's starts at 7.5; 6.1 listed where Linux relies on 6.0).
+struct WindowsGpuCode {
+    std::vector<ComputeCapability> arch_list;
+    std::vector<ComputeCapability> ptx; // empty: no PTX
+    Provenance provenance;
+
+    bool operator==(const WindowsGpuCode&) const = default;
+};
+
 struct TorchVariant {
     std::string tag; // "cu118"
     CudaVersion cuda;
@@ -253,6 +263,8 @@ struct TorchVariant {
     std::optional<NcclVersion> nccl;
     std::optional<std::vector<ComputeCapability>> arch_list; // none: not known
     std::optional<std::vector<ComputeCapability>> ptx; // none: not known; empty: no PTX
+    // none: not on record, and native Windows is judged by the Linux wheels' code
+    std::optional<WindowsGpuCode> windows;
     Provenance provenance;
 
     bool operator==(const TorchVariant&) const = default;

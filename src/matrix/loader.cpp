@@ -367,7 +367,7 @@ private:
                     "drop free_threaded_windows_wheels, or list them in free_threaded");
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
-                "note", "source", "confidence" });
+                "windows", "note", "source", "confidence" });
             // An unrecorded status counts as stable; it only matters when no PyPI default is on record.
             std::string status = v.optional_string("status").value_or("stable");
             if (status != "stable" && status != "experimental")
@@ -379,7 +379,8 @@ private:
                     status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
                     v.optional_as<CudnnVersion>("cudnn"), v.optional_as<NcclVersion>("nccl"),
                     arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
-                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, provenance(v) });
+                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_windows_code(v),
+                    provenance(v) });
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
@@ -390,6 +391,17 @@ private:
             }
         std::sort(release.versions.begin(), release.versions.end());
         return release;
+    }
+
+    // null or absent: not on record
+    std::optional<WindowsGpuCode> read_windows_code(const JsonReader& variant) const
+    {
+        auto windows = variant.find("windows");
+        if (!windows)
+            return std::nullopt;
+        windows->allow_only({ "arch_list", "ptx", "note", "source", "confidence" });
+        return WindowsGpuCode { list<ComputeCapability>(windows->at("arch_list")),
+            list<ComputeCapability>(windows->at("ptx")), provenance(*windows) };
     }
 
     std::optional<WindowsGpuSupport> read_windows(const JsonReader& doc) const

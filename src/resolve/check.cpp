@@ -258,6 +258,8 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 + default_build_note(matrix, query, *ctx.build) + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
+        if (query.os == HostOs::windows_native)
+            use_windows_wheel_code(*ctx.build);
         const std::string judged
             = "judged by the facts of " + primary->package() + " " + Pep440Version::parse(primary->version).base_str();
         if (ctx.build->from_source)

@@ -87,6 +87,10 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                 { "nccl", optional_text(variant.nccl) }, { "arch_list", list_text(variant.arch_list) },
                 { "ptx", list_text(variant.ptx) } },
             variant.provenance);
+        if (variant.windows) // sourced from the Windows wheels' own build
+            rows.add("torch.json", "releases[line=" + build.torch->line + "].variants[tag=" + variant.tag + "].windows",
+                { { "arch_list", list_text(variant.windows->arch_list) }, { "ptx", list_text(variant.windows->ptx) } },
+                variant.windows->provenance);
     }
     if (build.tensorflow) {
         const auto& release = *build.tensorflow;

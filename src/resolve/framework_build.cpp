@@ -216,6 +216,16 @@ template const matrix::TensorflowRelease& find_release_line(
     const std::vector<matrix::TensorflowRelease>&, const FrameworkRequest&);
 template const matrix::JaxRelease& find_release_line(const std::vector<matrix::JaxRelease>&, const FrameworkRequest&);
 
+void use_windows_wheel_code(FrameworkBuild& build)
+{
+    if (!build.torch_variant || !build.torch_variant->windows)
+        return;
+    const auto& windows = *build.torch_variant->windows;
+    build.arch_list = windows.arch_list;
+    build.ptx = windows.ptx;
+    build.code_provenance = windows.provenance;
+}
+
 std::optional<FrameworkBuild> select_framework_build(
     const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<CudaVersion>& cuda)
 {

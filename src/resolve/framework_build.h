@@ -24,6 +24,7 @@ struct FrameworkBuild {
     bool cudnn_bundled = false; // the build loads its own cuDNN, not the system's
     std::optional<std::vector<ComputeCapability>> arch_list {}; // none: not known
     std::optional<std::vector<ComputeCapability>> ptx {}; // none: not known; empty: no PTX
+    std::optional<matrix::Provenance> code_provenance {}; // the GPU code's sources, where not `provenance`
     PythonRange python {};
     std::vector<PythonVersion> python_experimental {}; // supported experimentally, beyond `python`
     // the free-threaded builds it ships wheels for; not known: not on record
@@ -55,6 +56,9 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
 // else from `cuda`, else PyPI's default. None when the line has no such variant.
 std::optional<FrameworkBuild> select_framework_build(
     const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<CudaVersion>& cuda);
+
+// A torch build as its native Windows wheels carry GPU code, where that is on record.
+void use_windows_wheel_code(FrameworkBuild& build);
 
 // The pip extras that bring a build's CUDA: JAX's plugin from pip (its default) or on the
 // system's CUDA, TensorFlow's and-cuda (2.14 on); torch's wheels carry their own.

@@ -81,7 +81,7 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
 {
     const FrameworkBuild& build = *ctx.build;
     const std::string sm = gpu.compute_capability.sm_name();
-    const std::string source = build.provenance.cite();
+    const std::string source = build.code_provenance.value_or(build.provenance).cite();
     if (!build.arch_list) {
         report.add(Verdict::warn, "gpu-arch-list-unknown",
             "the GPU code " + build.name()

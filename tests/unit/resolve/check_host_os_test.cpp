@@ -216,3 +216,32 @@ TEST_CASE("on Windows a driver branch alone is refused: the matrix lists Linux r
         CHECK(e.hint() == "on native Windows give the Windows driver's number nvidia-smi shows (561.17)");
     }
 }
+
+TEST_CASE("torch's Windows wheels carry GPU code of their own: 2.7's cu128 runs a Pascal GPU there, not on Linux",
+    "[resolve]")
+{
+    Report windows = check({ .frameworks = { "torch==2.7.1+cu128" }, .gpus = { "GTX 1080" }, .os = "windows" });
+    SHOW(windows);
+    CHECK(finding(windows, "gpu-cubin")->message
+        == "torch 2.7.1 cu128 carries sm_61 kernels for NVIDIA GeForce GTX 1080");
+    CHECK(finding(windows, "gpu-cubin")->why
+        == "https://github.com/nikopueringer/CorridorKey/pull/141 | "
+           "https://github.com/pytorch/pytorch/blob/475876a47c24b83254c1f167d11af42deff75ff5/.ci/pytorch/windows/"
+           "cuda128.bat");
+    CHECK_FALSE(has_code(windows, "gpu-no-kernel"));
+
+    // the Linux cu128 wheels begin at 7.5
+    Report linux = check({ .frameworks = { "torch==2.7.1+cu128" }, .gpus = { "GTX 1080" } });
+    CHECK(linux.verdict() == Verdict::fail);
+    CHECK(has_code(linux, "gpu-no-kernel"));
+
+    // 2.1's Windows cu121 lists 6.1, where Linux's 6.0 cubins serve it
+    CHECK(has_code(
+        check({ .frameworks = { "torch==2.1.2+cu121" }, .gpus = { "GTX 1080" }, .os = "windows" }), "gpu-cubin"));
+    CHECK(has_code(check({ .frameworks = { "torch==2.1.2+cu121" }, .gpus = { "GTX 1080" } }), "gpu-cubin-compatible"));
+
+    // without a Windows list on record, the Linux wheels' stands for it, with its own sources
+    Report cu118 = check({ .frameworks = { "torch==2.7.1+cu118" }, .gpus = { "GTX 1080" }, .os = "windows" });
+    CHECK(has_code(cu118, "gpu-cubin-compatible"));
+    CHECK_THAT(finding(cu118, "gpu-cubin-compatible")->why, StartsWith("https://github.com/pytorch/pytorch/blob/"));
+}

@@ -65,6 +65,20 @@ TEST_CASE("explain gives tensorflow's NCCL requirement as a row of its own, with
     CHECK(nccl.provenance.sources.front().key == "TF_NCCL_216_PIP");
 }
 
+TEST_CASE("explain gives a torch variant's Windows GPU code as a row of its own, with its own sources", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("torch==2.7.1+cu128") };
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& windows = row(rows, "releases[line=2.7].variants[tag=cu128].windows");
+    CHECK(windows.file == "torch.json");
+    CHECK(windows.facts
+        == std::vector<std::pair<std::string, std::string>> {
+            { "arch_list", "5.0 6.0 6.1 7.0 7.5 8.0 8.6 9.0 10.0 12.0" }, { "ptx", "none" } });
+    CHECK(windows.provenance.confidence == matrix::Confidence::secondary);
+    CHECK(windows.provenance.sources.front().key == "CORRIDORKEY_141");
+}
+
 TEST_CASE("explain gives what a jax release does on Blackwell as a row of its own, with its own sources", "[resolve]")
 {
     Query query;
