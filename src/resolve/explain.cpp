@@ -80,7 +80,8 @@ void add_build(const FrameworkBuild& build, Rows& rows)
     }
     if (build.torch && build.torch_variant) {
         const auto& variant = *build.torch_variant;
-        rows.add("torch.json", "releases[line=" + build.torch->line + "].variants[tag=" + variant.tag + "]",
+        const std::string key = "releases[line=" + build.torch->line + "].variants[tag=" + variant.tag + "]";
+        rows.add("torch.json", key,
             { { "cuda", variant.cuda.text() }, { "cuda_full", optional_text(variant.cuda_full) },
                 { "experimental", variant.experimental ? "true" : "false" },
                 { "pypi_default", variant.pypi_default ? "true" : "false" }, { "cudnn", optional_text(variant.cudnn) },
@@ -88,7 +89,7 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                 { "ptx", list_text(variant.ptx) } },
             variant.provenance);
         if (variant.windows) // sourced from the Windows wheels' own build
-            rows.add("torch.json", "releases[line=" + build.torch->line + "].variants[tag=" + variant.tag + "].windows",
+            rows.add("torch.json", key + ".windows",
                 { { "arch_list", list_text(variant.windows->arch_list) }, { "ptx", list_text(variant.windows->ptx) } },
                 variant.windows->provenance);
     }

@@ -1,6 +1,7 @@
 #include "resolve/newest_release.h"
 
 #include "core/error.h"
+#include "resolve/framework_build.h"
 
 #include <optional>
 
@@ -46,28 +47,29 @@ Newest newest_framework(const matrix::Matrix& matrix, const FrameworkRequest& re
     }
 }
 
-// The torch releases `request` names: its version, or every release of its line.
-bool names_torch(const FrameworkRequest& request, const Pep440Version& torch)
-{
-    const auto asked = Pep440Version::parse(request.version);
-    if (asked.release().size() > 2)
-        return torch.without_local() == asked;
-    return torch.release().size() >= 2 && torch.release()[0] == asked.release()[0]
-        && torch.release()[1] == asked.release()[1];
-}
-
-// The companion paired with the newest torch the query names (any torch where it names none).
+// The companion paired with the newest torch the query names: of its release (the line's newest
+// where it names a line), else of any torch.
 Newest newest_companion(
     const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<FrameworkRequest>& torch)
 {
     auto version_of = [&](const matrix::CompanionSet& set) {
         return request.framework == Framework::torchvision ? set.torchvision : set.torchaudio;
     };
+    std::optional<Pep440Version> exact;
+    if (torch && Pep440Version::parse(torch->version).release().size() > 2)
+        exact = Pep440Version::parse(torch->version);
     const matrix::CompanionSet* newest = nullptr;
-    for (const auto& release : matrix.torch_releases())
+    auto pick_from = [&](const matrix::TorchRelease& release) {
         for (const auto& set : release.companions)
-            if (version_of(set) && (!torch || names_torch(*torch, set.torch)) && (!newest || newest->torch < set.torch))
+            if (version_of(set) && (!exact || set.torch.without_local() == *exact)
+                && (!newest || newest->torch < set.torch))
                 newest = &set;
+    };
+    if (torch)
+        pick_from(find_release_line(matrix.torch_releases(), *torch));
+    else
+        for (const auto& release : matrix.torch_releases())
+            pick_from(release);
     if (!newest && torch)
         throw Error(ErrorCode::invalid_input,
             "the matrix pairs no " + request.package() + " release with torch " + torch->version,

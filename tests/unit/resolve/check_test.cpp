@@ -1088,6 +1088,10 @@ TEST_CASE("a framework named without a version is read as its newest release on 
         == "torchvision names no version: read as torchvision 0.16.2, the newest release on record (what pip "
            "installs, unless a newer one is out): pin the version for an answer about yours");
 
+    // a torch release pairs with its own companion, not its line's newest
+    CHECK_THAT(finding(check({ .frameworks = { "torch==2.1.1", "torchvision" } }), "framework-newest-release")->message,
+        StartsWith("torchvision names no version: read as torchvision 0.16.1,"));
+
     // every bare name gets its own finding; a named version none
     Report two = check({ .frameworks = { "torch", "jax" } });
     CHECK(std::count_if(two.findings.begin(), two.findings.end(), [](const Finding& f) {
