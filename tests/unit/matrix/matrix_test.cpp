@@ -320,6 +320,24 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/torch.json: releases[0].python.free_threaded_windows_wheels: Windows wheels of free-threaded Pythons "
             "where the line lists none",
             "drop free_threaded_windows_wheels, or list them in free_threaded" },
+        { "a bad compute capability in a variant's Windows GPU code", "torch.json",
+            [](nlohmann::json& d) {
+                auto& variant = d["releases"][0]["variants"][0];
+                variant["windows"] = { { "arch_list", { "7.5" } }, { "ptx", { "9" } }, { "source", variant["source"] },
+                    { "confidence", "secondary" } };
+            },
+            "m/torch.json: releases[0].variants[0].windows.ptx[0]: '9' is not a compute capability",
+            "write it as 8.9 or sm_89" },
+        { "a misspelt field in a variant's Windows GPU code", "torch.json",
+            [](nlohmann::json& d) {
+                auto& variant = d["releases"][0]["variants"][0];
+                variant["windows"] = { { "arch_list", { "7.5" } }, { "pxt", nlohmann::json::array() },
+                    { "source", variant["source"] }, { "confidence", "secondary" } };
+            },
+            "m/torch.json: releases[0].variants[0].windows.pxt: unknown field", "did you mean \"ptx\"?" },
+        { "a bad free-threaded Python in a jax row", "jax.json",
+            [](nlohmann::json& d) { d["releases"][0]["python"]["free_threaded"] = { "3.x" }; },
+            "m/jax.json: releases[0].python.free_threaded[0]: '3.x' is not a Python version", "write it as 3.10" },
         { "a driver JIT of PTX the wheels lack", "tensorflow.json",
             [](nlohmann::json& d) { d["releases"][20]["gpu_code"]["ptx"] = nlohmann::json::array(); },
             "m/tensorflow.json: releases[20].gpu_code.driver_jit: a driver JIT of PTX the wheels do not carry",
