@@ -82,29 +82,15 @@ HostOs parse_host_os(std::string_view text)
 
 namespace {
 
-// PyPI's tensorflow-gpu: real GPU builds up to 2.11.0, then a 2.12.0 that fails to install
-// ("The \"tensorflow-gpu\" package has been removed! Please install \"tensorflow\" instead.
-// Other than the name, the two packages have been identical since TensorFlow 2.1"), per
-// https://pypi.org/project/tensorflow-gpu/. From 2.14 on, pip brings CUDA with
-// tensorflow[and-cuda] (https://www.tensorflow.org/install/pip).
 bool is_tensorflow_gpu(std::string_view name)
 {
     return name == "tensorflow-gpu" || name == "tensorflow_gpu";
 }
 
-// Up to 2.11 tensorflow-gpu is read as tensorflow of the same version: from 2.1 the two are
-// one build under two names, and before 2.1 the matrix's rows are the tensorflow-gpu builds
-// (tensorflow itself was the CPU one). From 2.12 tensorflow-gpu is the stub that refuses to
-// install.
-void refuse_retired_tensorflow_gpu(const std::string& name, const Pep440Version& version)
-{
-    const auto& release = version.release();
-    if (release[0] > 2 || (release[0] == 2 && release[1] > 11))
-        throw Error(ErrorCode::invalid_input,
-            "'" + name + "' was retired after 2.11: its GPU build is the tensorflow package itself",
-            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
-            "https://pypi.org/project/tensorflow-gpu/");
-}
+// tensorflow-gpu is read as tensorflow of the same version: from 2.1 the two are one build
+// under two names, and before 2.1 the matrix's rows are the tensorflow-gpu builds (tensorflow
+// itself was the CPU one). From 2.12 the name does not install, which the check says.
+constexpr std::string_view k_last_tensorflow_gpu = "2.12.0"; // the stub, what pip installs for the name alone
 
 // jaxlib is the compiled half of a JAX release and carries its version; a CUDA jaxlib's local
 // label names its build (jaxlib==0.4.20+cuda12.cudnn89), so it is read as jax of that build.
@@ -181,7 +167,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.tensorflow_gpu = tensorflow_gpu;
     if (eq == std::string_view::npos) { // the newest release: pip's answer to the name alone
         if (tensorflow_gpu)
-            refuse_retired_tensorflow_gpu(name, Pep440Version::parse("2.12.0"));
+            request.version = k_last_tensorflow_gpu;
         return request;
     }
     const std::string version(text.substr(eq + 2));
@@ -190,8 +176,6 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     if (!parsed || parsed->release().size() < (parsed->is_prerelease() ? 3 : 2))
         throw Error(ErrorCode::invalid_input, "'" + version + "' is not a release of " + name,
             "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
-    if (tensorflow_gpu)
-        refuse_retired_tensorflow_gpu(name, *parsed);
     request.version = parsed->public_str();
     request.local = parsed->local_str();
     return request;

@@ -689,19 +689,6 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
     auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
         { "pytorh==2.1", "unknown framework 'pytorh'",
             "did you mean torch? known: torch, torchvision, torchaudio, tensorflow and jax" },
-        // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a stub saying the package was removed.
-        { "tensorflow-gpu==2.14",
-            "'tensorflow-gpu' was retired after 2.11: its GPU build is the tensorflow package itself",
-            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
-            "https://pypi.org/project/tensorflow-gpu/" },
-        { "tensorflow-gpu==2.12.0",
-            "'tensorflow-gpu' was retired after 2.11: its GPU build is the tensorflow package itself",
-            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
-            "https://pypi.org/project/tensorflow-gpu/" },
-        // pip installs the newest tensorflow-gpu, the stub
-        { "tensorflow-gpu", "'tensorflow-gpu' was retired after 2.11: its GPU build is the tensorflow package itself",
-            "write tensorflow==VERSION (tensorflow[and-cuda] installs CUDA from pip for 2.14 and later); see "
-            "https://pypi.org/project/tensorflow-gpu/" },
         { "torch>=2.1", "'torch>=2.1' does not name one version",
             "write NAME==VERSION, e.g. torch==2.1 or tensorflow==2.15.0, or NAME alone for the newest release" },
         { "torch=2.1", "'torch=2.1' does not name one version",
@@ -764,6 +751,34 @@ TEST_CASE("tensorflow-gpu up to 2.11 is read as tensorflow, the build it names",
     }
     // before 2.1 the matrix's rows are the tensorflow-gpu builds, so the name reads the same way
     CHECK(FrameworkRequest::parse("tensorflow-gpu==1.15.2").text() == "tensorflow==1.15.2");
+}
+
+TEST_CASE("tensorflow-gpu from 2.12 does not install, and the check says to name tensorflow", "[resolve]")
+{
+    // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a 2.12.0 stub that fails to install
+    auto [text, message, suggestion] = GENERATE(table<std::string, std::string, std::string>({
+        { "tensorflow-gpu==2.12.0",
+            "tensorflow-gpu==2.12.0 does not install: the package was retired after 2.11, and 2.12.0 is a stub "
+            "whose install stops with \"The tensorflow-gpu package has been removed\"",
+            "install tensorflow==2.12.0, the same GPU build under its own name" },
+        { "tensorflow-gpu==2.14",
+            "tensorflow-gpu==2.14 does not install: the package was retired after 2.11, and its one later "
+            "release, 2.12.0, is a stub whose install fails",
+            "install tensorflow==2.14, the same GPU build under its own name (tensorflow[and-cuda]==2.14 brings "
+            "CUDA and cuDNN from pip)" },
+        // pip installs the newest tensorflow-gpu, the stub (tensorflow#60886)
+        { "tensorflow-gpu",
+            "tensorflow-gpu==2.12.0 does not install: the package was retired after 2.11, and 2.12.0 is a stub "
+            "whose install stops with \"The tensorflow-gpu package has been removed\"",
+            "install tensorflow==2.12.0, the same GPU build under its own name" },
+    }));
+    CAPTURE(text);
+    Report r = check({ .frameworks = { text } });
+    CHECK(problems(r) == Codes { "tensorflow-gpu-retired" });
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(finding(r, "tensorflow-gpu-retired")->message == message);
+    CHECK(r.suggestions.front() == suggestion);
+    CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==2.11.0" } }), "tensorflow-gpu-retired"));
 }
 
 TEST_CASE("TensorFlow 1.x loads the CUDA and cuDNN its tested build configuration names", "[resolve]")
