@@ -83,6 +83,20 @@ std::string variant_list(const matrix::TorchRelease& release)
     return join_alternatives(names, " and ");
 }
 
+// "CUDA 12.0 or newer with cuDNN 8.9 and CUDA 11.8 or newer with cuDNN 8.6": a JAX release's CUDA builds.
+std::string jax_build_list(const matrix::JaxRelease& release)
+{
+    std::vector<std::string> names;
+    for (const auto& b : release.builds) {
+        if (!b.cuda.min)
+            continue;
+        bool one_cuda = b.cuda.max && b.cuda.max->text() == b.cuda.min->text();
+        names.push_back("CUDA " + b.cuda.min->text() + (one_cuda ? "" : " or newer")
+            + (b.cudnn.min ? " with cuDNN " + b.cudnn.min->text() : ""));
+    }
+    return join_alternatives(names, " and ");
+}
+
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives);
 
 std::vector<FrameworkRequest> primaries(const Query& query)
@@ -240,10 +254,12 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
             std::string name = primary->package() + " " + primary->version;
             std::string builds = release ? "builds: " + variant_list(*release) : "";
+            if (primary->framework == Framework::jax && pinned)
+                builds = "CUDA builds: " + jax_build_list(find_release_line(matrix.jax_releases(), *primary));
             const std::string other = pinned ? non_cuda_build(primary->local) : "";
             report.add(Verdict::fail, "framework-no-cuda-build",
                 !other.empty() ? name + "+" + primary->local + " is " + other + ", with no CUDA; its CUDA " + builds
-                               : name + " has no " + wanted + " build" + (release ? "; its " + builds : ""),
+                               : name + " has no " + wanted + " build" + (builds.empty() ? "" : "; its " + builds),
                 release ? release->provenance.cite() : "");
             if (release && suggest_alternatives)
                 suggest_variants(matrix, query, *primary, *release, "", report);

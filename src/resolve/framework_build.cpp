@@ -284,8 +284,16 @@ std::optional<FrameworkBuild> select_framework_build(
             return label->cudnn && b.cudnn.min && b.cudnn.min->truncated(2) == label->cudnn->truncated(2);
         };
         bool cudnn_picks = label && std::any_of(release.builds.begin(), release.builds.end(), same_cudnn);
+        // a label's cuDNN outside the build's was never published (jaxlib 0.4.12 has cuda12.cudnn89, no cudnn88)
+        auto cudnn_outside = [&](const matrix::JaxBuild& b) {
+            if (!label->cudnn)
+                return false;
+            auto named = label->cudnn->truncated(2);
+            return (b.cudnn.min && named < b.cudnn.min->truncated(2)) || (b.cudnn.max && *b.cudnn.max < named);
+        };
         auto labelled = [&](const matrix::JaxBuild& b) {
-            return !label || (b.cuda.min && label->names(*b.cuda.min) && (!cudnn_picks || same_cudnn(b)));
+            return !label
+                || (b.cuda.min && label->names(*b.cuda.min) && (cudnn_picks ? same_cudnn(b) : !cudnn_outside(b)));
         };
         const matrix::JaxBuild* chosen = nullptr;
         for (const auto& jax_build : release.builds)

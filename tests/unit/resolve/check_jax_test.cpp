@@ -317,7 +317,28 @@ TEST_CASE("jaxlib before 0.4 has rows of its own versions, and jax 0.2 finds the
         == "jaxlib==0.1.69+cuda110 runs as jaxlib 0.1.69 cuda110: CUDA 11.0, cuDNN 8.0.5");
     // 0.1.71 dropped CUDA 11.0 and 10.1 (CHANGELOG)
     Report dropped = check({ .frameworks = { "jaxlib==0.1.71+cuda110" } });
-    CHECK(finding(dropped, "framework-no-cuda-build")->message == "jaxlib 0.1.71 has no cuda110 build");
+    CHECK(finding(dropped, "framework-no-cuda-build")->message
+        == "jaxlib 0.1.71 has no cuda110 build; its CUDA builds: CUDA 11.1 or newer with cuDNN 8.0.5 and CUDA 10.2 "
+           "with cuDNN 7.6");
+    // a label's cuDNN outside every build of its CUDA names a wheel never published: jaxlib 0.4.12's
+    // CUDA 12 wheel is cudnn89 (its setup.py asked for a cudnn88 one, jax#16421), 0.4.29's cudnn91
+    for (const auto& [text, message] : {
+             std::pair { "jaxlib==0.4.12+cuda12.cudnn88",
+                 "jaxlib 0.4.12 has no cuda12.cudnn88 build; its CUDA builds: CUDA 12.0 or newer with cuDNN 8.9 and "
+                 "CUDA 11.8 or newer with cuDNN 8.6" },
+             std::pair { "jaxlib==0.4.12+cuda11.cudnn82",
+                 "jaxlib 0.4.12 has no cuda11.cudnn82 build; its CUDA builds: CUDA 12.0 or newer with cuDNN 8.9 and "
+                 "CUDA 11.8 or newer with cuDNN 8.6" },
+             std::pair { "jaxlib==0.4.29+cuda12.cudnn89",
+                 "jaxlib 0.4.29 has no cuda12.cudnn89 build; its CUDA builds: CUDA 12.1 or newer with cuDNN 9.1" },
+         }) {
+        CAPTURE(text);
+        Report never = check({ .frameworks = { text } });
+        CHECK(problems(never) == Codes { "framework-no-cuda-build" });
+        CHECK(finding(never, "framework-no-cuda-build")->message == message);
+    }
+    CHECK(problems(check({ .frameworks = { "jaxlib==0.4.12+cuda12.cudnn89" } })).empty());
+    CHECK(problems(check({ .frameworks = { "jaxlib==0.4.29+cuda12.cudnn91" } })).empty());
     // Python 3.11 arrived with jaxlib 0.3.24
     CHECK(check({ .frameworks = { "jax==0.3.25" }, .python = "3.11" }).verdict() == Verdict::ok);
     CHECK(finding(check({ .frameworks = { "jax==0.3.23" }, .python = "3.11" }), "python-unsupported")->message
