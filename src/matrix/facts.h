@@ -430,9 +430,10 @@ struct JaxRelease {
     std::string line; // "0.4"
     std::vector<Pep440Version> versions;
     // Before 0.4 jax and jaxlib were numbered apart, and a row holds jaxlib's releases (line
-    // 0.1: jaxlib 0.1.74) with the jax releases whose jax[cuda] installs one of them. Empty:
-    // `versions` are both.
-    std::vector<Pep440Version> jax_versions;
+    // 0.1: jaxlib 0.1.74) with the jax releases whose jax[cuda] installs one of them; empty:
+    // no jax release does (before jax 0.2.11 jaxlib was installed by its own name). Not
+    // known: `versions` are both.
+    std::optional<std::vector<Pep440Version>> jax_versions;
     PythonRange python;
     // The Pythons whose free-threaded build ("3.13t") the row's releases ship wheels for;
     // empty: none; not known: not on record.

@@ -509,7 +509,7 @@ private:
         python.allow_only({ "min", "max", "free_threaded" });
         auto free_threaded = python.find("free_threaded"); // null: not on record
         JaxRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
-            jax_versions ? list<Pep440Version>(*jax_versions) : std::vector<Pep440Version> {},
+            jax_versions ? std::optional(list<Pep440Version>(*jax_versions)) : std::nullopt,
             { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
             free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt, {}, {},
             provenance(row) };
@@ -518,7 +518,7 @@ private:
         };
         if (jax_versions)
             for (const auto& item : jax_versions->items())
-                if (line_of(item.as<Pep440Version>()) != line_of(release.jax_versions.front()))
+                if (line_of(item.as<Pep440Version>()) != line_of(release.jax_versions->front()))
                     item.fail("jax " + item.string() + " is of another line than the row's first jax release",
                         "give each jax line's releases a row of their own");
         for (const auto& b : row.at("builds").items()) {

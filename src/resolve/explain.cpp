@@ -139,8 +139,8 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                     { "cubins", list_text(build.jax_build->cubins) },
                     { "toolkit_driver_required", build.jax_build->toolkit_driver_required ? "true" : "false" } });
         }
-        if (!release.jax_versions.empty())
-            facts.emplace_back("jax_versions", versions_text(release.jax_versions));
+        if (release.jax_versions)
+            facts.emplace_back("jax_versions", versions_text(*release.jax_versions));
         rows.add("jax.json", key, std::move(facts), release.provenance);
         if (release.blackwell) // sourced from reports and the build configuration, apart from the requirements
             rows.add("jax.json", "releases[line=" + release.line + "].blackwell",

@@ -154,18 +154,21 @@ struct RowKey {
     const std::vector<Pep440Version>& versions;
 };
 
-template <typename Release> RowKey row_key(const Release& release, const FrameworkRequest&)
+template <typename Release> std::optional<RowKey> row_key(const Release& release, const FrameworkRequest&)
 {
-    return { release.line, release.versions };
+    return RowKey { release.line, release.versions };
 }
 
 // A JAX row before 0.4 holds jaxlib's releases: jax's name it by the jax releases that
-// install one of them (jax==0.2.25 is the row of jaxlib 0.1.73).
-RowKey row_key(const matrix::JaxRelease& release, const FrameworkRequest& request)
+// install one of them (jax==0.2.25 is the row of jaxlib 0.1.73), and a row no jax release
+// installs has no key for jax.
+std::optional<RowKey> row_key(const matrix::JaxRelease& release, const FrameworkRequest& request)
 {
-    if (release.jax_versions.empty() || request.jaxlib)
-        return { release.line, release.versions };
-    return { line_of(release.jax_versions.front().public_str()), release.jax_versions };
+    if (!release.jax_versions || request.jaxlib)
+        return RowKey { release.line, release.versions };
+    if (release.jax_versions->empty())
+        return std::nullopt;
+    return RowKey { line_of(release.jax_versions->front().public_str()), *release.jax_versions };
 }
 
 template <typename Release>
@@ -176,7 +179,10 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
     std::vector<std::string> lines;
     std::vector<std::string> known; // the releases of `line`, over every row of it
     for (const auto& release : releases) {
-        const RowKey key = row_key(release, request);
+        const auto found = row_key(release, request);
+        if (!found)
+            continue;
+        const RowKey& key = *found;
         if (std::find(lines.begin(), lines.end(), key.line) == lines.end())
             lines.push_back(key.line);
         if (key.line != line)
@@ -316,7 +322,7 @@ std::optional<FrameworkBuild> select_framework_build(
         }
         if (chosen)
             build = FrameworkBuild { .framework = Framework::jax,
-                .line = row_key(release, request).line,
+                .line = row_key(release, request)->line,
                 .variant = chosen->extra,
                 // a host CUDA outside the build is a failed check, the build judged on its own
                 .cuda = cuda && chosen->cuda.contains(*cuda) ? *cuda : *chosen->cuda.min,

@@ -343,11 +343,39 @@ TEST_CASE("jaxlib before 0.4 has rows of its own versions, and jax 0.2 finds the
     CHECK(check({ .frameworks = { "jax==0.3.25" }, .python = "3.11" }).verdict() == Verdict::ok);
     CHECK(finding(check({ .frameworks = { "jax==0.3.23" }, .python = "3.11" }), "python-unsupported")->message
         == "jax 0.3.23 cuda11_cudnn82 supports Python 3.7-3.10, not 3.11");
-    // jaxlib's 0.1 is not jax's: jaxlib 0.1.60 is older than the rows, jax 0.2.13 installs jaxlib 0.1.65
-    CHECK(error_of({ .frameworks = { "jaxlib==0.1.60" } }).message()
-        == "the matrix has no jaxlib 0.1.60 (its jaxlib 0.1 releases begin at 0.1.66)");
-    CHECK(error_of({ .frameworks = { "jax==0.2.13" } }).message()
-        == "the matrix has no jax 0.2.13 (its jax 0.2 releases begin at 0.2.14)");
+    // jaxlib's 0.1 is not jax's: jaxlib 0.1.54 is older than the rows, jax 0.2.10 had no CUDA extra
+    CHECK(error_of({ .frameworks = { "jaxlib==0.1.54" } }).message()
+        == "the matrix has no jaxlib 0.1.54 (its jaxlib 0.1 releases begin at 0.1.55)");
+    CHECK(error_of({ .frameworks = { "jax==0.2.10" } }).message()
+        == "the matrix has no jax 0.2.10 (its jax 0.2 releases begin at 0.2.11)");
+}
+
+TEST_CASE(
+    "jaxlib 0.1.55-0.1.65 build for one CUDA release each, with the cuDNN minor they were built with", "[resolve][jax]")
+{
+    // build_jaxlib_wheels.sh and install_cuda.sh at each jaxlib tag; jax 0.2.13's jax[cuda112] pins 0.1.65
+    CHECK(finding(check({ .frameworks = { "jax[cuda112]==0.2.13" } }), "framework-build")->message
+        == "jax[cuda112]==0.2.13 runs as jax 0.2.13 cuda112: CUDA 11.2, cuDNN 8.1");
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.60+cuda111" } }), "framework-build")->message
+        == "jaxlib==0.1.60+cuda111 runs as jaxlib 0.1.60 cuda111: CUDA 11.1, cuDNN 8.0.4");
+    // "Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0" (jax#6517)
+    Report older_cudnn = check({ .frameworks = { "jaxlib==0.1.65+cuda112" }, .cuda = "11.2", .cudnn = "8.0.5" });
+    CHECK(finding(older_cudnn, "cudnn-outside-framework-range")->message
+        == "JAX's cuda112 build needs cuDNN 8.1-8.99, not 8.0.5");
+    // before 0.1.66 a wheel is for its CUDA release alone
+    Report other_minor = check({ .frameworks = { "jaxlib==0.1.65+cuda111" }, .cuda = "11.2" });
+    CHECK(problems(other_minor) == Codes { "jax-host-cuda-outside-build" });
+    CHECK(finding(other_minor, "jax-host-cuda-outside-build")->message
+        == "jaxlib==0.1.65+cuda111 loads the CUDA installed on the host, and needs CUDA 11.1 there, not 11.2");
+    // "We haven't released wheels for Python 3.9 yet" (jax#4461); 0.1.57 has them
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.55" }, .python = "3.9" }), "python-unsupported")->message
+        == "jaxlib 0.1.55 cuda110 supports Python 3.6-3.8, not 3.9");
+    CHECK(check({ .frameworks = { "jaxlib==0.1.57" }, .python = "3.9" }).verdict() == Verdict::ok);
+    // 0.1.57 dropped CUDA 10.0 (CHANGELOG)
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.57+cuda100" } }), "framework-no-cuda-build")->message
+        == "jaxlib 0.1.57 has no cuda100 build; its CUDA builds: CUDA 11.1 with cuDNN 8.0.4, CUDA 11.0 with cuDNN "
+           "8.0, CUDA 10.2 with cuDNN 7.6 and CUDA 10.1 with cuDNN 7.6");
+    CHECK(problems(check({ .frameworks = { "jaxlib==0.1.56+cuda100" } })).empty());
 }
 
 TEST_CASE("jaxlib 0.1.73-0.1.76 want driver 470.82.01 on a GPU their wheels carry no kernels for", "[resolve][jax]")
