@@ -408,6 +408,7 @@ struct JaxBuild {
     // Runs only on a driver at least as new as the system CUDA toolkit's, not under
     // minor-version compatibility: JAX's guide calls it a strict requirement (JIT compiling).
     bool toolkit_driver_required = false;
+    std::vector<PipExtraIssue> pip_extra_issues; // of `extra` and `local_extra`
 
     bool operator==(const JaxBuild&) const = default;
 };

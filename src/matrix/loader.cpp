@@ -456,15 +456,16 @@ private:
         }
         if (auto issues = row.find("pip_extra_issues"))
             for (const auto& issue : issues->items())
-                release.pip_extra_issues.push_back(read_pip_extra_issue(issue, release));
+                release.pip_extra_issues.push_back(read_pip_extra_issue(issue, release.pip_extra, release.versions));
         std::sort(release.versions.begin(), release.versions.end());
         return release;
     }
 
-    PipExtraIssue read_pip_extra_issue(const JsonReader& issue, const TensorflowRelease& release) const
+    PipExtraIssue read_pip_extra_issue(
+        const JsonReader& issue, const std::string& pip_extra, const std::vector<Pep440Version>& row_versions) const
     {
         issue.allow_only({ "kind", "versions", "python_from", "detail", "fixed_in", "note", "source", "confidence" });
-        if (release.pip_extra.empty())
+        if (pip_extra.empty())
             issue.fail("an issue of a pip extra on a row without one", "name the extra in \"pip_extra\"");
         std::string kind = issue.at("kind").string();
         PipExtraIssue out { PipExtraIssue::Kind::uninstallable, list<Pep440Version>(issue.at("versions")),
@@ -475,7 +476,7 @@ private:
         else if (kind != to_string(PipExtraIssue::Kind::uninstallable))
             issue.at("kind").fail("expected uninstallable or libraries-not-found, got '" + kind + "'");
         for (std::size_t i = 0; i < out.versions.size(); ++i)
-            if (std::find(release.versions.begin(), release.versions.end(), out.versions[i]) == release.versions.end())
+            if (std::find(row_versions.begin(), row_versions.end(), out.versions[i]) == row_versions.end())
                 issue.at("versions")
                     .items()[i]
                     .fail(out.versions[i].str() + " is not a release of the row",
@@ -523,7 +524,7 @@ private:
                         "give each jax line's releases a row of their own");
         for (const auto& b : row.at("builds").items()) {
             b.allow_only({ "extra", "local_extra", "pip_cuda", "plugin", "pjrt", "cuda", "cudnn", "nccl",
-                "driver_linux", "min_compute_capability", "cubins", "toolkit_driver_required" });
+                "driver_linux", "min_compute_capability", "cubins", "toolkit_driver_required", "pip_extra_issues" });
             auto cubins = b.find("cubins");
             release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("pip_cuda").boolean(),
                 b.at("plugin").string(), b.optional_string("pjrt").value_or(""), range<CudaVersion>(b.at("cuda")),
@@ -531,7 +532,11 @@ private:
                 b.optional_as<DriverVersion>("driver_linux"),
                 b.optional_as<ComputeCapability>("min_compute_capability"),
                 cubins ? std::optional(list<ComputeCapability>(*cubins)) : std::nullopt,
-                b.find("toolkit_driver_required") && b.at("toolkit_driver_required").boolean() });
+                b.find("toolkit_driver_required") && b.at("toolkit_driver_required").boolean(), {} });
+            if (auto issues = b.find("pip_extra_issues"))
+                for (const auto& issue : issues->items())
+                    release.builds.back().pip_extra_issues.push_back(
+                        read_pip_extra_issue(issue, release.builds.back().extra, release.versions));
         }
         if (auto blackwell = row.find("blackwell")) { // null: not on record
             blackwell->allow_only({ "runs_on", "others_fail", "note", "source", "confidence" });

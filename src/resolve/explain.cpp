@@ -62,6 +62,21 @@ private:
     std::vector<RowUsed> m_rows;
 };
 
+// What is known to go wrong with a row's pip extra, one row each.
+void add_pip_extra_issues(
+    const std::string& file, const std::string& key, const std::vector<matrix::PipExtraIssue>& issues, Rows& rows)
+{
+    for (std::size_t i = 0; i < issues.size(); ++i) {
+        const auto& issue = issues[i];
+        rows.add(file, key + ".pip_extra_issues[" + std::to_string(i) + "]",
+            { { "kind", std::string(to_string(issue.kind)) },
+                { "versions", issue.versions.empty() ? "every release of the row" : versions_text(issue.versions) },
+                { "python_from", issue.python_from ? issue.python_from->text() : "every Python" },
+                { "detail", issue.detail } },
+            issue.provenance);
+    }
+}
+
 void add_build(const FrameworkBuild& build, Rows& rows)
 {
     if (build.torch) {
@@ -113,16 +128,7 @@ void add_build(const FrameworkBuild& build, Rows& rows)
         if (release.gpu_code && release.gpu_code->driver_jit)
             rows.add("tensorflow.json", "releases[line=" + release.line + "].gpu_code.driver_jit",
                 { { "driver", "JIT-compiles its PTX for a GPU newer than its CUDA" } }, *release.gpu_code->driver_jit);
-        for (std::size_t i = 0; i < release.pip_extra_issues.size(); ++i) {
-            const auto& issue = release.pip_extra_issues[i];
-            rows.add("tensorflow.json",
-                "releases[line=" + release.line + "].pip_extra_issues[" + std::to_string(i) + "]",
-                { { "kind", std::string(to_string(issue.kind)) },
-                    { "versions", issue.versions.empty() ? "every release of the row" : versions_text(issue.versions) },
-                    { "python_from", issue.python_from ? issue.python_from->text() : "every Python" },
-                    { "detail", issue.detail } },
-                issue.provenance);
-        }
+        add_pip_extra_issues("tensorflow.json", "releases[line=" + release.line + "]", release.pip_extra_issues, rows);
     }
     if (build.jax) {
         const auto& release = *build.jax;
@@ -142,6 +148,8 @@ void add_build(const FrameworkBuild& build, Rows& rows)
         if (release.jax_versions)
             facts.emplace_back("jax_versions", versions_text(*release.jax_versions));
         rows.add("jax.json", key, std::move(facts), release.provenance);
+        if (build.jax_build)
+            add_pip_extra_issues("jax.json", key, build.jax_build->pip_extra_issues, rows);
         if (release.blackwell) // sourced from reports and the build configuration, apart from the requirements
             rows.add("jax.json", "releases[line=" + release.line + "].blackwell",
                 { { "runs_on", list_text(release.blackwell->runs_on) },

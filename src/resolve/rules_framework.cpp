@@ -409,18 +409,33 @@ bool hits(const matrix::PipExtraIssue& issue, const FrameworkBuild& build, const
     return !issue.python_from || (python && !(*python < *issue.python_from));
 }
 
-// What is known to go wrong with the pip extra a TensorFlow request installs.
-void check_pip_extra_issues(const Context& ctx, const FrameworkBuild& build, Report& report)
+// What is known to go wrong with the pip extra a request names: TensorFlow's [and-cuda], one
+// of a JAX build's. None where it names none.
+const std::vector<matrix::PipExtraIssue>* pip_extra_issues(const FrameworkBuild& build, const FrameworkRequest& request)
+{
+    if (request.extra.empty() || request.framework != build.framework)
+        return nullptr;
+    if (build.tensorflow && request.extra == build.tensorflow->pip_extra)
+        return &build.tensorflow->pip_extra_issues;
+    if (build.jax_build && (request.extra == build.jax_build->extra || request.extra == build.jax_build->local_extra))
+        return &build.jax_build->pip_extra_issues;
+    return nullptr;
+}
+
+void check_pip_extra_issues(
+    const Context& ctx, const FrameworkBuild& build, const std::vector<matrix::PipExtraIssue>& issues, Report& report)
 {
     const std::string extra = std::string(to_string(build.framework)) + "[" + build.extra + "]";
     const std::string installed = extra + "==" + (build.version ? build.version->public_str() : build.line);
-    for (const auto& issue : build.tensorflow->pip_extra_issues) {
+    // TensorFlow's extra installs from PyPI; JAX's before 0.4.26 from JAX's own wheel page
+    const std::string index = build.framework == Framework::tensorflow ? " from PyPI" : "";
+    for (const auto& issue : issues) {
         if (!hits(issue, build, ctx.query.python))
             continue;
         bool uninstallable = issue.kind == matrix::PipExtraIssue::Kind::uninstallable;
         if (uninstallable)
             report.add(Verdict::fail, "pip-extra-uninstallable",
-                installed + " cannot be installed from PyPI"
+                installed + " cannot be installed" + index
                     + (issue.python_from ? " on Python " + issue.python_from->text() + " and newer" : "")
                     + ": its extra " + issue.detail,
                 issue.provenance.cite());
@@ -446,10 +461,9 @@ void check_pip_extra_issues(const Context& ctx, const FrameworkBuild& build, Rep
 void check_framework(const Context& ctx, Report& report)
 {
     check_python(ctx, report);
-    if (ctx.build && ctx.build->tensorflow && !ctx.build->extra.empty()
-        && ctx.build->extra == ctx.build->tensorflow->pip_extra)
-        check_pip_extra_issues(ctx, *ctx.build, report);
     for (const auto& request : ctx.query.frameworks) {
+        if (const auto* issues = ctx.build ? pip_extra_issues(*ctx.build, request) : nullptr)
+            check_pip_extra_issues(ctx, *ctx.build, *issues, report);
         if (is_companion(request.framework)) {
             if (ctx.build && ctx.build->torch) {
                 check_companion(ctx, request, report);

@@ -427,6 +427,26 @@ TEST_CASE("jaxlib 0.4.12's CUDA 12 wheel is the cudnn89 one, which needs cuDNN 8
         check({ .frameworks = { "jax[cuda12_local]==0.4.11" }, .cudnn = "8.8" }), "cudnn-outside-framework-range"));
 }
 
+TEST_CASE(
+    "jax 0.4.12's CUDA 12 extras ask for a jaxlib never published, and 0.4.13 names the right one", "[resolve][jax]")
+{
+    for (const auto* extra : { "cuda12_pip", "cuda12_local" }) {
+        CAPTURE(extra);
+        Report r = check({ .frameworks = { "jax[" + std::string(extra) + "]==0.4.12" } });
+        CHECK(problems(r) == Codes { "pip-extra-uninstallable" });
+        CHECK(finding(r, "pip-extra-uninstallable")->message
+            == "jax[" + std::string(extra)
+                + "]==0.4.12 cannot be installed: its extra asks for jaxlib==0.4.12+cuda12.cudnn88, a wheel never "
+                  "published (jaxlib 0.4.12's CUDA 12 wheel is +cuda12.cudnn89)");
+        CHECK(r.suggestions
+            == std::vector<std::string> { "use jax[" + std::string(extra) + "]==0.4.13, which drops the pin" });
+    }
+    // the wheel itself, pinned by its label, and the CUDA 11 extra install
+    CHECK(problems(check({ .frameworks = { "jaxlib==0.4.12+cuda12.cudnn89" } })).empty());
+    CHECK(problems(check({ .frameworks = { "jax[cuda11_pip]==0.4.12" } })).empty());
+    CHECK(problems(check({ .frameworks = { "jax[cuda12_pip]==0.4.13" } })).empty());
+}
+
 TEST_CASE("jax and jaxlib named together are one framework, whose CUDA build is jaxlib's", "[resolve][jax]")
 {
     // jax#16063: jax 0.4.8 was released without a jaxlib 0.4.8; it runs on jaxlib 0.4.7
