@@ -408,6 +408,9 @@ struct JaxBuild {
     // Runs only on a driver at least as new as the system CUDA toolkit's, not under
     // minor-version compatibility: JAX's guide calls it a strict requirement (JIT compiling).
     bool toolkit_driver_required = false;
+    // The cuDNN `extra` pins from pip where that floor is above the build's own (jax[cuda11_pip]
+    // 0.4.11-0.4.25 pin nvidia-cudnn-cu11>=8.8 for a wheel built with 8.6); none: the build's.
+    std::optional<CudnnVersion> pip_cudnn_min;
     std::vector<PipExtraIssue> pip_extra_issues; // of `extra` and `local_extra`
 
     bool operator==(const JaxBuild&) const = default;

@@ -524,7 +524,8 @@ private:
                         "give each jax line's releases a row of their own");
         for (const auto& b : row.at("builds").items()) {
             b.allow_only({ "extra", "local_extra", "pip_cuda", "plugin", "pjrt", "cuda", "cudnn", "nccl",
-                "driver_linux", "min_compute_capability", "cubins", "toolkit_driver_required", "pip_extra_issues" });
+                "driver_linux", "min_compute_capability", "cubins", "toolkit_driver_required", "pip_cudnn_min",
+                "pip_extra_issues" });
             auto cubins = b.find("cubins");
             release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("pip_cuda").boolean(),
                 b.at("plugin").string(), b.optional_string("pjrt").value_or(""), range<CudaVersion>(b.at("cuda")),
@@ -532,11 +533,20 @@ private:
                 b.optional_as<DriverVersion>("driver_linux"),
                 b.optional_as<ComputeCapability>("min_compute_capability"),
                 cubins ? std::optional(list<ComputeCapability>(*cubins)) : std::nullopt,
-                b.find("toolkit_driver_required") && b.at("toolkit_driver_required").boolean(), {} });
+                b.find("toolkit_driver_required") && b.at("toolkit_driver_required").boolean(),
+                b.optional_as<CudnnVersion>("pip_cudnn_min"), {} });
+            auto& build = release.builds.back();
+            if (build.pip_cudnn_min && !build.pip_cuda)
+                b.at("pip_cudnn_min")
+                    .fail("a pip cuDNN pin on a build whose extra brings no CUDA from pip",
+                        "drop it, or set \"pip_cuda\": true");
+            if (build.pip_cudnn_min && build.cudnn.min && !(*build.cudnn.min < *build.pip_cudnn_min))
+                b.at("pip_cudnn_min")
+                    .fail("not above the build's cuDNN floor " + build.cudnn.min->text(),
+                        "drop it: the build's own floor already says so");
             if (auto issues = b.find("pip_extra_issues"))
                 for (const auto& issue : issues->items())
-                    release.builds.back().pip_extra_issues.push_back(
-                        read_pip_extra_issue(issue, release.builds.back().extra, release.versions));
+                    build.pip_extra_issues.push_back(read_pip_extra_issue(issue, build.extra, release.versions));
         }
         if (auto blackwell = row.find("blackwell")) { // null: not on record
             blackwell->allow_only({ "runs_on", "others_fail", "note", "source", "confidence" });

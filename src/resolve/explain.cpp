@@ -143,7 +143,8 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                     { "driver_linux", optional_text(build.jax_build->driver_linux) },
                     { "min_compute_capability", optional_text(build.jax_build->min_compute_capability) },
                     { "cubins", list_text(build.jax_build->cubins) },
-                    { "toolkit_driver_required", build.jax_build->toolkit_driver_required ? "true" : "false" } });
+                    { "toolkit_driver_required", build.jax_build->toolkit_driver_required ? "true" : "false" },
+                    { "pip_cudnn_min", optional_text(build.jax_build->pip_cudnn_min) } });
         }
         if (release.jax_versions)
             facts.emplace_back("jax_versions", versions_text(*release.jax_versions));

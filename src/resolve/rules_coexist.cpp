@@ -33,8 +33,14 @@ LibraryNeed<Version> ranged(const FrameworkBuild& build, const std::string& libr
 
 std::optional<LibraryNeed<CudnnVersion>> cudnn_need(const FrameworkBuild& build)
 {
-    if (build.jax_build)
-        return ranged(build, "cuDNN", build.jax_build->cudnn);
+    if (build.jax_build) {
+        const matrix::JaxBuild& jax = *build.jax_build;
+        if (!jax.pip_cudnn_min || build.extra != jax.extra)
+            return ranged(build, "cuDNN", jax.cudnn);
+        auto need = ranged(build, "cuDNN", CudnnRange { jax.pip_cudnn_min, jax.cudnn.max });
+        need.says += " (its [" + jax.extra + "] extra's pin)";
+        return need;
+    }
     if (build.torch && build.cudnn)
         return pinned(build, "cuDNN", *build.cudnn);
     if (build.tensorflow && build.cudnn) { // tested with X.Y: the soname it loads is the major's

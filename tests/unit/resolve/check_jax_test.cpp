@@ -96,6 +96,26 @@ TEST_CASE("jax 0.4.26 needs cuDNN 8.9 from pip, which torch 2.6's cuDNN 9 pin ru
            "serves both");
 }
 
+TEST_CASE("jax[cuda11_pip] 0.4.11-0.4.25 pins cuDNN 8.8 from pip, which torch 2.1's cuDNN 8.7 pin rules out",
+    "[resolve][coexist][jax]")
+{
+    // setup.py at jax-v0.4.11 on: nvidia-cudnn-cu11>=8.8, for a jaxlib built with 8.6
+    Report r = check({ .frameworks = { "torch==2.1.2+cu118", "jax[cuda11_pip]==0.4.23" } });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "frameworks-cudnn" });
+    CHECK(finding(r, "frameworks-cudnn")->message
+        == "torch 2.1.2 cu118 carries cuDNN 8.7.0.84 and jax 0.4.23 cuda11_pip needs cuDNN 8.8-8.99 (its "
+           "[cuda11_pip] extra's pin): one environment holds one nvidia-cudnn-cu11, so they cannot be installed "
+           "together");
+    // 0.4.10's extra pins >=8.6, and the local extra loads the system's cuDNN
+    CHECK(finding(check({ .frameworks = { "torch==2.1.2+cu118", "jax[cuda11_pip]==0.4.10" } }), "frameworks-cudnn")
+              ->verdict
+        == Verdict::ok);
+    CHECK(finding(check({ .frameworks = { "torch==2.1.2+cu118", "jax[cuda11_local]==0.4.23" } }), "frameworks-cudnn")
+              ->verdict
+        == Verdict::ok);
+}
+
 TEST_CASE(
     "jax, with no arch list on record, is held to the oldest compute capability its build supports", "[resolve][jax]")
 {
