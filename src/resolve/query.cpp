@@ -90,7 +90,6 @@ bool is_tensorflow_gpu(std::string_view name)
 // tensorflow-gpu is read as tensorflow of the same version: from 2.1 the two are one build
 // under two names, and before 2.1 the matrix's rows are the tensorflow-gpu builds (tensorflow
 // itself was the CPU one). From 2.12 the name does not install, which the check says.
-constexpr std::string_view k_last_tensorflow_gpu = "2.12.0"; // the stub, what pip installs for the name alone
 
 // jaxlib is the compiled half of a JAX release and carries its version; a CUDA jaxlib's local
 // label names its build (jaxlib==0.4.20+cuda12.cudnn89), so it is read as jax of that build.
@@ -167,7 +166,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.tensorflow_gpu = tensorflow_gpu;
     if (eq == std::string_view::npos) { // the newest release: pip's answer to the name alone
         if (tensorflow_gpu)
-            request.version = k_last_tensorflow_gpu;
+            request.version = k_tensorflow_gpu_stub;
         return request;
     }
     const std::string version(text.substr(eq + 2));

@@ -232,7 +232,7 @@ void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Re
 // (https://www.tensorflow.org/install/pip).
 void check_retired_tensorflow_gpu(const FrameworkRequest& request, const Pep440Version& version, Report& report)
 {
-    const auto stub = Pep440Version::parse("2.12.0");
+    const auto stub = Pep440Version::parse(k_tensorflow_gpu_stub);
     if (version < stub)
         return;
     std::string named = "tensorflow-gpu==" + request.version;
