@@ -352,9 +352,13 @@ TEST_CASE(
     CHECK(finding(check({ .frameworks = { "torch==2.7.0+xpu" } }), "framework-no-cuda-build")->message
         == "torch 2.7.0+xpu is a build for Intel GPUs (XPU), with no CUDA; its CUDA builds: cu118 (CUDA 11.8), cu126 "
            "(CUDA 12.6) and cu128 (CUDA 12.8, experimental)");
-    CHECK(finding(check({ .frameworks = { "torch==2.7.0+cu121" } }), "framework-no-cuda-build")->message
-        == "torch 2.7.0 has no cu121 build; its builds: cu118 (CUDA 11.8), cu126 (CUDA 12.6) and cu128 (CUDA 12.8, "
-           "experimental)");
+    // a CUDA label the release has no build of names a wheel never published: bad input
+    Error never = error_of({ .frameworks = { "torch==2.7.0+cu121" } });
+    CHECK(never.code() == ErrorCode::invalid_input);
+    CHECK(never.message() == "torch==2.7.0+cu121: torch 2.7.0 has no cu121 build");
+    CHECK(never.hint()
+        == "its builds: cu118 (CUDA 11.8), cu126 (CUDA 12.6) and cu128 (CUDA 12.8, experimental): pin one of them, or "
+           "drop the label for the release's default build");
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+rocm5.6").names_source_build());
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+cu121").names_source_build());
     CHECK(FrameworkRequest::parse("torch==2.1.0a0+41361538.nv23.06").names_source_build());
