@@ -243,6 +243,23 @@ TEST_CASE("torch 1.7.0 pairs with torchvision 0.8.0 and with its fix release 0.8
     CHECK(problems(check({ .frameworks = { "torch==1.6.0", "torchaudio==0.6.0" } })).empty());
 }
 
+TEST_CASE("torchaudio 0.3.0-0.3.2 pair with torch 1.2.0-1.3.1, before torchaudio's own matrix begins", "[resolve]")
+{
+    // pytorch/audio#171: torchaudio after 0.2.0 beside torch 1.1.0 fails on import
+    Report r = check({ .frameworks = { "torch==1.1.0", "torchaudio==0.3.0" } });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "companion-mismatch" });
+    CHECK(finding(r, "companion-mismatch")->message
+        == "torchaudio 0.3.0 is built for torch 1.2.0 and cannot be used with torch 1.1.0 cu100 (companion binaries "
+           "are compiled against one torch release)");
+    for (const auto& [torch, audio] : { std::pair { "1.2.0", "0.3.0" }, { "1.3.0", "0.3.1" }, { "1.3.1", "0.3.2" } }) {
+        Report paired = check({ .frameworks = { std::string("torch==") + torch, std::string("torchaudio==") + audio } });
+        CAPTURE(torch);
+        CHECK(finding(paired, "companion-paired")->message
+            == std::string("torchaudio ") + audio + " is built for torch " + torch);
+    }
+}
+
 TEST_CASE("a GPU name reads alike with or without the brand words nvidia-smi prints", "[resolve]")
 {
     for (std::string name : { "NVIDIA H100 80GB HBM3", "H100 80GB HBM3", "NVIDIA GeForce RTX 3080 Laptop GPU",
