@@ -428,6 +428,18 @@ struct JaxBlackwell {
     bool operator==(const JaxBlackwell&) const = default;
 };
 
+// Another name a release's setup.py gives the extra of one of its builds: jax[cuda] installs
+// what jax[cuda11_local] does before 0.4.26 and jax[cuda12] from 0.4.30; jax[cuda12_pip] is
+// jax[cuda12]'s deprecated alias in 0.4.30-0.5.3.
+struct JaxExtraAlias {
+    std::string name; // "cuda"
+    std::string means; // the build extra it installs the same as: "cuda12", "cuda11_local"
+    bool deprecated = false; // setup.py calls it deprecated
+    Provenance provenance;
+
+    bool operator==(const JaxExtraAlias&) const = default;
+};
+
 // Releases of JAX that share their requirements; a line may have several rows (0.4.30 needs
 // cuDNN 9.0, 0.4.31 9.1), newest first.
 struct JaxRelease {
@@ -443,6 +455,7 @@ struct JaxRelease {
     // empty: none; not known: not on record.
     std::optional<std::vector<PythonVersion>> python_free_threaded;
     std::vector<JaxBuild> builds; // the default build first
+    std::vector<JaxExtraAlias> extra_aliases;
     std::optional<JaxBlackwell> blackwell; // none: not on record
     Provenance provenance;
 

@@ -81,10 +81,12 @@ template <typename A> void fields(A& a, JaxBuild& r)
     a(r.extra, r.local_extra, r.pip_cuda, r.plugin, r.pjrt, r.cuda, r.cudnn, r.nccl, r.driver_linux, r.min_compute_capability,
         r.cubins, r.toolkit_driver_required, r.pip_cudnn_min, r.pip_extra_issues);
 }
+template <typename A> void fields(A& a, JaxExtraAlias& r) { a(r.name, r.means, r.deprecated, r.provenance); }
 template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.others_fail, r.provenance); }
 template <typename A> void fields(A& a, JaxRelease& r)
 {
-    a(r.line, r.versions, r.jax_versions, r.python, r.python_free_threaded, r.builds, r.blackwell, r.provenance);
+    a(r.line, r.versions, r.jax_versions, r.python, r.python_free_threaded, r.builds, r.extra_aliases, r.blackwell,
+        r.provenance);
 }
 template <typename A> void fields(A& a, WindowsGpuSupport& r)
 {

@@ -1,3 +1,4 @@
+#include "core/closest.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/json_reader.h"
@@ -503,8 +504,8 @@ private:
 
     JaxRelease read_jax(const JsonReader& row) const
     {
-        row.allow_only(
-            { "line", "versions", "jax_versions", "python", "builds", "blackwell", "note", "source", "confidence" });
+        row.allow_only({ "line", "versions", "jax_versions", "python", "builds", "extra_aliases", "blackwell", "note",
+            "source", "confidence" });
         auto jax_versions = row.find("jax_versions");
         JsonReader python = row.at("python");
         python.allow_only({ "min", "max", "free_threaded" });
@@ -512,7 +513,7 @@ private:
         JaxRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             jax_versions ? std::optional(list<Pep440Version>(*jax_versions)) : std::nullopt,
             { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
-            free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt, {}, {},
+            free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt, {}, {}, {},
             provenance(row) };
         auto line_of = [](const Pep440Version& v) {
             return std::pair(v.release()[0], v.release().size() > 1 ? v.release()[1] : 0);
@@ -548,6 +549,9 @@ private:
                 for (const auto& issue : issues->items())
                     build.pip_extra_issues.push_back(read_pip_extra_issue(issue, build.extra, release.versions));
         }
+        if (auto aliases = row.find("extra_aliases"))
+            for (const auto& alias : aliases->items())
+                release.extra_aliases.push_back(read_jax_extra_alias(alias, release.builds));
         if (auto blackwell = row.find("blackwell")) { // null: not on record
             blackwell->allow_only({ "runs_on", "others_fail", "note", "source", "confidence" });
             JaxBlackwell facts { {}, blackwell->at("others_fail").boolean(), provenance(*blackwell) };
@@ -562,6 +566,24 @@ private:
         }
         std::sort(release.versions.begin(), release.versions.end());
         return release;
+    }
+
+    JaxExtraAlias read_jax_extra_alias(const JsonReader& alias, const std::vector<JaxBuild>& builds) const
+    {
+        alias.allow_only({ "name", "means", "deprecated", "note", "source", "confidence" });
+        JaxExtraAlias out { alias.at("name").string(), alias.at("means").string(),
+            alias.find("deprecated") && alias.at("deprecated").boolean(), provenance(alias) };
+        std::vector<std::string> extras;
+        for (const auto& build : builds)
+            for (const auto* extra : { &build.extra, &build.local_extra })
+                if (!extra->empty())
+                    extras.push_back(*extra);
+        if (std::find(extras.begin(), extras.end(), out.name) != extras.end())
+            alias.at("name").fail("'" + out.name + "' is a build's own extra", "drop the alias");
+        if (std::find(extras.begin(), extras.end(), out.means) == extras.end())
+            alias.at("means").fail(
+                "'" + out.means + "' is not the extra of one of the row's builds", "name " + join_alternatives(extras));
+        return out;
     }
 
     Gpu read_gpu(const JsonReader& row) const

@@ -3,6 +3,7 @@
 #include "core/closest.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "pypi/name.h"
 #include "resolve/neighbours.h"
 
 #include <algorithm>
@@ -15,6 +16,31 @@ std::string line_of(const std::string& version)
     std::size_t first = version.find('.');
     std::size_t second = first == std::string::npos ? first : version.find('.', first + 1);
     return version.substr(0, second);
+}
+
+// Whether `written` names `extra`: pip compares extras normalized as PEP 685 says
+// (tensorflow[and_cuda] is tensorflow[and-cuda]).
+bool same_extra(const std::string& extra, const std::string& written)
+{
+    return !extra.empty() && pypi::normalize_name(extra) == pypi::normalize_name(written);
+}
+
+struct NamedJaxExtra {
+    std::string extra; // as the matrix spells it; `written` where the release has no such extra
+    const matrix::JaxExtraAlias* alias = nullptr; // the other name `written` is, if it is one
+};
+
+// The build extra of `release` that `written` names: one of its builds' own, or an alias of one.
+NamedJaxExtra jax_extra(const matrix::JaxRelease& release, const std::string& written)
+{
+    for (const auto& build : release.builds)
+        for (const auto* extra : { &build.extra, &build.local_extra })
+            if (same_extra(*extra, written))
+                return { *extra };
+    for (const auto& alias : release.extra_aliases)
+        if (same_extra(alias.name, written))
+            return { alias.means, &alias };
+    return { written };
 }
 
 FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::TorchVariant& variant)
@@ -260,12 +286,15 @@ std::optional<FrameworkBuild> select_framework_build(
             build = source ? source_build(torch_build(release, *chosen), cuda) : torch_build(release, *chosen);
         if (build && !source)
             build->pypi_default = request.local.empty() && !cuda && chosen->pypi_default;
+        if (build)
+            build->extra = request.extra; // torch has none: require_known_extra refuses it
         break;
     }
     case Framework::tensorflow: {
         const auto& release = find_release_line(matrix.tensorflow_releases(), request);
         build = FrameworkBuild { .framework = Framework::tensorflow,
             .line = release.line,
+            .extra = same_extra(release.pip_extra, request.extra) ? release.pip_extra : request.extra,
             .cuda = release.cuda,
             .cudnn = release.cudnn,
             .python = release.python,
@@ -275,11 +304,12 @@ std::optional<FrameworkBuild> select_framework_build(
     }
     case Framework::jax: {
         const auto& release = find_release_line(matrix.jax_releases(), request);
+        const NamedJaxExtra named_extra = jax_extra(release, request.extra);
+        const std::string& extra = named_extra.extra;
         // The first build that fits the CUDA, unless a later one is the extra the request names
         // (jax[cuda11_pip]==0.4.20 is the CUDA 11 build, though the CUDA 12 one comes first).
-        auto named = [&](const matrix::JaxBuild& b) {
-            return !request.extra.empty() && (request.extra == b.extra || request.extra == b.local_extra);
-        };
+        auto named
+            = [&](const matrix::JaxBuild& b) { return !extra.empty() && (extra == b.extra || extra == b.local_extra); };
         std::optional<JaxlibLabel> label;
         if (!request.local.empty() && !(label = parse_jaxlib_label(request.local)))
             throw Error(ErrorCode::invalid_input,
@@ -308,11 +338,11 @@ std::optional<FrameworkBuild> select_framework_build(
                 chosen = &jax_build;
         // an extra that loads the host's CUDA takes whatever it is (check_jax_host_cuda judges
         // it); one that brings CUDA from pip cannot go with another CUDA
-        if (cuda && !request.extra.empty() && (!chosen || !named(*chosen))) {
+        if (cuda && !extra.empty() && (!chosen || !named(*chosen))) {
             for (const auto& other : release.builds) {
                 if (!named(other))
                     continue;
-                if (other.pip_cuda && request.extra == other.extra)
+                if (other.pip_cuda && extra == other.extra)
                     throw Error(ErrorCode::invalid_input,
                         request.text() + " is JAX's CUDA " + other.cuda.describe() + " build, not one for CUDA "
                             + cuda->text(),
@@ -333,6 +363,10 @@ std::optional<FrameworkBuild> select_framework_build(
                 .jax_build = chosen,
                 .provenance = release.provenance,
                 .jaxlib = request.jaxlib };
+        if (build) {
+            build->extra = extra.empty() ? chosen->extra : extra;
+            build->extra_alias = named_extra.alias;
+        }
         break;
     }
     case Framework::torchvision:
@@ -340,10 +374,8 @@ std::optional<FrameworkBuild> select_framework_build(
         throw Error(ErrorCode::invalid_input, std::string(to_string(request.framework)) + " is a companion of torch",
             "name torch too, e.g. --framework torch==2.1 --framework " + request.text());
     }
-    if (build) {
+    if (build)
         build->version = exact;
-        build->extra = request.extra.empty() && build->jax_build ? build->jax_build->extra : request.extra;
-    }
     return build;
 }
 

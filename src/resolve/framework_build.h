@@ -18,7 +18,9 @@ struct FrameworkBuild {
     std::string line; // "2.1"
     std::optional<Pep440Version> version {}; // set when the request named a patch release
     std::string variant {}; // "cu118"; empty where a framework has no variants
-    std::string extra {}; // the pip extra it is installed with ("and-cuda", "cuda12"); empty: none
+    // the pip extra it is installed with, as the matrix spells it ("and-cuda", "cuda12"); empty: none
+    std::string extra {};
+    const matrix::JaxExtraAlias* extra_alias = nullptr; // the other name of `extra` the request wrote
     CudaVersion cuda;
     std::optional<CudnnVersion> cudnn {};
     bool cudnn_bundled = false; // the build loads its own cuDNN, not the system's

@@ -267,6 +267,41 @@ void check_tensorflow_package(const FrameworkRequest& request, Report& report)
         "https://github.com/tensorflow/tensorflow/issues/36347");
 }
 
+// The newest JAX release whose setup.py has the extra alias `name`.
+std::optional<Pep440Version> last_release_with_alias(const matrix::Matrix& matrix, const std::string& name)
+{
+    std::optional<Pep440Version> last;
+    for (const auto& release : matrix.jax_releases())
+        for (const auto& alias : release.extra_aliases)
+            if (alias.name == name && (!last || *last < release.versions.back()))
+                last = release.versions.back();
+    return last;
+}
+
+// An extra written by another name its setup.py gives it (jax[cuda]): say which it is judged
+// as, and where the name is deprecated, until when it lasts.
+void check_jax_extra_alias(const Context& ctx, const FrameworkRequest& request, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    const matrix::JaxExtraAlias& alias = *build.extra_alias;
+    const std::string judged = request.text() + " is judged as jax[" + alias.means + "]: jax "
+        + (build.version ? build.version->public_str() : build.line) + "'s setup.py";
+    if (!alias.deprecated) {
+        const std::string& default_extra = build.jax->builds.front().extra;
+        report.add(Verdict::ok, "jax-extra-alias",
+            judged + " gives '" + alias.name + "' the same CUDA requirements"
+                + (alias.means == default_extra ? "" : " (its default is jax[" + default_extra + "])"),
+            alias.provenance.cite());
+        return;
+    }
+    const auto last = last_release_with_alias(ctx.matrix, alias.name);
+    report.add(Verdict::warn, "jax-extra-deprecated",
+        judged + " keeps '" + alias.name + "' as its deprecated alias"
+            + (last ? " (jax " + last->public_str() + " is the last release with it)" : ""),
+        alias.provenance.cite());
+    report.suggest("write jax[" + alias.means + "]" + (request.version.empty() ? "" : "==" + request.version));
+}
+
 // `--cuda` next to a pinned build means the host's toolkit, used to build extensions.
 void check_extension_toolkit(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
@@ -415,9 +450,9 @@ const std::vector<matrix::PipExtraIssue>* pip_extra_issues(const FrameworkBuild&
 {
     if (request.extra.empty() || request.framework != build.framework)
         return nullptr;
-    if (build.tensorflow && request.extra == build.tensorflow->pip_extra)
+    if (build.tensorflow && build.extra == build.tensorflow->pip_extra)
         return &build.tensorflow->pip_extra_issues;
-    if (build.jax_build && (request.extra == build.jax_build->extra || request.extra == build.jax_build->local_extra))
+    if (build.jax_build && (build.extra == build.jax_build->extra || build.extra == build.jax_build->local_extra))
         return &build.jax_build->pip_extra_issues;
     return nullptr;
 }
@@ -471,6 +506,8 @@ void check_framework(const Context& ctx, Report& report)
             }
         } else {
             check_extension_toolkit(ctx, request, report);
+            if (ctx.build && ctx.build->extra_alias && request.framework == ctx.build->framework)
+                check_jax_extra_alias(ctx, request, report);
             if (ctx.query.cuda && ctx.build && ctx.build->jax_build)
                 check_jax_host_cuda(ctx, request, report);
             if (ctx.build && ctx.build->tensorflow)

@@ -250,6 +250,9 @@ TEST_CASE("a profile names the framework's pip extra, held to those its build ha
         == "jax[cuda12-local]==0.4.31");
     CHECK(first_requirement(plan(framework_profile(R"({"name": "jax", "version": "0.6", "extra": "cuda12-local"})")))
         == "jax[cuda12-local]==0.6.2");
+    // another name of a build's extra locks as the build's own
+    CHECK(first_requirement(plan(framework_profile(R"({"name": "jax", "version": "0.4.31", "extra": "cuda"})")))
+        == "jax[cuda12]==0.4.31");
 
     auto refused = [](const std::string& framework) {
         return error_of([&] {

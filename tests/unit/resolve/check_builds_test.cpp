@@ -253,7 +253,8 @@ TEST_CASE("torchaudio 0.3.0-0.3.2 pair with torch 1.2.0-1.3.1, before torchaudio
         == "torchaudio 0.3.0 is built for torch 1.2.0 and cannot be used with torch 1.1.0 cu100 (companion binaries "
            "are compiled against one torch release)");
     for (const auto& [torch, audio] : { std::pair { "1.2.0", "0.3.0" }, { "1.3.0", "0.3.1" }, { "1.3.1", "0.3.2" } }) {
-        Report paired = check({ .frameworks = { std::string("torch==") + torch, std::string("torchaudio==") + audio } });
+        Report paired
+            = check({ .frameworks = { std::string("torch==") + torch, std::string("torchaudio==") + audio } });
         CAPTURE(torch);
         CHECK(finding(paired, "companion-paired")->message
             == std::string("torchaudio ") + audio + " is built for torch " + torch);

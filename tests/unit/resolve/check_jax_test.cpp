@@ -189,6 +189,54 @@ TEST_CASE("jax before 0.4.26 has CUDA 12 and CUDA 11.8 builds with the floors of
     CHECK(finding(python, "python-unsupported")->message == "jax 0.4.14 cuda12_pip supports Python 3.9-3.11, not 3.8");
 }
 
+TEST_CASE("jax[cuda] and jax[cuda12_pip] are the other names setup.py gives a build's extra", "[resolve][jax]")
+{
+    // from 0.4.30 jax[cuda] is jax[cuda12], still where the default became cuda13 (0.8.0)
+    Report plugin = check({ .frameworks = { "jax[cuda]==0.4.30" } });
+    SHOW(plugin);
+    CHECK(plugin.verdict() == Verdict::ok);
+    CHECK(finding(plugin, "framework-build")->message
+        == "jax[cuda]==0.4.30 runs as jax 0.4.30 cuda12: CUDA 12.1, cuDNN 9.0");
+    CHECK(finding(plugin, "jax-extra-alias")->message
+        == "jax[cuda]==0.4.30 is judged as jax[cuda12]: jax 0.4.30's setup.py gives 'cuda' the same CUDA requirements");
+    Report newest = check({ .frameworks = { "jax[cuda]==0.8.0" }, .gpus = { "V100 SXM2 16GB" } });
+    CHECK(problems(newest) == Codes { "cudnn-gpu-deprecated" }); // not the cuda13 build's SM 7.5 floor
+    CHECK(finding(newest, "jax-extra-alias")->message
+        == "jax[cuda]==0.8.0 is judged as jax[cuda12]: jax 0.8.0's setup.py gives 'cuda' the same CUDA requirements "
+           "(its default is jax[cuda13])");
+    CHECK(finding(newest, "framework-build")->message
+        == "jax[cuda]==0.8.0 runs as jax 0.8.0 cuda12: CUDA 12.1, cuDNN 9.8");
+
+    // before 0.4.26 it is the CUDA 11 jaxlib on the host's CUDA, as jax[cuda11_local] is
+    Report host = check({ .frameworks = { "jax[cuda]==0.4.20" }, .cuda = "12.2" });
+    SHOW(host);
+    CHECK(problems(host) == Codes { "jax-host-cuda-outside-build" });
+    CHECK(finding(host, "jax-host-cuda-outside-build")->message
+        == "jax[cuda]==0.4.20 loads the CUDA installed on the host, and needs CUDA 11.8-11.99 there, not 12.2");
+    CHECK(check({ .frameworks = { "jax[cuda]==0.4.20" }, .cuda = "11.8" }).verdict() == Verdict::ok);
+
+    // jax[cuda12_pip]: the guide's extra in 0.4.26-0.4.29, a deprecated alias in 0.4.30-0.5.3, gone in 0.6.0
+    CHECK(finding(check({ .frameworks = { "jax[cuda12_pip]==0.4.28" } }), "jax-extra-alias")->verdict == Verdict::ok);
+    Report deprecated = check({ .frameworks = { "jax[cuda12_pip]==0.5.0" } });
+    SHOW(deprecated);
+    CHECK(deprecated.verdict() == Verdict::warn);
+    CHECK(problems(deprecated) == Codes { "jax-extra-deprecated" });
+    CHECK(finding(deprecated, "jax-extra-deprecated")->message
+        == "jax[cuda12_pip]==0.5.0 is judged as jax[cuda12]: jax 0.5.0's setup.py keeps 'cuda12_pip' as its "
+           "deprecated alias (jax 0.5.3 is the last release with it)");
+    CHECK(deprecated.suggestions == std::vector<std::string> { "write jax[cuda12]==0.5.0" });
+    Error gone = error_of({ .frameworks = { "jax[cuda12_pip]==0.6.0" } });
+    CHECK(gone.message() == "jax[cuda12_pip]==0.6.0: jax 0.6.0 cuda12 has no extra 'cuda12_pip'");
+
+    // pip compares extras normalized (PEP 685): cuda12_local is 0.6.0's cuda12-local, and_cuda TensorFlow's and-cuda
+    Report local = check({ .frameworks = { "jax[cuda12_local]==0.6.0" }, .cuda = "12.0" });
+    CHECK(problems(local) == Codes { "jax-host-cuda-outside-build" });
+    CHECK_FALSE(has_code(local, "jax-extra-alias"));
+    Report and_cuda = check({ .frameworks = { "tensorflow[and_cuda]==2.16.1" } });
+    CHECK(problems(and_cuda) == Codes { "pip-extra-libraries-not-found" });
+    CHECK(problems(and_cuda) == problems(check({ .frameworks = { "tensorflow[and-cuda]==2.16.1" } })));
+}
+
 TEST_CASE("jax 0.4.1-0.4.7 run on the system's CUDA 11 with the cuDNN their label names, and 0.4.4 dropped Kepler",
     "[resolve][jax]")
 {
