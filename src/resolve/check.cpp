@@ -257,7 +257,9 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             if (primary->framework == Framework::jax && pinned)
                 builds = "CUDA builds: " + jax_build_list(find_release_line(matrix.jax_releases(), *primary));
             const std::string other = pinned ? non_cuda_build(primary->local) : "";
-            if (pinned && other.empty()) // a label no build of the release has: a wheel never published
+            // a label no build of the release has is a wheel never published; a nightly's builds
+            // are not the release's
+            if (pinned && other.empty() && !primary->is_pre_release())
                 throw Error(ErrorCode::invalid_input, primary->text() + ": " + name + " has no " + wanted + " build",
                     "its " + builds + ": pin one of them, or drop the label for the release's default build");
             report.add(Verdict::fail, "framework-no-cuda-build",

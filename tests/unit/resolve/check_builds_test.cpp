@@ -377,6 +377,9 @@ TEST_CASE(
     CHECK(never.hint()
         == "its builds: cu118 (CUDA 11.8), cu126 (CUDA 12.6) and cu128 (CUDA 12.8, experimental): pin one of them, or "
            "drop the label for the release's default build");
+    // a nightly's are its own: judged against the release's builds, not refused
+    CHECK(
+        problems(check({ .frameworks = { "torch==2.7.0.dev20250310+cu124" } })) == Codes { "framework-no-cuda-build" });
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+rocm5.6").names_source_build());
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+cu121").names_source_build());
     CHECK(FrameworkRequest::parse("torch==2.1.0a0+41361538.nv23.06").names_source_build());
