@@ -558,7 +558,7 @@ TEST_CASE("JAX before 0.4.8 needs a driver at least as new as the system CUDA to
         "jax-driver-below-toolkit"));
 }
 
-TEST_CASE("jax ships free-threaded 3.13t and 3.14t wheels from 0.7.1, calls 3.13t experimental, and drops it in 0.11.0",
+TEST_CASE("jax ships no free-threaded wheels in 0.4.34-0.4.38, 3.13t and 3.14t from 0.7.1, and drops 3.13t in 0.11.0",
     "[resolve][jax]")
 {
     Report dropped = check({ .frameworks = { "jax==0.11.0" }, .python = "3.13t" });
@@ -587,4 +587,10 @@ TEST_CASE("jax ships free-threaded 3.13t and 3.14t wheels from 0.7.1, calls 3.13
     Report before = check({ .frameworks = { "jax==0.6.0" }, .python = "3.13t" });
     CHECK(before.verdict() == Verdict::ok);
     CHECK(finding(before, "python-free-threaded-unknown")->verdict == Verdict::unknown);
+    // 0.4.34 brought Python 3.13 wheels: "Free-threading mode is not yet supported"
+    Report first = check({ .frameworks = { "jax==0.4.38" }, .python = "3.13t" });
+    CHECK(problems(first) == Codes { "python-free-threaded-unsupported" });
+    CHECK(finding(first, "python-free-threaded-unsupported")->message
+        == "jax 0.4.38 cuda12 ships no wheels for the free-threaded Python 3.13t");
+    CHECK(check({ .frameworks = { "jax==0.4.38" }, .python = "3.13" }).verdict() == Verdict::ok);
 }
