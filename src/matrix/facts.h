@@ -193,6 +193,9 @@ struct Architecture {
     std::string name;
     CudaVersion min_cuda; // the first toolkit that can target it
     std::optional<CudaVersion> max_cuda; // the last one; none while still supported
+    // The first toolkit whose release notes deprecate it (Kepler in 11.0; Maxwell, Pascal and
+    // Volta in 12.8); none: not deprecated, or not on record.
+    std::optional<CudaVersion> deprecated_from;
     std::optional<DriverVersion> min_driver_linux;
     // The last driver series that supports it (Volta: 580); none while supported or not known.
     std::optional<std::uint32_t> max_driver_branch;

@@ -46,8 +46,8 @@ template <typename A> void fields(A& a, JetsonSoftware& r)
 }
 template <typename A> void fields(A& a, Architecture& r)
 {
-    a(r.compute_capability, r.name, r.min_cuda, r.max_cuda, r.min_driver_linux, r.max_driver_branch, r.segments,
-        r.provenance, r.jetson);
+    a(r.compute_capability, r.name, r.min_cuda, r.max_cuda, r.deprecated_from, r.min_driver_linux,
+        r.max_driver_branch, r.segments, r.provenance, r.jetson);
 }
 template <typename A> void fields(A& a, CudnnBuild& r) { a(r.cuda, r.driver_linux, r.compute_capabilities); }
 template <typename A> void fields(A& a, CudnnLibraries& r) { a(r.major, r.shim, r.loaded, r.provenance); }

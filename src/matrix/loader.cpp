@@ -187,16 +187,23 @@ private:
                 max_major ? std::optional(max_major->unsigned_integer()) : std::nullopt, provenance(row) });
         }
         for (const auto& row : doc.at("architectures").items()) {
-            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "min_driver_linux",
-                "max_driver_branch", "segments", "jetson", "note", "source", "confidence" });
+            row.allow_only({ "compute_capability", "name", "min_cuda", "max_cuda", "deprecated_from",
+                "min_driver_linux", "max_driver_branch", "segments", "jetson", "note", "source", "confidence" });
             auto max_branch = row.find("max_driver_branch");
             auto segments = read_segments(row.find("segments"));
             auto jetson = read_jetson(row, segments);
             m.m_architectures.push_back({ row.at("compute_capability").as<ComputeCapability>(), row.at("name").string(),
                 row.at("min_cuda").as<CudaVersion>(), row.optional_as<CudaVersion>("max_cuda"),
-                row.optional_as<DriverVersion>("min_driver_linux"),
+                row.optional_as<CudaVersion>("deprecated_from"), row.optional_as<DriverVersion>("min_driver_linux"),
                 max_branch ? std::optional(max_branch->unsigned_integer()) : std::nullopt, std::move(segments),
                 provenance(row), std::move(jetson) });
+            const auto& arch = m.m_architectures.back();
+            if (arch.deprecated_from
+                && (*arch.deprecated_from < arch.min_cuda || (arch.max_cuda && *arch.max_cuda < *arch.deprecated_from)))
+                row.at("deprecated_from")
+                    .fail("CUDA " + arch.deprecated_from->text() + " is outside the toolkits that target it ("
+                            + arch.min_cuda.text() + " to " + (arch.max_cuda ? arch.max_cuda->text() : "now") + ")",
+                        "name the release whose notes deprecate the architecture");
         }
     }
 

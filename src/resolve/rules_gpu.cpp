@@ -348,6 +348,17 @@ bool check_toolkit_window(const Context& ctx, const GpuTarget& gpu, const matrix
         report.suggest("use CUDA <= " + arch.max_cuda->text() + " for " + gpu.label);
         return false;
     }
+    // A toolkit that deprecates the architecture still builds for it, for the last time in
+    // its major; a framework's wheels already carry their code, so only the toolkit's own
+    // question hears of it.
+    if (!ctx.build && arch.deprecated_from && !(cuda < *arch.deprecated_from)) {
+        report.add(Verdict::warn, "cuda-gpu-deprecated",
+            "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + "), but deprecates " + arch.name
+                + " since CUDA " + arch.deprecated_from->text()
+                + (arch.max_cuda ? ": CUDA " + arch.max_cuda->text() + " is the last toolkit that targets it" : ""),
+            arch.provenance.cite(), gpu.label);
+        return true;
+    }
     report.add(Verdict::ok, "cuda-targets-gpu", "CUDA " + cuda.text() + " can target " + sm + " (" + gpu.label + ")",
         arch.provenance.cite(), gpu.label);
     return true;

@@ -497,6 +497,15 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
         { "a jax extra alias naming a build's own extra", "jax.json",
             [](nlohmann::json& d) { d["releases"][10]["extra_aliases"][0]["name"] = "cuda12_local"; },
             "m/jax.json: releases[10].extra_aliases[0].name: 'cuda12_local' is a build's own extra", "drop the alias" },
+        { "an architecture deprecated after its last toolkit", "cuda.json",
+            [](nlohmann::json& d) {
+                for (auto& arch : d["architectures"])
+                    if (arch["compute_capability"] == "6.1")
+                        arch["deprecated_from"] = "13.0";
+            },
+            "m/cuda.json: architectures[16].deprecated_from: CUDA 13.0 is outside the toolkits that target it (8.0 to "
+            "12.9)",
+            "name the release whose notes deprecate the architecture" },
         { "unknown top-level field", "tensorflow.json",
             [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
             "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?" },

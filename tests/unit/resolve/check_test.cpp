@@ -1000,10 +1000,34 @@ TEST_CASE(
     CHECK(problems(dropped) == Codes { "cuda-dropped-gpu" });
     CHECK(suggests(dropped, "use CUDA <= 12.9 for Tesla V100S-PCIE-32GB"));
 
+    // 12.9.1 still targets it, as the last line that deprecates Volta
     Report update = check({ .cuda = "12.9.1", .gpus = { "V100S" } });
     SHOW(update);
-    CHECK(update.verdict() == Verdict::ok);
-    CHECK(has_code(update, "cuda-targets-gpu"));
+    CHECK(problems(update) == Codes { "cuda-gpu-deprecated" });
+}
+
+TEST_CASE("a toolkit that deprecates an architecture targets it with a warning, which a framework's wheels do not get",
+    "[resolve]")
+{
+    // CUDA 12.8's release notes: Maxwell, Pascal and Volta are feature-complete, gone in the next major
+    Report pascal = check({ .cuda = "12.8.1", .gpus = { "GTX 1080" } });
+    SHOW(pascal);
+    CHECK(pascal.verdict() == Verdict::warn);
+    CHECK(problems(pascal) == Codes { "cuda-gpu-deprecated" });
+    CHECK(finding(pascal, "cuda-gpu-deprecated")->message
+        == "CUDA 12.8.1 can target sm_61 (NVIDIA GeForce GTX 1080), but deprecates Pascal since CUDA 12.8: CUDA 12.9 "
+           "is the last toolkit that targets it");
+    CHECK(finding(check({ .cuda = "12.6", .gpus = { "GTX 1080" } }), "cuda-targets-gpu")->verdict == Verdict::ok);
+    // CUDA 11.0 deprecates Kepler's sm_35 and sm_37, which 12.0 drops
+    Report kepler = check({ .cuda = "11.0", .gpus = { "Tesla K80" } });
+    CHECK(problems(kepler) == Codes { "cuda-gpu-deprecated" });
+    CHECK_THAT(finding(kepler, "cuda-gpu-deprecated")->message,
+        Catch::Matchers::EndsWith(
+            "but deprecates Kepler since CUDA 11.0: CUDA 11.8 is the last toolkit that targets it"));
+    CHECK(problems(check({ .cuda = "10.2", .gpus = { "Tesla K80" } })).empty());
+    // torch 2.10 cu128 carries sm_70 cubins: the toolkit it was built with deprecating Volta changes nothing
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "torch==2.10.0+cu128" }, .gpus = { "V100" } }), "cuda-gpu-deprecated"));
 }
 
 // --- Driver releases, update releases and cuDNN support notes --------------------------
