@@ -462,6 +462,9 @@ struct JaxRelease {
     std::optional<JaxBlackwell> blackwell; // none: not on record
     Provenance provenance;
 
+    // Its builds' own extras, each build's pip one and local one, as setup.py spells them.
+    std::vector<std::string> build_extras() const;
+
     bool operator==(const JaxRelease&) const = default;
 };
 

@@ -556,9 +556,11 @@ private:
                 for (const auto& issue : issues->items())
                     build.pip_extra_issues.push_back(read_pip_extra_issue(issue, build.extra, release.versions));
         }
-        if (auto aliases = row.find("extra_aliases"))
+        if (auto aliases = row.find("extra_aliases")) {
+            const auto extras = release.build_extras();
             for (const auto& alias : aliases->items())
-                release.extra_aliases.push_back(read_jax_extra_alias(alias, release.builds));
+                release.extra_aliases.push_back(read_jax_extra_alias(alias, extras));
+        }
         if (auto blackwell = row.find("blackwell")) { // null: not on record
             blackwell->allow_only({ "runs_on", "others_fail", "note", "source", "confidence" });
             JaxBlackwell facts { {}, blackwell->at("others_fail").boolean(), provenance(*blackwell) };
@@ -575,16 +577,12 @@ private:
         return release;
     }
 
-    JaxExtraAlias read_jax_extra_alias(const JsonReader& alias, const std::vector<JaxBuild>& builds) const
+    // `extras`: the row's build extras, which an alias must name and must not be
+    JaxExtraAlias read_jax_extra_alias(const JsonReader& alias, const std::vector<std::string>& extras) const
     {
         alias.allow_only({ "name", "means", "deprecated", "note", "source", "confidence" });
         JaxExtraAlias out { alias.at("name").string(), alias.at("means").string(),
             alias.find("deprecated") && alias.at("deprecated").boolean(), provenance(alias) };
-        std::vector<std::string> extras;
-        for (const auto& build : builds)
-            for (const auto* extra : { &build.extra, &build.local_extra })
-                if (!extra->empty())
-                    extras.push_back(*extra);
         if (std::find(extras.begin(), extras.end(), out.name) != extras.end())
             alias.at("name").fail("'" + out.name + "' is a build's own extra", "drop the alias");
         if (std::find(extras.begin(), extras.end(), out.means) == extras.end())

@@ -13,6 +13,16 @@ std::string_view to_string(PipExtraIssue::Kind kind)
     return kind == PipExtraIssue::Kind::uninstallable ? "uninstallable" : "libraries-not-found";
 }
 
+std::vector<std::string> JaxRelease::build_extras() const
+{
+    std::vector<std::string> extras;
+    for (const auto& build : builds)
+        for (const auto* extra : { &build.extra, &build.local_extra })
+            if (!extra->empty())
+                extras.push_back(*extra);
+    return extras;
+}
+
 std::string_view to_string(GpuSegment segment)
 {
     switch (segment) {

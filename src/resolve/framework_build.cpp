@@ -33,10 +33,9 @@ struct NamedJaxExtra {
 // The build extra of `release` that `written` names: one of its builds' own, or an alias of one.
 NamedJaxExtra jax_extra(const matrix::JaxRelease& release, const std::string& written)
 {
-    for (const auto& build : release.builds)
-        for (const auto* extra : { &build.extra, &build.local_extra })
-            if (same_extra(*extra, written))
-                return { *extra };
+    for (const auto& extra : release.build_extras())
+        if (same_extra(extra, written))
+            return { extra };
     for (const auto& alias : release.extra_aliases)
         if (same_extra(alias.name, written))
             return { alias.means, &alias };
