@@ -14,7 +14,7 @@ esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
-packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd-dev libisal-dev libssl-dev
+packages=(cmake g++ ninja-build pkg-config libarchive-dev libdeflate-dev libzstd-dev libisal-dev nettle-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libyaml-cpp-dev catch2 python3)
 # The tests check dlenv's images with tools no one here wrote, against the reference registry
 # (over TLS with openssl's certificates, behind htpasswd or a token service, or with the

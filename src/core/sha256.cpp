@@ -2,20 +2,22 @@
 
 #include "core/error.h"
 
-#include <openssl/evp.h>
+#include <nettle/md5.h>
+#include <nettle/sha2.h>
 
+#include <cstdint>
 #include <fstream>
 #include <vector>
 
 namespace dlenv {
 namespace {
 
-std::string hex_of(const unsigned char* digest, unsigned int size)
+std::string hex_of(const std::uint8_t* digest, std::size_t size)
 {
     static const char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(size * 2);
-    for (unsigned int i = 0; i < size; ++i) {
+    for (std::size_t i = 0; i < size; ++i) {
         out += hex[digest[i] >> 4];
         out += hex[digest[i] & 0xf];
     }
@@ -25,16 +27,13 @@ std::string hex_of(const unsigned char* digest, unsigned int size)
 } // namespace
 
 struct Sha256::State {
-    EVP_MD_CTX* ctx = nullptr;
-    ~State() { EVP_MD_CTX_free(ctx); }
+    sha256_ctx ctx;
 };
 
 Sha256::Sha256()
     : m_state(std::make_unique<State>())
 {
-    m_state->ctx = EVP_MD_CTX_new();
-    if (!m_state->ctx || EVP_DigestInit_ex(m_state->ctx, EVP_sha256(), nullptr) != 1)
-        throw Error(ErrorCode::environment, "initialise SHA-256: OpenSSL refused");
+    sha256_init(&m_state->ctx);
 }
 
 Sha256::~Sha256() = default;
@@ -43,17 +42,14 @@ Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
 void Sha256::update(const void* data, std::size_t size)
 {
-    if (EVP_DigestUpdate(m_state->ctx, data, size) != 1)
-        throw Error(ErrorCode::environment, "update SHA-256: OpenSSL refused");
+    sha256_update(&m_state->ctx, size, static_cast<const std::uint8_t*>(data));
 }
 
 std::string Sha256::hex_digest()
 {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    if (EVP_DigestFinal_ex(m_state->ctx, digest, &size) != 1)
-        throw Error(ErrorCode::environment, "finish SHA-256: OpenSSL refused");
-    return hex_of(digest, size);
+    std::uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&m_state->ctx, SHA256_DIGEST_SIZE, digest);
+    return hex_of(digest, SHA256_DIGEST_SIZE);
 }
 
 std::string sha256_hex(std::string_view data)
@@ -82,11 +78,12 @@ std::string sha256_file_hex(const std::filesystem::path& path)
 
 std::string md5_hex(std::string_view data)
 {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_md5(), nullptr) != 1)
-        throw Error(ErrorCode::environment, "MD5: OpenSSL refused");
-    return hex_of(digest, size);
+    md5_ctx ctx;
+    md5_init(&ctx);
+    md5_update(&ctx, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
+    std::uint8_t digest[MD5_DIGEST_SIZE];
+    md5_digest(&ctx, MD5_DIGEST_SIZE, digest);
+    return hex_of(digest, MD5_DIGEST_SIZE);
 }
 
 bool is_sha256_hex(std::string_view text)

@@ -8,7 +8,7 @@
 
 namespace dlenv {
 
-// Streaming SHA-256 (OpenSSL). Feed bytes with `update`, then `hex_digest` once.
+// Streaming SHA-256 (Nettle). Feed bytes with `update`, then `hex_digest` once.
 class Sha256 {
 public:
     Sha256();

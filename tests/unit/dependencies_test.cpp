@@ -19,7 +19,7 @@ namespace {
 // A C library's header prefix, and the only source files that may include it; the list
 // of docs/DESIGN.md's "C libraries".
 const std::map<std::string, std::set<std::string>> k_seams = {
-    { "openssl/", { "core/sha256.cpp" } },
+    { "nettle/", { "core/sha256.cpp" } },
     { "dlfcn.h", { "core/shared_library.cpp" } },
     { "curl/", { "http/libcurl.h" } },
     { "archive",
