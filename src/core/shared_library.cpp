@@ -1,5 +1,7 @@
 #include "core/shared_library.h"
 
+#include "core/error.h"
+
 #include <dlfcn.h>
 #include <utility>
 
@@ -16,6 +18,15 @@ std::optional<SharedLibrary> SharedLibrary::open(const char* soname, std::string
         return std::nullopt;
     }
     return SharedLibrary(handle);
+}
+
+const SharedLibrary& SharedLibrary::open_for_process(const char* soname, const char* install)
+{
+    std::string why;
+    std::optional<SharedLibrary> library = open(soname, &why);
+    if (!library)
+        throw Error(ErrorCode::environment, "cannot load " + std::string(soname) + ": " + why, install);
+    return *new SharedLibrary(std::move(*library));
 }
 
 SharedLibrary::SharedLibrary(SharedLibrary&& other) noexcept

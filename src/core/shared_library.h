@@ -13,6 +13,11 @@ public:
     // The library by its soname ("libcurl.so.4"), its symbols bound now and kept to itself;
     // nullopt, with the loader's reason in `why` when given, when it cannot be loaded.
     static std::optional<SharedLibrary> open(const char* soname, std::string* why = nullptr);
+    // The library by its soname, open until the process exits: for one whose handles or
+    // exit handlers may outlive static objects (libcurl's easy handles live in thread-local
+    // storage, archives are read on worker threads). Keep it in a function-local static.
+    // Error(environment), with `install` as its hint, when it cannot be loaded.
+    static const SharedLibrary& open_for_process(const char* soname, const char* install);
 
     SharedLibrary(SharedLibrary&& other) noexcept;
     SharedLibrary& operator=(SharedLibrary&& other) noexcept;

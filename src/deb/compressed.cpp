@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 
-#include <archive.h>
+#include "core/libarchive.h"
 
 #include <memory>
 
@@ -10,25 +10,25 @@ namespace dlenv::deb {
 
 std::string decompress_index(std::string_view bytes, const std::string& name, std::size_t limit)
 {
-    std::unique_ptr<archive, decltype(&archive_read_free)> reader(archive_read_new(), archive_read_free);
-    archive_read_support_filter_all(reader.get());
-    archive_read_support_format_raw(reader.get());
+    std::unique_ptr<archive, decltype(&archive_read_free)> reader(libarchive().read_new(), libarchive().read_free);
+    libarchive().read_support_filter_all(reader.get());
+    libarchive().read_support_format_raw(reader.get());
     auto fail
         = [&](const std::string& why) { return Error(ErrorCode::invalid_input, "decompress " + name + ": " + why); };
-    if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK)
-        throw fail(archive_error_string(reader.get()) ? archive_error_string(reader.get()) : "unreadable");
+    if (libarchive().read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK)
+        throw fail(libarchive().error_string(reader.get()) ? libarchive().error_string(reader.get()) : "unreadable");
     archive_entry* entry = nullptr;
-    int status = archive_read_next_header(reader.get(), &entry);
+    int status = libarchive().read_next_header(reader.get(), &entry);
     if (status == ARCHIVE_EOF)
         return {};
     if (status != ARCHIVE_OK)
-        throw fail(archive_error_string(reader.get()) ? archive_error_string(reader.get()) : "unreadable");
+        throw fail(libarchive().error_string(reader.get()) ? libarchive().error_string(reader.get()) : "unreadable");
     std::string out;
     char buffer[1 << 16];
     for (;;) {
-        la_ssize_t n = archive_read_data(reader.get(), buffer, sizeof buffer);
+        la_ssize_t n = libarchive().read_data(reader.get(), buffer, sizeof buffer);
         if (n < 0)
-            throw fail(archive_error_string(reader.get()) ? archive_error_string(reader.get()) : "damaged");
+            throw fail(libarchive().error_string(reader.get()) ? libarchive().error_string(reader.get()) : "damaged");
         if (n == 0)
             return out;
         if (out.size() + static_cast<std::size_t>(n) > limit)

@@ -2,8 +2,7 @@
 
 #include "core/error.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "core/libarchive.h"
 
 #include <memory>
 #include <vector>
@@ -15,12 +14,12 @@ using Archive = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
 Archive new_reader()
 {
-    return Archive(archive_read_new(), archive_read_free);
+    return Archive(libarchive().read_new(), libarchive().read_free);
 }
 
 std::string why(archive* reader)
 {
-    const char* text = archive_error_string(reader);
+    const char* text = libarchive().error_string(reader);
     return text ? text : "unreadable";
 }
 
@@ -33,9 +32,9 @@ struct MemberSource {
 la_ssize_t read_member(archive* inner, void* data, const void** block)
 {
     auto* source = static_cast<MemberSource*>(data);
-    la_ssize_t n = archive_read_data(source->outer, source->buffer.data(), source->buffer.size());
+    la_ssize_t n = libarchive().read_data(source->outer, source->buffer.data(), source->buffer.size());
     if (n < 0) {
-        archive_set_error(inner, -1, "%s", why(source->outer).c_str());
+        libarchive().set_error(inner, -1, "%s", why(source->outer).c_str());
         return -1;
     }
     *block = source->buffer.data();
@@ -44,9 +43,9 @@ la_ssize_t read_member(archive* inner, void* data, const void** block)
 
 DataMember::Type type_of(archive_entry* entry)
 {
-    if (archive_entry_hardlink(entry))
+    if (libarchive().entry_hardlink(entry))
         return DataMember::Type::hardlink;
-    switch (archive_entry_filetype(entry)) {
+    switch (libarchive().entry_filetype(entry)) {
     case AE_IFREG:
         return DataMember::Type::file;
     case AE_IFDIR:
@@ -63,32 +62,32 @@ void read_inner_tar(archive* outer, const std::string& where,
     const std::function<void(const DataMember&, const std::function<std::string_view()>&)>& visit)
 {
     Archive inner = new_reader();
-    archive_read_support_filter_gzip(inner.get());
-    archive_read_support_filter_xz(inner.get());
-    archive_read_support_filter_zstd(inner.get());
-    archive_read_support_format_tar(inner.get());
+    libarchive().read_support_filter_gzip(inner.get());
+    libarchive().read_support_filter_xz(inner.get());
+    libarchive().read_support_filter_zstd(inner.get());
+    libarchive().read_support_format_tar(inner.get());
     MemberSource source { outer };
-    if (archive_read_open(inner.get(), &source, nullptr, read_member, nullptr) != ARCHIVE_OK)
+    if (libarchive().read_open(inner.get(), &source, nullptr, read_member, nullptr) != ARCHIVE_OK)
         throw Error(ErrorCode::invalid_input, where + ": " + why(inner.get()));
     std::vector<char> buffer(1 << 16);
     for (;;) {
         archive_entry* entry = nullptr;
-        int status = archive_read_next_header(inner.get(), &entry);
+        int status = libarchive().read_next_header(inner.get(), &entry);
         if (status == ARCHIVE_EOF)
             return;
         if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
             throw Error(ErrorCode::invalid_input, where + ": " + why(inner.get()));
         DataMember member;
-        const char* path = archive_entry_pathname(entry);
+        const char* path = libarchive().entry_pathname(entry);
         member.path = path ? path : "";
         member.type = type_of(entry);
-        member.mode = static_cast<std::uint32_t>(archive_entry_perm(entry)) & 07777;
-        member.size = archive_entry_size(entry);
-        const char* link
-            = member.type == DataMember::Type::hardlink ? archive_entry_hardlink(entry) : archive_entry_symlink(entry);
+        member.mode = static_cast<std::uint32_t>(libarchive().entry_perm(entry)) & 07777;
+        member.size = libarchive().entry_size(entry);
+        const char* link = member.type == DataMember::Type::hardlink ? libarchive().entry_hardlink(entry)
+                                                                     : libarchive().entry_symlink(entry);
         member.link_target = link ? link : "";
         visit(member, [&]() -> std::string_view {
-            la_ssize_t n = archive_read_data(inner.get(), buffer.data(), buffer.size());
+            la_ssize_t n = libarchive().read_data(inner.get(), buffer.data(), buffer.size());
             if (n < 0)
                 throw Error(ErrorCode::invalid_input, where + ": " + member.path + ": " + why(inner.get()));
             return { buffer.data(), static_cast<std::size_t>(n) };
@@ -124,23 +123,23 @@ void read_deb(const std::filesystem::path& deb, const std::string& name,
     const std::function<void(const DataMember&, const std::function<std::string_view()>&)>& data)
 {
     Archive outer = new_reader();
-    archive_read_support_format_ar(outer.get());
-    if (archive_read_open_filename(outer.get(), deb.c_str(), 1 << 16) != ARCHIVE_OK)
+    libarchive().read_support_format_ar(outer.get());
+    if (libarchive().read_open_filename(outer.get(), deb.c_str(), 1 << 16) != ARCHIVE_OK)
         throw Error(ErrorCode::invalid_input, name + ": " + why(outer.get()));
     enum class Next { debian_binary, control_tar, data_tar, finished } next = Next::debian_binary;
     for (;;) {
         archive_entry* entry = nullptr;
-        int status = archive_read_next_header(outer.get(), &entry);
+        int status = libarchive().read_next_header(outer.get(), &entry);
         if (status == ARCHIVE_EOF)
             break;
         if (status != ARCHIVE_OK)
             throw Error(ErrorCode::invalid_input, name + ": not a .deb: " + why(outer.get()));
-        std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+        std::string member = libarchive().entry_pathname(entry) ? libarchive().entry_pathname(entry) : "";
         if (member.starts_with('_'))
             continue;
         if (next == Next::debian_binary && member == "debian-binary") {
             char buffer[16] = {};
-            la_ssize_t n = archive_read_data(outer.get(), buffer, sizeof buffer);
+            la_ssize_t n = libarchive().read_data(outer.get(), buffer, sizeof buffer);
             std::string version(buffer, n > 0 ? static_cast<std::size_t>(n) : 0);
             if (!version.starts_with("2."))
                 throw Error(ErrorCode::invalid_input, name + ": debian-binary is not format 2.x");

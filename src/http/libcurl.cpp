@@ -3,7 +3,6 @@
 #include "core/error.h"
 #include "core/shared_library.h"
 
-#include <optional>
 #include <string>
 
 namespace dlenv::http {
@@ -12,23 +11,9 @@ namespace {
 constexpr const char* k_soname = "libcurl.so.4";
 constexpr const char* k_install = "install libcurl: apt-get install libcurl4";
 
-// Opened once and never closed: easy handles live in thread-local storage, and exit
-// handlers of the libraries it brings may run after static objects are destroyed.
-const SharedLibrary& library()
-{
-    static const SharedLibrary* const opened = [] {
-        std::string why;
-        std::optional<SharedLibrary> library = SharedLibrary::open(k_soname, &why);
-        if (!library)
-            throw Error(ErrorCode::environment, "cannot load " + std::string(k_soname) + ": " + why, k_install);
-        return new SharedLibrary(std::move(*library));
-    }();
-    return *opened;
-}
-
 Libcurl load()
 {
-    const SharedLibrary& lib = library();
+    const SharedLibrary& lib = SharedLibrary::open_for_process(k_soname, k_install);
     Libcurl api {};
     decltype(&::curl_global_init) global_init = nullptr;
     bool bound = lib.bind("curl_global_init", global_init) && lib.bind("curl_easy_init", api.easy_init)

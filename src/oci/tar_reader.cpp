@@ -2,8 +2,7 @@
 
 #include "core/error.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "core/libarchive.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -31,7 +30,7 @@ struct TarReader::State {
     ~State()
     {
         if (reader)
-            archive_read_free(reader);
+            libarchive().read_free(reader);
     }
 
     static la_ssize_t read(archive* reader, void* client, const void** buffer)
@@ -44,7 +43,7 @@ struct TarReader::State {
             return static_cast<la_ssize_t>(piece.size());
         } catch (...) {
             state->pending = std::current_exception();
-            archive_set_error(reader, EIO, "the byte source failed");
+            libarchive().set_error(reader, EIO, "the byte source failed");
             return -1;
         }
     }
@@ -57,7 +56,7 @@ struct TarReader::State {
             std::rethrow_exception(std::exchange(pending, nullptr));
         if (status >= ARCHIVE_WARN)
             return;
-        const char* why = archive_error_string(reader);
+        const char* why = libarchive().error_string(reader);
         throw Error(ErrorCode::invalid_input, "read " + name + ": " + (why ? why : "malformed tar stream"),
             "the archive is damaged or not a tar stream: fetch or build it again");
     }
@@ -70,7 +69,7 @@ struct TarReader::State {
     bool ends_early(int status)
     {
         ended = status < ARCHIVE_WARN && !pending && source_ended && data_left == 0
-            && archive_filter_bytes(reader, 0) % 512 != 0;
+            && libarchive().filter_bytes(reader, 0) % 512 != 0;
         return ended;
     }
 
@@ -81,19 +80,19 @@ struct TarReader::State {
         State& s = *state;
         s.source = std::move(source);
         s.name = std::move(name);
-        s.reader = archive_read_new();
+        s.reader = libarchive().read_new();
         if (!s.reader)
             throw Error(ErrorCode::io, "read " + s.name + ": cannot allocate an archive reader");
         s.check(format(s.reader));
-        s.check(archive_read_support_filter_gzip(s.reader));
-        s.check(archive_read_support_filter_zstd(s.reader));
-        s.check(archive_read_open(s.reader, &s, nullptr, &State::read, nullptr));
+        s.check(libarchive().read_support_filter_gzip(s.reader));
+        s.check(libarchive().read_support_filter_zstd(s.reader));
+        s.check(libarchive().read_open(s.reader, &s, nullptr, &State::read, nullptr));
         return state;
     }
 };
 
 TarReader::TarReader(Source source, std::string name)
-    : m_state(State::open(std::move(source), std::move(name), archive_read_support_format_tar))
+    : m_state(State::open(std::move(source), std::move(name), libarchive().read_support_format_tar))
 {
 }
 
@@ -105,29 +104,29 @@ std::optional<TarEntry> TarReader::next()
 {
     State& s = *m_state;
     archive_entry* header = nullptr;
-    int status = s.ended ? ARCHIVE_EOF : archive_read_next_header(s.reader, &header);
+    int status = s.ended ? ARCHIVE_EOF : libarchive().read_next_header(s.reader, &header);
     if (status == ARCHIVE_EOF || s.ends_early(status))
         return std::nullopt;
     s.check(status);
 
     TarEntry entry;
-    const char* path = archive_entry_pathname(header);
+    const char* path = libarchive().entry_pathname(header);
     if (!path)
         throw Error(ErrorCode::invalid_input, "read " + s.name + ": an entry has no readable path");
     entry.path = path;
-    entry.mode = static_cast<std::uint32_t>(archive_entry_perm(header));
-    entry.size = archive_entry_size(header);
+    entry.mode = static_cast<std::uint32_t>(libarchive().entry_perm(header));
+    entry.size = libarchive().entry_size(header);
     s.data_left = entry.size;
     s.position = 0;
     s.hole = 0;
     s.block = {};
-    entry.mtime = archive_entry_mtime(header);
-    if (const char* target = archive_entry_hardlink(header)) {
+    entry.mtime = libarchive().entry_mtime(header);
+    if (const char* target = libarchive().entry_hardlink(header)) {
         entry.type = TarEntry::Type::hardlink;
         entry.link_target = target;
         return entry;
     }
-    switch (archive_entry_filetype(header)) {
+    switch (libarchive().entry_filetype(header)) {
     case AE_IFREG:
         entry.type = TarEntry::Type::file;
         break;
@@ -136,7 +135,7 @@ std::optional<TarEntry> TarReader::next()
         break;
     case AE_IFLNK:
         entry.type = TarEntry::Type::symlink;
-        entry.link_target = archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
+        entry.link_target = libarchive().entry_symlink(header) ? libarchive().entry_symlink(header) : "";
         break;
     default:
         entry.type = TarEntry::Type::other;
@@ -158,7 +157,7 @@ std::string_view TarReader::read_data()
         const void* block = nullptr;
         std::size_t size = 0;
         la_int64_t offset = 0;
-        int status = archive_read_data_block(s.reader, &block, &size, &offset);
+        int status = libarchive().read_data_block(s.reader, &block, &size, &offset);
         if (status == ARCHIVE_EOF)
             offset = s.position + s.data_left; // a sparse entry that ends in a hole
         else
@@ -184,14 +183,14 @@ std::string_view TarReader::read_data()
 
 void decompress(TarReader::Source source, const std::string& name, const std::function<void(std::string_view)>& sink)
 {
-    auto state = TarReader::State::open(std::move(source), name, archive_read_support_format_raw);
+    auto state = TarReader::State::open(std::move(source), name, libarchive().read_support_format_raw);
     archive_entry* header = nullptr;
-    int status = archive_read_next_header(state->reader, &header);
+    int status = libarchive().read_next_header(state->reader, &header);
     if (status == ARCHIVE_EOF)
         return;
     state->check(status);
     for (;;) {
-        la_ssize_t n = archive_read_data(state->reader, state->buffer.data(), state->buffer.size());
+        la_ssize_t n = libarchive().read_data(state->reader, state->buffer.data(), state->buffer.size());
         if (n < 0)
             state->check(static_cast<int>(n));
         if (n <= 0)

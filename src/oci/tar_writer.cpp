@@ -4,8 +4,7 @@
 #include "core/file.h"
 #include "core/sha256.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "core/libarchive.h"
 
 #include <cerrno>
 #include <cstring>
@@ -24,7 +23,7 @@ constexpr std::size_t k_read_chunk = 1 << 20;
 
 Error archive_error(struct archive* archive, const std::string& action, ErrorCode code = ErrorCode::io)
 {
-    const char* text = archive_error_string(archive);
+    const char* text = libarchive().error_string(archive);
     return Error(code, action + ": " + (text ? text : "libarchive failed"));
 }
 
@@ -42,13 +41,13 @@ struct TarWriter::State {
 
     ~State()
     {
-        archive_entry_free(entry);
+        libarchive().entry_free(entry);
         // Freeing closes a stream, which writes the end-of-archive blocks of an abandoned
         // one; they are dropped rather than handed to stages that may already be gone.
         // (Marking the archive failed would skip the close, and libarchive then leaks the
         // buffer of its output.)
         abandoned = true;
-        archive_write_free(archive);
+        libarchive().write_free(archive);
     }
 
     static la_ssize_t on_write(struct archive*, void* self, const void* data, size_t size)
@@ -77,7 +76,7 @@ struct TarWriter::State {
 
     void write_data(const char* data, std::size_t size, const std::string& path)
     {
-        la_ssize_t written = archive_write_data(archive, data, size);
+        la_ssize_t written = libarchive().write_data(archive, data, size);
         if (sink_error)
             std::rethrow_exception(sink_error);
         if (written < 0 || static_cast<std::size_t>(written) != size)
@@ -126,16 +125,16 @@ TarWriter::TarWriter(ByteSink sink, std::int64_t mtime)
     s.sink = std::move(sink);
     s.mtime = mtime;
     s.buffer.resize(k_read_chunk);
-    s.archive = archive_write_new();
-    s.entry = archive_entry_new();
+    s.archive = libarchive().write_new();
+    s.entry = libarchive().entry_new();
     if (!s.archive || !s.entry)
         throw Error(ErrorCode::environment, "start a tar stream: libarchive is out of memory");
-    s.check(archive_write_set_format_pax_restricted(s.archive), "choose the pax format");
-    s.check(archive_write_add_filter_none(s.archive), "choose no tar filter");
+    s.check(libarchive().write_set_format_pax_restricted(s.archive), "choose the pax format");
+    s.check(libarchive().write_add_filter_none(s.archive), "choose no tar filter");
     // Zero turns off libarchive's blocking: the stream goes to the sink as written, and
     // its length does not depend on a block size.
-    s.check(archive_write_set_bytes_per_block(s.archive, 0), "set the tar block size");
-    s.check(archive_write_open2(s.archive, &s, nullptr, &State::on_write, nullptr, nullptr), "open a tar stream");
+    s.check(libarchive().write_set_bytes_per_block(s.archive, 0), "set the tar block size");
+    s.check(libarchive().write_open2(s.archive, &s, nullptr, &State::on_write, nullptr, nullptr), "open a tar stream");
 }
 
 TarWriter::~TarWriter() = default;
@@ -146,27 +145,27 @@ void TarWriter::add(const LayerEntry& entry)
 {
     State& s = *m_state;
     struct archive_entry* e = s.entry;
-    archive_entry_clear(e);
-    archive_entry_copy_pathname(e, entry.path.c_str());
-    archive_entry_set_uid(e, 0);
-    archive_entry_set_gid(e, 0);
-    archive_entry_set_mtime(e, s.mtime, 0);
-    archive_entry_set_perm(e, static_cast<__LA_MODE_T>(entry.mode & 07777));
+    libarchive().entry_clear(e);
+    libarchive().entry_copy_pathname(e, entry.path.c_str());
+    libarchive().entry_set_uid(e, 0);
+    libarchive().entry_set_gid(e, 0);
+    libarchive().entry_set_mtime(e, s.mtime, 0);
+    libarchive().entry_set_perm(e, static_cast<__LA_MODE_T>(entry.mode & 07777));
     switch (entry.type) {
     case LayerEntry::Type::directory:
-        archive_entry_set_filetype(e, AE_IFDIR);
+        libarchive().entry_set_filetype(e, AE_IFDIR);
         break;
     case LayerEntry::Type::file:
-        archive_entry_set_filetype(e, AE_IFREG);
-        archive_entry_set_size(e, entry.size);
+        libarchive().entry_set_filetype(e, AE_IFREG);
+        libarchive().entry_set_size(e, entry.size);
         break;
     case LayerEntry::Type::symlink:
-        archive_entry_set_filetype(e, AE_IFLNK);
-        archive_entry_copy_symlink(e, entry.link_target.c_str());
+        libarchive().entry_set_filetype(e, AE_IFLNK);
+        libarchive().entry_copy_symlink(e, entry.link_target.c_str());
         break;
     case LayerEntry::Type::hardlink:
-        archive_entry_set_filetype(e, AE_IFREG);
-        archive_entry_copy_hardlink(e, entry.link_target.c_str());
+        libarchive().entry_set_filetype(e, AE_IFREG);
+        libarchive().entry_copy_hardlink(e, entry.link_target.c_str());
         break;
     }
     bool inline_contents = entry.type == LayerEntry::Type::file && entry.source.empty();
@@ -176,17 +175,17 @@ void TarWriter::add(const LayerEntry& entry)
                 + std::to_string(entry.contents.size()) + " bytes of contents");
     // With the sink healthy, a header fails only for what the entry holds: a path or link
     // target that is not UTF-8, which PAX cannot carry without a locale.
-    s.check(archive_write_header(s.archive, e), "write the header of " + entry.path, ErrorCode::invalid_input);
+    s.check(libarchive().write_header(s.archive, e), "write the header of " + entry.path, ErrorCode::invalid_input);
     if (inline_contents)
         s.write_data(entry.contents.data(), entry.contents.size(), entry.path);
     else if (entry.type == LayerEntry::Type::file)
         s.stream_file(entry);
-    s.check(archive_write_finish_entry(s.archive), "finish " + entry.path);
+    s.check(libarchive().write_finish_entry(s.archive), "finish " + entry.path);
 }
 
 void TarWriter::finish()
 {
-    m_state->check(archive_write_close(m_state->archive), "close the tar stream");
+    m_state->check(libarchive().write_close(m_state->archive), "close the tar stream");
 }
 
 } // namespace dlenv::oci

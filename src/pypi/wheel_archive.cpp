@@ -8,8 +8,7 @@
 
 #include "core/error.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "core/libarchive.h"
 
 #include <array>
 #include <cstdio>
@@ -58,25 +57,25 @@ std::string inflate(std::string_view deflated, std::uint32_t crc32, std::uint64_
     gzip += deflated;
     append_le32(gzip, crc32);
     append_le32(gzip, static_cast<std::uint32_t>(limit));
-    std::unique_ptr<archive, decltype(&archive_read_free)> reader(archive_read_new(), archive_read_free);
+    std::unique_ptr<archive, decltype(&archive_read_free)> reader(libarchive().read_new(), libarchive().read_free);
     if (!reader)
         throw Error(ErrorCode::io, "inflate: cannot allocate an archive reader");
     auto fail = [&] {
-        const char* why = archive_error_string(reader.get());
+        const char* why = libarchive().error_string(reader.get());
         return Error(ErrorCode::invalid_input,
             std::string("inflate: ") + (why ? why : "truncated or malformed deflate stream"),
             "the wheel is damaged: fetch or build it again");
     };
     archive_entry* entry = nullptr;
-    if (archive_read_support_filter_gzip(reader.get()) != ARCHIVE_OK
-        || archive_read_support_format_raw(reader.get()) != ARCHIVE_OK
-        || archive_read_open_memory(reader.get(), gzip.data(), gzip.size()) != ARCHIVE_OK
-        || archive_read_next_header(reader.get(), &entry) != ARCHIVE_OK)
+    if (libarchive().read_support_filter_gzip(reader.get()) != ARCHIVE_OK
+        || libarchive().read_support_format_raw(reader.get()) != ARCHIVE_OK
+        || libarchive().read_open_memory(reader.get(), gzip.data(), gzip.size()) != ARCHIVE_OK
+        || libarchive().read_next_header(reader.get(), &entry) != ARCHIVE_OK)
         throw fail();
     std::string out;
     std::array<char, 1 << 16> buffer;
     while (out.size() <= limit) {
-        la_ssize_t n = archive_read_data(reader.get(), buffer.data(), buffer.size());
+        la_ssize_t n = libarchive().read_data(reader.get(), buffer.data(), buffer.size());
         if (n < 0)
             throw fail();
         if (n == 0)
@@ -103,14 +102,14 @@ struct WheelArchive::State {
     ~State()
     {
         if (reader)
-            archive_read_free(reader);
+            libarchive().read_free(reader);
     }
 
     void check(int status)
     {
         if (status >= ARCHIVE_WARN)
             return;
-        const char* why = archive_error_string(reader);
+        const char* why = libarchive().error_string(reader);
         throw Error(ErrorCode::invalid_input, "read wheel " + name + ": " + (why ? why : "malformed zip file"),
             "the wheel is damaged or not a zip file: fetch or build it again");
     }
@@ -125,13 +124,13 @@ WheelArchive::WheelArchive(const std::filesystem::path& path)
     if (!std::filesystem::exists(path))
         throw Error(ErrorCode::not_found, "open wheel " + s.name + ": no such file",
             "fetch the wheel again, or lock again if it left the index");
-    s.reader = archive_read_new();
+    s.reader = libarchive().read_new();
     if (!s.reader)
         throw Error(ErrorCode::io, "read wheel " + s.name + ": cannot allocate an archive reader");
     // The seekable reader trusts the central directory, as pip does, rather than local
     // headers that a crafted zip can make disagree with it.
-    s.check(archive_read_support_format_zip_seekable(s.reader));
-    s.check(archive_read_open_filename(s.reader, s.name.c_str(), 1 << 16));
+    s.check(libarchive().read_support_format_zip_seekable(s.reader));
+    s.check(libarchive().read_open_filename(s.reader, s.name.c_str(), 1 << 16));
 }
 
 WheelArchive::~WheelArchive() = default;
@@ -142,25 +141,25 @@ std::optional<WheelMember> WheelArchive::next()
 {
     State& s = *m_state;
     archive_entry* header = nullptr;
-    int status = archive_read_next_header(s.reader, &header);
+    int status = libarchive().read_next_header(s.reader, &header);
     if (status == ARCHIVE_EOF)
         return std::nullopt;
     s.check(status);
-    const char* path = archive_entry_pathname(header);
+    const char* path = libarchive().entry_pathname(header);
     if (!path)
         throw Error(ErrorCode::invalid_input, "read wheel " + s.name + ": a member has no readable path");
     WheelMember member;
     member.path = path;
-    member.directory = archive_entry_filetype(header) == AE_IFDIR || member.path.ends_with("/");
-    member.executable = (archive_entry_perm(header) & 0111) != 0;
-    member.size = archive_entry_size(header);
+    member.directory = libarchive().entry_filetype(header) == AE_IFDIR || member.path.ends_with("/");
+    member.executable = (libarchive().entry_perm(header) & 0111) != 0;
+    member.size = libarchive().entry_size(header);
     return member;
 }
 
 std::string_view WheelArchive::read_data()
 {
     State& s = *m_state;
-    la_ssize_t n = archive_read_data(s.reader, s.buffer.data(), s.buffer.size());
+    la_ssize_t n = libarchive().read_data(s.reader, s.buffer.data(), s.buffer.size());
     if (n < 0)
         s.check(static_cast<int>(n));
     return { s.buffer.data(), n < 0 ? 0 : static_cast<std::size_t>(n) };
