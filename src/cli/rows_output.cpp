@@ -10,8 +10,8 @@ void print_rows(const std::vector<resolve::RowUsed>& rows, std::ostream& out)
         for (const auto& [name, value] : row.facts)
             out << "    " << name << ": " << value << "\n";
         for (const auto& source : row.provenance.sources)
-            out << "    source " << source.key << ": " << source.title
-                << (source.url.empty() ? "" : " <" + source.url + ">") << "\n";
+            out << "    source " << source->key << ": " << source->title
+                << (source->url.empty() ? "" : " <" + source->url + ">") << "\n";
         if (!row.provenance.note.empty())
             out << "    note: " << row.provenance.note << "\n";
     }

@@ -4,6 +4,7 @@
 #include "core/version.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,16 +33,21 @@ struct Source {
     bool operator==(const Source&) const = default;
 };
 
+// A source as the rows that cite it share it: a matrix holds each of its sources once,
+// however many rows cite it (about 3000 citations of 430 sources).
+using SourceRef = std::shared_ptr<const Source>;
+
 // Where a fact comes from and how sure we are of it.
 struct Provenance {
-    std::vector<Source> sources;
+    std::vector<SourceRef> sources;
     Confidence confidence = Confidence::confirmed;
     std::string note;
 
     bool unconfirmed() const { return confidence == Confidence::unconfirmed; }
     std::string cite() const; // URLs (or titles where there is no URL), " | "-joined
 
-    bool operator==(const Provenance&) const = default;
+    // The same sources cited, wherever each is held.
+    bool operator==(const Provenance& other) const;
 };
 
 struct CudaToolkit {

@@ -1,7 +1,8 @@
 // A Matrix as bytes and back. Each row type lists its fields once, in fields(); the writer
 // and the reader walk the same lists, so the two cannot disagree on the layout. Numbers
 // are little-endian as the machine holds them: an image is read only by the build that
-// wrote it.
+// wrote it. The sources come first, each once; a row cites one by its place in that table,
+// and the rows read back share them as the loaded matrix did.
 #include "core/error.h"
 #include "matrix/matrix.h"
 
@@ -118,16 +119,31 @@ class Writer {
 public:
     template <typename... Fields> void operator()(const Fields&... values) { (put(values), ...); }
 
-    std::string bytes;
+    // The source table, then the rows.
+    std::string image() &&
+    {
+        Writer table;
+        table.put(static_cast<std::uint32_t>(m_sources.size()));
+        for (const Source* source : m_sources)
+            table.put(*source);
+        return std::move(table.m_bytes) + m_bytes;
+    }
 
 private:
-    void put(std::uint32_t n) { bytes.append(reinterpret_cast<const char*>(&n), sizeof n); }
-    void put(bool b) { bytes.push_back(b ? '\1' : '\0'); }
-    void put(double d) { bytes.append(reinterpret_cast<const char*>(&d), sizeof d); }
+    void put(const SourceRef& source)
+    {
+        auto [it, added] = m_source_index.try_emplace(source.get(), static_cast<std::uint32_t>(m_sources.size()));
+        if (added)
+            m_sources.push_back(source.get());
+        put(it->second);
+    }
+    void put(std::uint32_t n) { m_bytes.append(reinterpret_cast<const char*>(&n), sizeof n); }
+    void put(bool b) { m_bytes.push_back(b ? '\1' : '\0'); }
+    void put(double d) { m_bytes.append(reinterpret_cast<const char*>(&d), sizeof d); }
     void put(const std::string& text)
     {
         put(static_cast<std::uint32_t>(text.size()));
-        bytes += text;
+        m_bytes += text;
     }
     template <typename Kind> void put(const NumericVersion<Kind>& v) { put(v.text()); }
     void put(const Pep440Version& v) { put(v.str()); }
@@ -157,6 +173,10 @@ private:
     template <typename Row>
     requires Rows<Writer, Row>
     void put(const Row& row) { fields(*this, const_cast<Row&>(row)); }
+
+    std::string m_bytes;
+    std::map<const Source*, std::uint32_t> m_source_index;
+    std::vector<const Source*> m_sources;
 };
 
 // A row for fields() to fill. A compute capability has no default, so the rows that hold
@@ -180,9 +200,18 @@ template <> Gpu blank()
 
 class Reader {
 public:
+    // Reads the source table at the head of `bytes`.
     explicit Reader(std::string_view bytes)
         : m_rest(bytes)
     {
+        std::uint32_t size = 0;
+        get(size);
+        m_sources.reserve(size);
+        for (std::uint32_t i = 0; i < size; ++i) {
+            Source source;
+            get(source);
+            m_sources.push_back(std::make_shared<const Source>(std::move(source)));
+        }
     }
 
     template <typename... Fields> void operator()(Fields&... values) { (get(values), ...); }
@@ -258,6 +287,15 @@ private:
     requires Rows<Reader, Row>
     void get(Row& row) { fields(*this, row); }
 
+    void get(SourceRef& source)
+    {
+        std::uint32_t index = 0;
+        get(index);
+        if (index >= m_sources.size())
+            throw Error(ErrorCode::io, "the built-in matrix image cites a source it does not hold", "rebuild dlenv");
+        source = m_sources[index];
+    }
+
     std::string text()
     {
         std::string out;
@@ -266,6 +304,7 @@ private:
     }
 
     std::string_view m_rest;
+    std::vector<SourceRef> m_sources;
 };
 
 } // namespace
@@ -274,7 +313,7 @@ std::string Matrix::image() const
 {
     Writer writer;
     MatrixFields::visit(writer, *this);
-    return std::move(writer.bytes);
+    return std::move(writer).image();
 }
 
 Matrix Matrix::from_image(std::string_view image)

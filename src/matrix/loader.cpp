@@ -102,7 +102,8 @@ private:
         for (const auto& [key, value] : doc.at("sources").raw().items()) {
             JsonReader source = doc.at("sources").at(key);
             source.allow_only({ "title", "url" });
-            m_sources[key] = Source { key, source.at("title").string(), source.optional_string("url").value_or("") };
+            m_sources[key] = std::make_shared<const Source>(
+                Source { key, source.at("title").string(), source.optional_string("url").value_or("") });
         }
         body(doc);
     }
@@ -730,7 +731,7 @@ private:
     }
 
     std::string m_origin;
-    std::map<std::string, Source> m_sources;
+    std::map<std::string, SourceRef> m_sources;
 };
 
 Matrix Matrix::load(const std::map<std::string, std::string>& files, const std::string& origin)

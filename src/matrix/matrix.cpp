@@ -62,12 +62,19 @@ std::optional<CudaVersion> variant_cuda(std::string_view tag)
         std::string(digits.substr(0, digits.size() - 1)) + "." + std::string(digits.substr(digits.size() - 1)));
 }
 
+bool Provenance::operator==(const Provenance& other) const
+{
+    return confidence == other.confidence && note == other.note
+        && std::equal(sources.begin(), sources.end(), other.sources.begin(), other.sources.end(),
+            [](const SourceRef& a, const SourceRef& b) { return *a == *b; });
+}
+
 std::string Provenance::cite() const
 {
     std::vector<std::string> seen;
     std::string out;
     for (const auto& source : sources) {
-        const std::string& where = source.url.empty() ? source.title : source.url;
+        const std::string& where = source->url.empty() ? source->title : source->url;
         if (std::find(seen.begin(), seen.end(), where) != seen.end())
             continue;
         seen.push_back(where);

@@ -309,7 +309,7 @@ nlohmann::json rows_json(const std::vector<RowUsed>& rows)
             facts[name] = value;
         nlohmann::json sources = nlohmann::json::array();
         for (const auto& source : row.provenance.sources)
-            sources.push_back({ { "key", source.key }, { "title", source.title }, { "url", source.url } });
+            sources.push_back({ { "key", source->key }, { "title", source->title }, { "url", source->url } });
         nlohmann::json item = { { "file", row.file }, { "key", row.key }, { "facts", facts }, { "sources", sources },
             { "confidence", matrix::to_string(row.provenance.confidence) } };
         if (!row.provenance.note.empty())

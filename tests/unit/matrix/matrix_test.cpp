@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 using namespace dlenv;
@@ -82,6 +83,32 @@ TEST_CASE("the profiles directory loads to the same matrix as the embedded copy"
 {
     Matrix m = Matrix::load_directory(std::string(DLENV_SOURCE_DIR) + "/profiles/compat");
     CHECK(m.sha256() == Matrix::embedded().sha256());
+}
+
+TEST_CASE("the built-in image reads back as its JSON loads, each source held once", "[matrix]")
+{
+    const Matrix& image = Matrix::embedded();
+    Matrix json = Matrix::load_directory(std::string(DLENV_SOURCE_DIR) + "/profiles/compat");
+    CHECK(image.toolkits() == json.toolkits());
+    CHECK(image.architectures() == json.architectures());
+    CHECK(image.torch_releases() == json.torch_releases());
+    CHECK(image.jax_releases() == json.jax_releases());
+    CHECK(image.gpus() == json.gpus());
+
+    // CUDA 11.8.0 and its cuda.json neighbours cite the same release-notes source: one
+    // object, not a copy per row.
+    std::map<std::string, std::set<const Source*>> held;
+    std::size_t citations = 0;
+    for (const auto& toolkit : image.toolkits())
+        for (const SourceRef& source : toolkit.provenance.sources) {
+            held[source->key].insert(source.get());
+            ++citations;
+        }
+    CHECK(citations > held.size());
+    for (const auto& [key, objects] : held) {
+        CAPTURE(key);
+        CHECK(objects.size() == 1);
+    }
 }
 
 TEST_CASE("every GPU's compute capability has an architecture row", "[matrix]")
@@ -633,7 +660,7 @@ TEST_CASE("dense tensor-core peaks are loaded with their own sources, and absent
     REQUIRE(gpu->tensor_tflops);
     CHECK(gpu->tensor_tflops->fp16 == row.fp16);
     CHECK(gpu->tensor_tflops->bf16 == row.bf16);
-    CHECK(gpu->tensor_tflops->provenance.sources.front().url == row.source_url);
+    CHECK(gpu->tensor_tflops->provenance.sources.front()->url == row.source_url);
     CHECK(m.find_gpu("NVIDIA GeForce RTX 4090")->tensor_tflops == std::nullopt);
 }
 
@@ -817,7 +844,7 @@ TEST_CASE("tensorflow's and-cuda NCCL requirement is held where sourced, with it
     for (const auto& release : Matrix::embedded().tensorflow_releases())
         if (release.line == "2.16") {
             REQUIRE(release.nccl);
-            CHECK(release.nccl->provenance.sources.front().url == "https://github.com/devanshkv/fetch/pull/35");
+            CHECK(release.nccl->provenance.sources.front()->url == "https://github.com/devanshkv/fetch/pull/35");
             CHECK(release.provenance.confidence == Confidence::confirmed); // the row's own facts stay confirmed
         }
 }

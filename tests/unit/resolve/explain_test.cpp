@@ -62,7 +62,7 @@ TEST_CASE("explain gives tensorflow's NCCL requirement as a row of its own, with
     CHECK(nccl.file == "tensorflow.json");
     CHECK(nccl.facts == std::vector<std::pair<std::string, std::string>> { { "nccl", "2.19.3" } });
     CHECK(nccl.provenance.confidence == matrix::Confidence::secondary);
-    CHECK(nccl.provenance.sources.front().key == "TF_NCCL_216_PIP");
+    CHECK(nccl.provenance.sources.front()->key == "TF_NCCL_216_PIP");
 }
 
 TEST_CASE("explain gives a torch variant's Windows GPU code as a row of its own, with its own sources", "[resolve]")
@@ -76,7 +76,7 @@ TEST_CASE("explain gives a torch variant's Windows GPU code as a row of its own,
         == std::vector<std::pair<std::string, std::string>> {
             { "arch_list", "5.0 6.0 6.1 7.0 7.5 8.0 8.6 9.0 10.0 12.0" }, { "ptx", "none" } });
     CHECK(windows.provenance.confidence == matrix::Confidence::secondary);
-    CHECK(windows.provenance.sources.front().key == "CORRIDORKEY_141");
+    CHECK(windows.provenance.sources.front()->key == "CORRIDORKEY_141");
 }
 
 TEST_CASE("explain gives what a jax release does on Blackwell as a row of its own, with its own sources", "[resolve]")
@@ -90,7 +90,7 @@ TEST_CASE("explain gives what a jax release does on Blackwell as a row of its ow
     CHECK(blackwell.facts
         == std::vector<std::pair<std::string, std::string>> { { "runs_on", "none" }, { "others_fail", "true" } });
     CHECK(blackwell.provenance.confidence == matrix::Confidence::secondary);
-    CHECK(blackwell.provenance.sources.front().key == "HURO_3");
+    CHECK(blackwell.provenance.sources.front()->key == "HURO_3");
 }
 
 TEST_CASE("explain gives a tensorflow release's pip extra issues as rows of their own", "[resolve]")
@@ -105,7 +105,7 @@ TEST_CASE("explain gives a tensorflow release's pip extra issues as rows of thei
             { "detail",
                 "pins tensorrt-libs==8.6.1, which PyPI does not publish ('No matching distribution found for "
                 "tensorrt-libs==8.6.1')" } });
-    CHECK(issue.provenance.sources.front().key == "TF_66517");
+    CHECK(issue.provenance.sources.front()->key == "TF_66517");
 }
 
 TEST_CASE("explain gives the facts a row contributes, and says which are not known", "[resolve]")
@@ -186,5 +186,5 @@ TEST_CASE("explain gives the reports a TensorFlow line's run beyond its CUDA res
         == std::vector<std::pair<std::string, std::string>> {
             { "driver", "JIT-compiles its PTX for a GPU newer than its CUDA" } });
     CHECK(jit.provenance.sources.size() == 3);
-    CHECK(jit.provenance.sources[1].url == "https://github.com/tensorflow/tensorflow/issues/45635");
+    CHECK(jit.provenance.sources[1]->url == "https://github.com/tensorflow/tensorflow/issues/45635");
 }
