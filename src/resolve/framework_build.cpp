@@ -323,8 +323,9 @@ std::optional<FrameworkBuild> select_framework_build(
         auto cudnn_outside = [&](const matrix::JaxBuild& b) {
             if (!label->cudnn)
                 return false;
-            auto named = label->cudnn->truncated(2);
-            return (b.cudnn.min && named < b.cudnn.min->truncated(2)) || (b.cudnn.max && *b.cudnn.max < named);
+            auto label_cudnn = label->cudnn->truncated(2);
+            return (b.cudnn.min && label_cudnn < b.cudnn.min->truncated(2))
+                || (b.cudnn.max && *b.cudnn.max < label_cudnn);
         };
         auto labelled = [&](const matrix::JaxBuild& b) {
             return !label
