@@ -26,6 +26,73 @@ std::string cc_list(const std::vector<ComputeCapability>& listed)
     return out;
 }
 
+// Whether `release` supports `cc` with CUDA `cuda`, by its builds for that CUDA that list their
+// compute capabilities; nullopt where none does.
+std::optional<bool> supports(const matrix::CudnnRelease& release, const CudaVersion& cuda, const ComputeCapability& cc)
+{
+    std::optional<bool> out;
+    for (const auto& build : release.builds)
+        if (!build.compute_capabilities.empty() && build.cuda.contains(cuda))
+            out = out.value_or(false) || cubin_runs_on(build.compute_capabilities, cc);
+    return out;
+}
+
+// The releases nearest `version`, one older and one newer, whose support of `cc` with `cuda`
+// is on record; either may be missing.
+struct ListedNeighbours {
+    const matrix::CudnnRelease* older = nullptr;
+    const matrix::CudnnRelease* newer = nullptr;
+};
+
+ListedNeighbours listed_neighbours(
+    const matrix::Matrix& matrix, const CudnnVersion& version, const CudaVersion& cuda, const ComputeCapability& cc)
+{
+    ListedNeighbours out;
+    for (const auto& release : matrix.cudnn_releases()) {
+        if (!supports(release, cuda, cc))
+            continue;
+        if (release.version < version && (!out.older || out.older->version < release.version))
+            out.older = &release;
+        if (version < release.version && (!out.newer || release.version < out.newer->version))
+            out.newer = &release;
+    }
+    return out;
+}
+
+// A release whose GPUs are not on record, judged by its neighbours: cuDNN drops an
+// architecture in one release and adds one in another, so a release between two that agree
+// on a GPU agrees with them. Where they disagree, or one is missing, it stays unknown.
+void judge_by_neighbours(const Context& ctx, const matrix::CudnnRelease& release, const std::string& label,
+    const GpuTarget& gpu, Report& report)
+{
+    ListedNeighbours around = listed_neighbours(ctx.matrix, release.version, *ctx.cuda, gpu.compute_capability);
+    std::optional<bool> older
+        = around.older ? supports(*around.older, *ctx.cuda, gpu.compute_capability) : std::nullopt;
+    std::optional<bool> newer
+        = around.newer ? supports(*around.newer, *ctx.cuda, gpu.compute_capability) : std::nullopt;
+    if (!older || older != newer) {
+        report.add(Verdict::unknown, "cudnn-gpu-support-unknown",
+            "the compute capabilities " + label + " supports are not on record: whether it supports " + gpu.label
+                + " is not known",
+            release.provenance.cite(), gpu.label);
+        return;
+    }
+    std::string older_name = "cuDNN " + around.older->version.text() + " before it";
+    std::string newer_name = "cuDNN " + around.newer->version.text() + " after it";
+    std::string source = around.older->provenance.cite() + " | " + around.newer->provenance.cite();
+    if (*older)
+        report.add(Verdict::ok, "cudnn-gpu-support-inferred",
+            "the compute capabilities " + label + " supports are not on record; " + older_name + " and " + newer_name
+                + " both support " + gpu.with_sm() + " with CUDA " + ctx.cuda->text() + ", so it is taken to as well",
+            source, gpu.label);
+    else
+        report.add(Verdict::fail, "cudnn-gpu-unsupported",
+            "the compute capabilities " + label + " supports are not on record, but neither " + older_name + " nor "
+                + newer_name + " supports " + gpu.with_sm() + " with CUDA " + ctx.cuda->text()
+                + ", so it is taken not to either",
+            source, gpu.label);
+}
+
 // A framework's own cuDNN against the one the user named.
 void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report& report)
 {
@@ -175,10 +242,7 @@ void check_cudnn(const Context& ctx, Report& report)
             label + " needs driver >= " + match->driver_linux->text() + ", not " + driver->text(), source);
     for (const auto& gpu : ctx.gpus) {
         if (match->compute_capabilities.empty()) {
-            report.add(Verdict::unknown, "cudnn-gpu-support-unknown",
-                "the compute capabilities " + label + " supports are not on record: whether it supports " + gpu.label
-                    + " is not known",
-                source, gpu.label);
+            judge_by_neighbours(ctx, *release, label, gpu, report);
             continue;
         }
         if (cubin_runs_on(match->compute_capabilities, gpu.compute_capability)) {

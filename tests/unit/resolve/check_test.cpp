@@ -460,19 +460,46 @@ TEST_CASE(
     CHECK_THAT(finding(known, "gpu-cubin-compatible")->message, Contains("(no PTX)"));
 }
 
-TEST_CASE(
-    "a cuDNN build whose compute capabilities are not on record says it cannot tell, without failing", "[resolve]")
+TEST_CASE("a cuDNN build whose compute capabilities are not on record is judged by the releases on either side of "
+          "it, and is unknown where they do not agree",
+    "[resolve]")
 {
-    // cudnn.json: 9.1.0's compute_capabilities are null (not in the excerpt read).
-    Report r = check({ .frameworks = { "torch==2.4.0" }, .gpus = { "A100 80GB SXM4" } });
-    SHOW(r);
-    CHECK(r.verdict() == Verdict::ok);
-    const Finding* unknown = finding(r, "cudnn-gpu-support-unknown");
+    // cudnn.json: 9.1.0's compute_capabilities are null (not in the excerpt read); 9.0.0 and
+    // 9.5.0 list 5.0 to 9.0 for both their CUDA 11 and CUDA 12 builds.
+    Report a100 = check({ .frameworks = { "torch==2.4.0" }, .gpus = { "A100 80GB SXM4" } });
+    SHOW(a100);
+    CHECK(a100.verdict() == Verdict::ok);
+    const Finding* inferred = finding(a100, "cudnn-gpu-support-inferred");
+    REQUIRE(inferred);
+    CHECK(inferred->verdict == Verdict::ok);
+    CHECK(inferred->message
+        == "the compute capabilities cuDNN 9.1.0 (CUDA 12.0-12.4 build) supports are not on record; cuDNN 9.0.0 "
+           "before it and cuDNN 9.5.0 after it both support NVIDIA A100-SXM4-80GB (sm_80) with CUDA 12.1, so it is "
+           "taken to as well");
+    CHECK(inferred->why
+        == "https://docs.nvidia.com/deeplearning/cudnn/backend/v9.0.0/reference/support-matrix.html | "
+           "https://docs.nvidia.com/deeplearning/cudnn/v9.5.0/reference/support-matrix.html");
+
+    // torch 2.7.1+cu118 carries sm_37 kernels, but the cuDNN 9.1.0 it bundles has no Kepler
+    // on either side (nelson-liu/pytorch-manylinux-binaries#13: it fails on a K80).
+    Report k80 = check({ .frameworks = { "torch==2.7.1+cu118" }, .gpus = { "Tesla K80" } });
+    SHOW(k80);
+    CHECK(k80.verdict() == Verdict::fail);
+    const Finding* unsupported = finding(k80, "cudnn-gpu-unsupported");
+    REQUIRE(unsupported);
+    CHECK(unsupported->message
+        == "the compute capabilities cuDNN 9.1.0 (CUDA 11.0-11.8 build) supports are not on record, but neither "
+           "cuDNN 9.0.0 before it nor cuDNN 9.5.0 after it supports Tesla K80 (sm_37) with CUDA 11.8, so it is "
+           "taken not to either");
+
+    // cuDNN 9.7.1 with CUDA 12.8: no older release on record lists its GPUs for CUDA 12.8.
+    Report rtx5090 = check({ .frameworks = { "torch==2.7.0+cu128" }, .gpus = { "RTX 5090" } });
+    const Finding* unknown = finding(rtx5090, "cudnn-gpu-support-unknown");
     REQUIRE(unknown);
     CHECK(unknown->verdict == Verdict::unknown);
     CHECK(unknown->message
-        == "the compute capabilities cuDNN 9.1.0 (CUDA 12.0-12.4 build) supports are not on record: whether it "
-           "supports NVIDIA A100-SXM4-80GB is not known");
+        == "the compute capabilities cuDNN 9.7.1 (CUDA 12.0-12.8 build) supports are not on record: whether it "
+           "supports NVIDIA GeForce RTX 5090 is not known");
 }
 
 TEST_CASE("an architecture's last driver series: a newer driver is an error, and a CUDA line no driver of it runs is "

@@ -128,10 +128,10 @@ TEST_CASE("each GPU's verdict in the lock counts the findings of every framework
     auto resolution = resolve_text(text);
     REQUIRE(resolution.stack);
     REQUIRE(resolution.stack->gpus.size() == 1);
-    // torch's rules and JAX's both say cudnn-gpu-support-unknown of it: once
+    // torch's rules and JAX's both say cudnn-gpu-support-inferred of it: once
     CHECK(resolution.stack->gpus[0].codes
         == std::vector<std::string> {
-            "gpu-cubin", "cudnn-gpu-support-unknown", "cuda-targets-gpu", "gpu-framework-minimum" });
+            "gpu-cubin", "cudnn-gpu-support-inferred", "cuda-targets-gpu", "gpu-framework-minimum" });
 }
 
 TEST_CASE("a profile whose frameworks need two cuDNN wheels is refused naming both, the library and a fix",
