@@ -62,16 +62,29 @@ void validate_versions(const matrix::Matrix& matrix, const Query& query)
     }
 }
 
-// The torch request a companion implies when torch itself was not named.
-std::optional<FrameworkRequest> torch_for_companion(const matrix::Matrix& matrix, const FrameworkRequest& companion)
+// The torch release line a companion release is built with, and the set that pairs them.
+struct CompanionOf {
+    const matrix::TorchRelease* release = nullptr;
+    const matrix::CompanionSet* set = nullptr;
+};
+
+CompanionOf companion_of(const matrix::Matrix& matrix, const FrameworkRequest& companion)
 {
     auto wanted = Pep440Version::parse(companion.version);
     for (const auto& release : matrix.torch_releases())
         for (const auto& set : release.companions) {
             const auto& have = companion.framework == Framework::torchvision ? set.torchvision : set.torchaudio;
             if (have && have->without_local() == wanted)
-                return FrameworkRequest { Framework::torch, set.torch.public_str(), "" };
+                return { &release, &set };
         }
+    return {};
+}
+
+// The torch request a companion implies when torch itself was not named.
+std::optional<FrameworkRequest> torch_for_companion(const matrix::Matrix& matrix, const FrameworkRequest& companion)
+{
+    if (const auto* set = companion_of(matrix, companion).set)
+        return FrameworkRequest { Framework::torch, set->torch.public_str(), "" };
     return std::nullopt;
 }
 
@@ -81,6 +94,25 @@ std::string variant_list(const matrix::TorchRelease& release)
     for (const auto& v : release.variants)
         names.push_back(v.tag + " (CUDA " + v.cuda.text() + (v.experimental ? ", experimental" : "") + ")");
     return join_alternatives(names, " and ");
+}
+
+// A companion is published for the builds of the torch it is built with: a CUDA label that torch
+// has no build for names a wheel never published (torchvision==0.6.0+cu121; 0.6.0 is torch
+// 1.5.0's, built for CUDA 9.2 to 10.2), as for torch itself.
+void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkRequest& companion)
+{
+    if (companion.local.empty() || !matrix::variant_cuda(companion.local) || companion.is_pre_release())
+        return;
+    const auto [release, set] = companion_of(matrix, companion);
+    if (!release)
+        return; // an unknown release is check_companion's to refuse
+    const auto& variants = release->variants;
+    if (std::any_of(variants.begin(), variants.end(), [&](const auto& v) { return v.tag == companion.local; }))
+        return;
+    std::string name = companion.package() + " " + companion.version;
+    throw Error(ErrorCode::invalid_input, companion.text() + ": " + name + " has no " + companion.local + " build",
+        name + " is built with torch " + set->torch.str() + ", whose builds are " + variant_list(*release)
+            + ": pin one of them, or drop the label for the release's default build");
 }
 
 // "CUDA 12.0 or newer with cuDNN 8.9 and CUDA 11.8 or newer with cuDNN 8.6": a JAX release's CUDA builds.
@@ -234,9 +266,12 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         ctx.gpus.push_back(resolve_gpu(matrix, gpu));
 
     std::optional<FrameworkRequest> primary;
-    for (const auto& request : query.frameworks)
+    for (const auto& request : query.frameworks) {
         if (!is_companion(request.framework) && !primary)
             primary = request;
+        if (is_companion(request.framework))
+            refuse_unpublished_companion(matrix, request);
+    }
     if (!primary)
         for (const auto& request : query.frameworks)
             if (auto torch = torch_for_companion(matrix, request); torch && !primary)

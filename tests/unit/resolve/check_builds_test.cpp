@@ -380,6 +380,16 @@ TEST_CASE(
     // a nightly's are its own: judged against the release's builds, not refused
     CHECK(
         problems(check({ .frameworks = { "torch==2.7.0.dev20250310+cu124" } })) == Codes { "framework-no-cuda-build" });
+    // a companion is published for the builds of the torch it is built with (pytorch/pytorch#124587)
+    Error companion = error_of({ .frameworks = { "torch==2.2.2+cu121", "torchvision==0.6.0+cu121" } });
+    CHECK(companion.code() == ErrorCode::invalid_input);
+    CHECK(companion.message() == "torchvision==0.6.0+cu121: torchvision 0.6.0 has no cu121 build");
+    CHECK(companion.hint()
+        == "torchvision 0.6.0 is built with torch 1.5.0, whose builds are cu102 (CUDA 10.2), cu101 (CUDA 10.1) and "
+           "cu92 (CUDA 9.2): pin one of them, or drop the label for the release's default build");
+    // one it has is judged, with or without its torch named
+    CHECK(problems(check({ .frameworks = { "torchvision==0.6.0+cu102" } })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==2.2.2+cu121", "torchvision==0.17.2+cu121" } })).empty());
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+rocm5.6").names_source_build());
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+cu121").names_source_build());
     CHECK(FrameworkRequest::parse("torch==2.1.0a0+41361538.nv23.06").names_source_build());
