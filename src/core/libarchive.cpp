@@ -13,7 +13,7 @@ constexpr const char* k_install = "install libarchive: apt-get install libarchiv
 
 Libarchive load()
 {
-    const SharedLibrary& library = SharedLibrary::open_for_process(k_soname, k_install);
+    static const SharedLibrary& library = SharedLibrary::open_for_process(k_soname, k_install);
     Libarchive api {};
 #define DLENV_LIBARCHIVE_BIND(name)                                                                                    \
     if (!library.bind("archive_" #name, api.name))                                                                     \

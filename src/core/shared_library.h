@@ -15,7 +15,8 @@ public:
     static std::optional<SharedLibrary> open(const char* soname, std::string* why = nullptr);
     // The library by its soname, open until the process exits: for one whose handles or
     // exit handlers may outlive static objects (libcurl's easy handles live in thread-local
-    // storage, archives are read on worker threads). Keep it in a function-local static.
+    // storage, archives are read on worker threads). Keep the reference in a function-local
+    // static: that is what keeps the library reachable to the end, for LeakSanitizer too.
     // Error(environment), with `install` as its hint, when it cannot be loaded.
     static const SharedLibrary& open_for_process(const char* soname, const char* install);
 

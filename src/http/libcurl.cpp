@@ -13,7 +13,7 @@ constexpr const char* k_install = "install libcurl: apt-get install libcurl4";
 
 Libcurl load()
 {
-    const SharedLibrary& lib = SharedLibrary::open_for_process(k_soname, k_install);
+    static const SharedLibrary& lib = SharedLibrary::open_for_process(k_soname, k_install);
     Libcurl api {};
     decltype(&::curl_global_init) global_init = nullptr;
     bool bound = lib.bind("curl_global_init", global_init) && lib.bind("curl_easy_init", api.easy_init)
