@@ -58,7 +58,8 @@ namespace dlenv {
     X(entry_set_gid)
 
 // libarchive's entry points, loaded with dlopen the first time an archive is read or
-// written: commands that open none (check, lock, --version) start without loading
+// written: commands that open none (check, --version, an offline lock without a
+// wheelhouse) start without loading
 // libarchive and the XML, ICU, ACL and compression libraries it brings. Each pointer has
 // the type of the function it names.
 struct Libarchive {

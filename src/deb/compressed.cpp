@@ -1,7 +1,6 @@
 #include "deb/compressed.h"
 
 #include "core/error.h"
-
 #include "core/libarchive.h"
 
 #include <memory>
@@ -10,7 +9,7 @@ namespace dlenv::deb {
 
 std::string decompress_index(std::string_view bytes, const std::string& name, std::size_t limit)
 {
-    std::unique_ptr<archive, decltype(&archive_read_free)> reader(libarchive().read_new(), libarchive().read_free);
+    std::unique_ptr<archive, decltype(Libarchive::read_free)> reader(libarchive().read_new(), libarchive().read_free);
     libarchive().read_support_filter_all(reader.get());
     libarchive().read_support_format_raw(reader.get());
     auto fail

@@ -1,7 +1,6 @@
 #include "deb/deb_file.h"
 
 #include "core/error.h"
-
 #include "core/libarchive.h"
 
 #include <memory>
@@ -10,7 +9,7 @@
 namespace dlenv::deb {
 namespace {
 
-using Archive = std::unique_ptr<archive, decltype(&archive_read_free)>;
+using Archive = std::unique_ptr<archive, decltype(Libarchive::read_free)>;
 
 Archive new_reader()
 {

@@ -1,7 +1,6 @@
 #include "oci/tar_reader.h"
 
 #include "core/error.h"
-
 #include "core/libarchive.h"
 
 #include <algorithm>

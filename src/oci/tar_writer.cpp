@@ -2,9 +2,8 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "core/sha256.h"
-
 #include "core/libarchive.h"
+#include "core/sha256.h"
 
 #include <cerrno>
 #include <cstring>
@@ -39,15 +38,19 @@ struct TarWriter::State {
     std::vector<char> buffer;
     bool abandoned = false; // being destroyed: nothing more reaches the sink
 
+    // Frees only what libarchive made: where it could not be loaded there is nothing to free,
+    // and asking for it again here would throw out of a destructor.
     ~State()
     {
-        libarchive().entry_free(entry);
+        if (entry)
+            libarchive().entry_free(entry);
         // Freeing closes a stream, which writes the end-of-archive blocks of an abandoned
         // one; they are dropped rather than handed to stages that may already be gone.
         // (Marking the archive failed would skip the close, and libarchive then leaks the
         // buffer of its output.)
         abandoned = true;
-        libarchive().write_free(archive);
+        if (archive)
+            libarchive().write_free(archive);
     }
 
     static la_ssize_t on_write(struct archive*, void* self, const void* data, size_t size)

@@ -7,7 +7,6 @@
 #include "pypi/wheel_archive.h"
 
 #include "core/error.h"
-
 #include "core/libarchive.h"
 
 #include <array>
@@ -57,7 +56,7 @@ std::string inflate(std::string_view deflated, std::uint32_t crc32, std::uint64_
     gzip += deflated;
     append_le32(gzip, crc32);
     append_le32(gzip, static_cast<std::uint32_t>(limit));
-    std::unique_ptr<archive, decltype(&archive_read_free)> reader(libarchive().read_new(), libarchive().read_free);
+    std::unique_ptr<archive, decltype(Libarchive::read_free)> reader(libarchive().read_new(), libarchive().read_free);
     if (!reader)
         throw Error(ErrorCode::io, "inflate: cannot allocate an archive reader");
     auto fail = [&] {

@@ -103,6 +103,11 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
 {
     if (companion.local.empty() || !matrix::variant_cuda(companion.local) || companion.is_pre_release())
         return;
+    // torchaudio on PyTorch's stable ABI is published beside later torch releases too, for their builds
+    const auto& stable = matrix.torchaudio_stable_abi();
+    if (companion.framework == Framework::torchaudio && stable
+        && !(Pep440Version::parse(companion.version) < stable->from))
+        return;
     const auto [release, set] = companion_of(matrix, companion);
     if (!release)
         return; // an unknown release is check_companion's to refuse

@@ -57,7 +57,7 @@ std::vector<GpuVerdict> gpu_verdicts(
         for (const auto& finding : report.findings)
             if (finding.subject == target.label) {
                 verdict.verdict = std::max(verdict.verdict, finding.verdict);
-                // each framework's rules may say the same of it (cudnn-gpu-support-unknown)
+                // each framework's rules may say the same of it (cudnn-gpu-support-inferred)
                 if (std::find(verdict.codes.begin(), verdict.codes.end(), finding.code) == verdict.codes.end())
                     verdict.codes.push_back(finding.code);
             }

@@ -49,7 +49,7 @@ ListedNeighbours listed_neighbours(
 {
     ListedNeighbours out;
     for (const auto& release : matrix.cudnn_releases()) {
-        if (!supports(release, cuda, cc))
+        if (!supports(release, cuda, cc).has_value())
             continue;
         if (release.version < version && (!out.older || out.older->version < release.version))
             out.older = &release;

@@ -18,5 +18,6 @@ TEST_CASE("dlenv starts without loading libcurl or libarchive or libcrypto", "[c
         INFO(DLENV_BINARY << " needs " << lazy);
         CHECK(std::find(elf->needed.begin(), elf->needed.end(), lazy) == elf->needed.end());
     }
-    CHECK(std::find(elf->needed.begin(), elf->needed.end(), "libnettle.so.8") != elf->needed.end());
+    CHECK(std::any_of(elf->needed.begin(), elf->needed.end(),
+        [](const std::string& soname) { return soname.starts_with("libnettle.so."); }));
 }

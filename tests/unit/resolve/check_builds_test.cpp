@@ -387,8 +387,12 @@ TEST_CASE(
     CHECK(companion.hint()
         == "torchvision 0.6.0 is built with torch 1.5.0, whose builds are cu102 (CUDA 10.2), cu101 (CUDA 10.1) and "
            "cu92 (CUDA 9.2): pin one of them, or drop the label for the release's default build");
-    // one it has is judged, with or without its torch named
+    // one it has is judged, with or without its torch named; torch 1.10's cu113 wheels are
+    // recorded from the builder's scripts, and so are its companions'
     CHECK(problems(check({ .frameworks = { "torchvision==0.6.0+cu102" } })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==1.10.0+cu113", "torchvision==0.11.1+cu113" } })).empty());
+    // torchaudio on the stable ABI is published for later torch releases' builds
+    CHECK_NOTHROW(check({ .frameworks = { "torch==2.12.1+cu132", "torchaudio==2.11.0+cu132" } }));
     CHECK(problems(check({ .frameworks = { "torch==2.2.2+cu121", "torchvision==0.17.2+cu121" } })).empty());
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+rocm5.6").names_source_build());
     CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+cu121").names_source_build());
