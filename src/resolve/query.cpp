@@ -91,6 +91,13 @@ bool is_tensorflow_gpu(std::string_view name)
 // under two names, and before 2.1 the matrix's rows are the tensorflow-gpu builds (tensorflow
 // itself was the CPU one). From 2.12 the name does not install, which the check says.
 
+// tf-nightly is the package of TensorFlow's nightly builds, each versioned as the release it
+// comes before (2.14.0.dev20230531): read as tensorflow of that pre-release.
+bool is_tensorflow_nightly(std::string_view name)
+{
+    return name == "tf-nightly" || name == "tf_nightly";
+}
+
 // jaxlib is the compiled half of a JAX release and carries its version; a CUDA jaxlib's local
 // label names its build (jaxlib==0.4.20+cuda12.cudnn89), so it is read as jax of that build.
 bool is_jaxlib(std::string_view name)
@@ -149,10 +156,11 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
         names.emplace_back(to_string(f));
     FrameworkRequest request {};
     bool tensorflow_gpu = is_tensorflow_gpu(name);
-    std::string read_as = tensorflow_gpu ? std::string(to_string(Framework::tensorflow))
-        : is_jaxlib(name)                ? std::string(to_string(Framework::jax))
-        : is_conda_torch(name)           ? std::string(to_string(Framework::torch))
-                                         : name;
+    bool tensorflow_nightly = is_tensorflow_nightly(name);
+    std::string read_as = tensorflow_gpu || tensorflow_nightly ? std::string(to_string(Framework::tensorflow))
+        : is_jaxlib(name)                                      ? std::string(to_string(Framework::jax))
+        : is_conda_torch(name)                                 ? std::string(to_string(Framework::torch))
+                                                               : name;
     auto it = std::find(names.begin(), names.end(), read_as);
     if (it == names.end()) {
         auto near = closest_matches(name, names, 1);
@@ -164,13 +172,17 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.extra = std::move(extra);
     request.jaxlib = is_jaxlib(name);
     request.tensorflow_gpu = tensorflow_gpu;
-    if (eq == std::string_view::npos) { // the newest release: pip's answer to the name alone
+    if (eq == std::string_view::npos && !tensorflow_nightly) { // the newest release: pip's answer to the name alone
         if (tensorflow_gpu)
             request.version = k_tensorflow_gpu_stub;
         return request;
     }
-    const std::string version(text.substr(eq + 2));
+    const std::string version(eq == std::string_view::npos ? "" : text.substr(eq + 2));
     auto parsed = Pep440Version::try_parse(version);
+    if (tensorflow_nightly && !(parsed && parsed->dev()))
+        throw Error(ErrorCode::invalid_input,
+            "'" + std::string(text) + "' names no nightly: tf-nightly publishes only nightly builds",
+            "name one as pip lists it (tf-nightly==2.14.0.dev20230531), or the release as tensorflow==X.Y.Z");
     // a pre-release names the X.Y.Z it comes before, so its line is that release's
     if (!parsed || parsed->release().size() < (parsed->is_prerelease() ? 3 : 2))
         throw Error(ErrorCode::invalid_input, "'" + version + "' is not a release of " + name,

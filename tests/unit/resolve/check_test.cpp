@@ -780,6 +780,27 @@ TEST_CASE("tensorflow-gpu up to 2.11 is read as tensorflow, the build it names",
     CHECK(FrameworkRequest::parse("tensorflow-gpu==1.15.2").text() == "tensorflow==1.15.2");
 }
 
+TEST_CASE("tf-nightly is read as the tensorflow pre-release its version names, and names nothing else", "[resolve]")
+{
+    // tensorflow/tensorflow#60739: tf-nightly 2.14.0-dev20230531 on an H100 JIT-compiles PTX
+    auto request = FrameworkRequest::parse("tf-nightly==2.14.0.dev20230531");
+    CHECK(request.framework == Framework::tensorflow);
+    CHECK(request.text() == "tensorflow==2.14.0.dev20230531");
+    Report h100 = check({ .frameworks = { "tf-nightly==2.14.0.dev20230531" }, .gpus = { "H100" } });
+    SHOW(h100);
+    CHECK(problems(h100) == Codes { "framework-pre-release", "gpu-ptx-jit" });
+    // its only versions are nightlies: a release, or none, names no wheel of it
+    for (const char* text : { "tf-nightly==2.14.0", "tf_nightly", "tf-nightly==2.14.0rc1" }) {
+        CAPTURE(text);
+        Error error = error_of({ .frameworks = { text } });
+        CHECK(error.code() == ErrorCode::invalid_input);
+        CHECK(error.message()
+            == "'" + std::string(text) + "' names no nightly: tf-nightly publishes only nightly builds");
+        CHECK(error.hint()
+            == "name one as pip lists it (tf-nightly==2.14.0.dev20230531), or the release as tensorflow==X.Y.Z");
+    }
+}
+
 TEST_CASE("tensorflow-gpu from 2.12 does not install, and the check says to name tensorflow", "[resolve]")
 {
     // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a 2.12.0 stub that fails to install
