@@ -12,6 +12,9 @@
 namespace dlenv::resolve {
 namespace {
 
+// The fix for a CUDA label naming a build a release was never published for.
+constexpr const char* pin_a_build = "pin one of them, or drop the label for the release's default build";
+
 // ", NCCL 2.18.1" for a torch build whose nvidia-nccl pin the matrix holds; where it
 // does not, the lock's NCCL is unknown, and this says so rather than leave it out.
 std::string torch_nccl_text(const FrameworkBuild& build)
@@ -104,9 +107,8 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
     if (companion.local.empty() || !matrix::variant_cuda(companion.local) || companion.is_pre_release())
         return;
     // torchaudio on PyTorch's stable ABI is published beside later torch releases too, for their builds
-    const auto& stable = matrix.torchaudio_stable_abi();
-    if (companion.framework == Framework::torchaudio && stable
-        && !(Pep440Version::parse(companion.version) < stable->from))
+    if (companion.framework == Framework::torchaudio
+        && on_torchaudio_stable_abi(matrix, Pep440Version::parse(companion.version)))
         return;
     const auto [release, set] = companion_of(matrix, companion);
     if (!release)
@@ -116,8 +118,8 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
         return;
     std::string name = companion.package() + " " + companion.version;
     throw Error(ErrorCode::invalid_input, companion.text() + ": " + name + " has no " + companion.local + " build",
-        name + " is built with torch " + set->torch.str() + ", whose builds are " + variant_list(*release)
-            + ": pin one of them, or drop the label for the release's default build");
+        name + " is built with torch " + set->torch.str() + ", whose builds are " + variant_list(*release) + ": "
+            + pin_a_build);
 }
 
 // "CUDA 12.0 or newer with cuDNN 8.9 and CUDA 11.8 or newer with cuDNN 8.6": a JAX release's CUDA builds.
@@ -301,7 +303,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             // are not the release's
             if (pinned && other.empty() && !primary->is_pre_release())
                 throw Error(ErrorCode::invalid_input, primary->text() + ": " + name + " has no " + wanted + " build",
-                    "its " + builds + ": pin one of them, or drop the label for the release's default build");
+                    "its " + builds + ": " + pin_a_build);
             report.add(Verdict::fail, "framework-no-cuda-build",
                 !other.empty() ? name + "+" + primary->local + " is " + other + ", with no CUDA; its CUDA " + builds
                                : name + " has no " + wanted + " build" + (builds.empty() ? "" : "; its " + builds),

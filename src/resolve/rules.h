@@ -45,6 +45,9 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
 // publishes a CUDA build for aarch64 of its release, and whether pip's wheel is one.
 void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report); // rules_aarch64.cpp
 void check_framework(const Context& ctx, Report& report); // rules_framework.cpp
+// Whether a torchaudio release is built on PyTorch's stable ABI (from 2.11), so it runs with
+// the torch of its own major.minor and every later one, where older releases pair with one.
+bool on_torchaudio_stable_abi(const matrix::Matrix& matrix, const Pep440Version& torchaudio); // rules_framework.cpp
 // Frameworks installed together: whether their cuDNN and NCCL needs can share one wheel
 // each, and whether they run on one CUDA major.
 void check_coexistence(const std::vector<FrameworkBuild>& builds, Report& report); // rules_coexist.cpp

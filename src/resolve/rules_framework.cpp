@@ -368,8 +368,7 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
 
     // torchaudio from 2.11 is built on PyTorch's stable ABI: it runs with the torch of its own
     // major.minor and every later one (its CUDA major is check_companion_build's to judge)
-    const auto& stable = ctx.matrix.torchaudio_stable_abi();
-    if (!vision && stable && !(wanted < stable->from)) {
+    if (!vision && on_torchaudio_stable_abi(ctx.matrix, wanted)) {
         const Pep440Version torch = build.version ? *build.version : build.torch->versions.back();
         auto minor_of = [](const Pep440Version& v) { return std::pair { v.release()[0], v.release()[1] }; };
         if (minor_of(wanted) <= minor_of(torch)) {
@@ -377,7 +376,7 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
                 name + " " + request.version + " is built on PyTorch's stable ABI and runs with torch "
                     + std::to_string(minor_of(wanted).first) + "." + std::to_string(minor_of(wanted).second)
                     + " and every later release, " + build.name() + " among them",
-                stable->provenance.cite());
+                ctx.matrix.torchaudio_stable_abi()->provenance.cite());
             return;
         }
     }
@@ -492,6 +491,12 @@ void check_pip_extra_issues(
 }
 
 } // namespace
+
+bool on_torchaudio_stable_abi(const matrix::Matrix& matrix, const Pep440Version& torchaudio)
+{
+    const auto& stable = matrix.torchaudio_stable_abi();
+    return stable && !(torchaudio < stable->from);
+}
 
 void check_framework(const Context& ctx, Report& report)
 {
