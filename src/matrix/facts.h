@@ -186,9 +186,11 @@ struct JetsonSoftware {
     // The newest CUDA NVIDIA's upgrade packages (cuda-compat) bring to that JetPack; none: no
     // upgrade path (JetPack 4) or none beyond `cuda`.
     std::optional<CudaVersion> upgrade_cuda;
-    // Whether PyPI's and download.pytorch.org's aarch64 CUDA wheels carry code for it; where
-    // they do not, a framework needs NVIDIA's build for JetPack.
-    bool upstream_wheels = false;
+    // The first CUDA whose aarch64 wheels from PyPI and download.pytorch.org run there: the
+    // CUDA of the JetPack that moved it to NVIDIA's server-Arm CUDA (Thor from JetPack 7.0,
+    // Orin from 7.2). None: no upstream wheel does, and a framework needs NVIDIA's build for
+    // JetPack.
+    std::optional<CudaVersion> upstream_wheels_from;
     Provenance provenance;
 
     bool operator==(const JetsonSoftware&) const = default;

@@ -43,7 +43,7 @@ template <typename A> void fields(A& a, CudaLibrary& r) { a(r.component, r.name,
 template <typename A> void fields(A& a, CudaComponents& r) { a(r.cuda, r.libraries, r.provenance); }
 template <typename A> void fields(A& a, JetsonSoftware& r)
 {
-    a(r.newest_jetpack, r.cuda, r.upgrade_cuda, r.upstream_wheels, r.provenance);
+    a(r.newest_jetpack, r.cuda, r.upgrade_cuda, r.upstream_wheels_from, r.provenance);
 }
 template <typename A> void fields(A& a, Architecture& r)
 {

@@ -215,13 +215,13 @@ private:
         if (!jetson)
             return std::nullopt;
         jetson->allow_only(
-            { "newest_jetpack", "cuda", "upgrade_cuda", "upstream_wheels", "note", "source", "confidence" });
+            { "newest_jetpack", "cuda", "upgrade_cuda", "upstream_wheels_from_cuda", "note", "source", "confidence" });
         if (segments != std::vector { GpuSegment::jetson })
             jetson->fail("JetPack facts on an architecture not sold in Jetson modules alone",
                 "set \"segments\" to [\"jetson\"], or drop \"jetson\"");
         JetsonSoftware out { jetson->at("newest_jetpack").string(), jetson->at("cuda").as<CudaVersion>(),
-            jetson->optional_as<CudaVersion>("upgrade_cuda"), jetson->at("upstream_wheels").boolean(),
-            provenance(*jetson) };
+            jetson->optional_as<CudaVersion>("upgrade_cuda"),
+            jetson->optional_as<CudaVersion>("upstream_wheels_from_cuda"), provenance(*jetson) };
         if (out.upgrade_cuda && !(out.cuda < *out.upgrade_cuda))
             jetson->at("upgrade_cuda")
                 .fail("upgrade_cuda " + out.upgrade_cuda->text() + " is not newer than the JetPack's CUDA "

@@ -255,13 +255,14 @@ std::string raise_jax_cuda(const matrix::Matrix& matrix, const std::vector<GpuTa
     return why;
 }
 
-// A Jetson that upstream wheels carry no code for: its CUDA is its JetPack's, so --cuda names
-// that, not a wheel.
-bool on_jetpack_cuda(const matrix::Matrix& matrix, const std::vector<GpuTarget>& gpus)
+// A Jetson where upstream wheels of the query's CUDA do not run: its CUDA is its JetPack's, so
+// --cuda names that, not a wheel.
+bool on_jetpack_cuda(
+    const matrix::Matrix& matrix, const std::vector<GpuTarget>& gpus, const std::optional<CudaVersion>& cuda)
 {
     return std::any_of(gpus.begin(), gpus.end(), [&](const GpuTarget& gpu) {
         const auto* arch = matrix.architecture(gpu.compute_capability);
-        return arch && arch->jetson && !arch->jetson->upstream_wheels;
+        return arch && arch->jetson && !(cuda && runs_upstream_wheels(*arch->jetson, *cuda));
     });
 }
 
@@ -287,7 +288,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
     if (primary) {
         bool source = primary->names_source_build(); // its CUDA is whatever --cuda says
         bool pinned = !primary->local.empty() && !source;
-        bool jetpack_cuda = !source && on_jetpack_cuda(matrix, ctx.gpus);
+        bool jetpack_cuda = !source && on_jetpack_cuda(matrix, ctx.gpus, query.cuda);
         ctx.build = select_framework_build(matrix, *primary, pinned || jetpack_cuda ? std::nullopt : query.cuda);
         if (!ctx.build) {
             const auto* release = primary->framework == Framework::torch

@@ -249,7 +249,8 @@ void add_gpu(const matrix::Matrix& matrix, const GpuTarget& gpu, Rows& rows)
             rows.add("cuda.json", "architectures[compute_capability=" + arch->compute_capability.text() + "].jetson",
                 { { "newest_jetpack", jetson->newest_jetpack }, { "cuda", jetson->cuda.text() },
                     { "upgrade_cuda", optional_text(jetson->upgrade_cuda) },
-                    { "upstream_wheels", jetson->upstream_wheels ? "yes" : "no" } },
+                    { "upstream_wheels_from_cuda",
+                        jetson->upstream_wheels_from ? jetson->upstream_wheels_from->text() : "none" } },
                 jetson->provenance);
     }
 }

@@ -41,6 +41,9 @@ void check_cudnn(const Context& ctx, Report& report); // rules_cudnn.cpp
 // code is beside the point.
 bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson,
     Report& report); // rules_jetson.cpp
+// Whether PyTorch's aarch64 wheels built for `cuda` run on the Jetson, under the JetPack that
+// moved it to NVIDIA's server-Arm CUDA.
+bool runs_upstream_wheels(const matrix::JetsonSoftware& jetson, const CudaVersion& cuda); // rules_jetson.cpp
 // A torch build on a GPU whose host is always Linux aarch64 (GH200, GB200): whether PyTorch
 // publishes a CUDA build for aarch64 of its release, and whether pip's wheel is one.
 void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report); // rules_aarch64.cpp

@@ -1,5 +1,7 @@
 #include "resolve/rules.h"
 
+#include <algorithm>
+
 namespace dlenv::resolve {
 namespace {
 
@@ -34,7 +36,32 @@ void check_jetpack_cuda(const Context& ctx, const GpuTarget& gpu, const matrix::
     }
 }
 
+// A torch wheel for server Arm on a Jetson that runs it: its code for the GPU is the wheel's.
+// Where the wheel carries only an older minor's cubins (Orin's sm_87 on sm_80 code), they run,
+// and PyTorch warns at start-up that the GPU is not one it was built for (holohub#1687).
+void check_upstream_wheel_code(
+    const FrameworkBuild& build, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson, Report& report)
+{
+    if (!build.arch_list)
+        return;
+    const auto& archs = *build.arch_list;
+    const auto& cc = gpu.compute_capability;
+    if (std::find(archs.begin(), archs.end(), cc) != archs.end() || !cubin_runs_on(archs, cc))
+        return; // its own code, or none of its major: the GPU rules judge the wheel
+    report.add(Verdict::warn, "jetson-upstream-wheel",
+        build.name() + "'s aarch64 wheel runs on " + gpu.label + " under JetPack " + jetson.newest_jetpack
+            + "'s server-Arm CUDA, on older " + std::to_string(cc.major()) + ".x code: it carries no " + cc.sm_name()
+            + ", and PyTorch warns at start-up that the GPU is not one it was built for",
+        jetson.provenance.cite(), gpu.label);
+    report.suggest("on " + gpu.label + " NVIDIA's torch build for JetPack carries " + cc.sm_name() + " code");
+}
+
 } // namespace
+
+bool runs_upstream_wheels(const matrix::JetsonSoftware& jetson, const CudaVersion& cuda)
+{
+    return jetson.upstream_wheels_from && !(cuda < *jetson.upstream_wheels_from);
+}
 
 bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson, Report& report)
 {
@@ -42,13 +69,33 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
         check_jetpack_cuda(ctx, gpu, jetson, report);
     const bool upstream_build = ctx.build && !ctx.build->from_source
         && (ctx.build->framework == Framework::torch || ctx.build->framework == Framework::tensorflow);
-    if (!upstream_build || jetson.upstream_wheels)
+    if (!upstream_build)
         return true;
-    const std::string framework(to_string(ctx.build->framework));
+    const FrameworkBuild& build = *ctx.build;
+    const std::string framework(to_string(build.framework));
+    if (build.framework == Framework::torch && runs_upstream_wheels(jetson, build.cuda)) {
+        // a --cuda below the wheels' is the JetPack's: one from before the move to server-Arm CUDA
+        if (!ctx.query.cuda || runs_upstream_wheels(jetson, *ctx.query.cuda)) {
+            check_upstream_wheel_code(build, gpu, jetson, report);
+            return true;
+        }
+        report.add(Verdict::fail, "jetson-needs-jetpack-build",
+            build.name() + "'s aarch64 wheel runs on " + gpu.label + " only under JetPack " + jetson.newest_jetpack
+                + ", whose CUDA is the server-Arm one: under the JetPack of CUDA " + ctx.query.cuda->text()
+                + " the framework does not see the GPU",
+            jetson.provenance.cite(), gpu.label);
+        report.suggest("on " + gpu.label + " move to JetPack " + jetson.newest_jetpack + ", or install NVIDIA's "
+            + framework + " build for the JetPack the device runs");
+        return false;
+    }
+    const auto& from = jetson.upstream_wheels_from;
     report.add(Verdict::fail, "jetson-needs-jetpack-build",
-        ctx.build->name() + " from PyPI" + (ctx.build->framework == Framework::torch ? " or download.pytorch.org" : "")
+        build.name() + " from PyPI" + (build.framework == Framework::torch ? " or download.pytorch.org" : "")
             + " carries no CUDA for " + gpu.with_sm()
-            + ": its aarch64 wheels are CPU-only or built for server GPUs, so the framework does not see the GPU",
+            + ": its aarch64 wheels are CPU-only or built for server GPUs, so the framework does not see the GPU"
+            + (from && build.framework == Framework::torch ? "; torch's CUDA " + from->text()
+                        + " and later wheels run there under JetPack " + jetson.newest_jetpack
+                                                           : ""),
         jetson.provenance.cite(), gpu.label);
     report.suggest("on " + gpu.label + " install NVIDIA's " + framework + " build for the JetPack the device runs");
     return false;

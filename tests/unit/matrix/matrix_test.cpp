@@ -241,7 +241,8 @@ TEST_CASE("an architecture knows the segments NVIDIA sells its parts in, and say
     CHECK_FALSE(segments("12.1").has_value()); // the GB10 alone: not sourced
 }
 
-TEST_CASE("a Jetson architecture knows its newest JetPack's CUDA and whether upstream wheels serve it", "[matrix]")
+TEST_CASE(
+    "a Jetson architecture knows its newest JetPack's CUDA and from which CUDA upstream wheels serve it", "[matrix]")
 {
     const Matrix& m = Matrix::embedded();
     auto jetson = [&](const char* cc) { return m.architecture(ComputeCapability::parse(cc))->jetson; };
@@ -250,8 +251,9 @@ TEST_CASE("a Jetson architecture knows its newest JetPack's CUDA and whether ups
     CHECK(jetson("5.3")->cuda.text() == "10.2");
     CHECK_FALSE(jetson("5.3")->upgrade_cuda);
     CHECK(jetson("7.2")->upgrade_cuda->text() == "12.2");
-    CHECK_FALSE(jetson("8.7")->upstream_wheels);
-    CHECK(jetson("11.0")->upstream_wheels);
+    CHECK(jetson("8.7")->upstream_wheels_from->text() == "13.0"); // JetPack 7.2 moved Orin to server-Arm CUDA
+    CHECK(jetson("11.0")->upstream_wheels_from->text() == "13.0");
+    CHECK_FALSE(jetson("7.2")->upstream_wheels_from);
     CHECK_FALSE(jetson("8.6")); // not a Jetson architecture
     for (const auto& arch : m.architectures()) // every Jetson-only architecture CUDA still targets has them
         if (arch.segments == std::vector { matrix::GpuSegment::jetson } && !arch.max_cuda.has_value())
@@ -821,7 +823,7 @@ TEST_CASE("every torch 2.4-2.9 variant holds its wheels' NCCL pin, or none where
             { "2.4 cu124", "2.20.5" }, { "2.5 cu118", "2.21.5" }, { "2.5 cu121", "2.21.5" }, { "2.5 cu124", "2.21.5" },
             { "2.6 cu118", "2.21.5" }, { "2.6 cu124", "2.21.5" }, { "2.6 cu126", "2.21.5" }, { "2.7 cu118", "2.21.5" },
             { "2.7 cu126", "2.26.2" }, { "2.7 cu128", "2.26.2" }, { "2.8 cu126", "2.27.3" }, { "2.8 cu128", "2.27.3" },
-            { "2.8 cu129", "(none)" }, { "2.9 cu126", "2.27.5" }, { "2.9 cu128", "2.27.5" },
+            { "2.8 cu129", "(none)" }, { "2.9 cu126", "2.27.5" }, { "2.9 cu128", "2.27.5" }, { "2.9 cu129", "(none)" },
             { "2.9 cu130", "2.27.7" } });
 }
 
@@ -858,7 +860,7 @@ TEST_CASE("the PyPI wheel of torch 2.8 and 2.9 is the CUDA 12.8 build, and no ot
                 defaults[release.line + " " + variant.tag] = variant.pypi_default;
     CHECK(defaults
         == std::map<std::string, bool> { { "2.8 cu126", false }, { "2.8 cu128", true }, { "2.8 cu129", false },
-            { "2.9 cu126", false }, { "2.9 cu128", true }, { "2.9 cu130", false } });
+            { "2.9 cu126", false }, { "2.9 cu128", true }, { "2.9 cu129", false }, { "2.9 cu130", false } });
 }
 
 TEST_CASE("a cuDNN release's support notes are data: deprecated architectures and recommended CUDA", "[matrix]")

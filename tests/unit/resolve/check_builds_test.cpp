@@ -185,6 +185,31 @@ TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13
     CHECK(has_code(pypi, "driver-too-old"));
 }
 
+TEST_CASE("torch's cu129 wheels outside RELEASE.md are builds of 2.9.0 to 2.13.0, less 2.12.0", "[resolve]")
+{
+    // NVIDIA's cuML tests install torch==2.10.0+cu129: judged, not refused
+    Report cuml = check({ .frameworks = { "torch==2.10.0+cu129" }, .driver = "575.57.08", .gpus = { "A100" } });
+    SHOW(cuml);
+    CHECK(problems(cuml).empty());
+    CHECK_THAT(finding(cuml, "framework-build")->message, Contains("cu129: CUDA 12.9, cuDNN 9.10.2.21"));
+    // --cuda 12.9 now has a build of its own to pick
+    CHECK_THAT(finding(check({ .frameworks = { "torch==2.11" }, .cuda = "12.9" }), "framework-build")->message,
+        Contains("cu129: CUDA 12.9, cuDNN 9.17.1.4"));
+    // 2.11 built it without Volta, as its CUDA 12.8 build
+    CHECK(
+        problems(check({ .frameworks = { "torch==2.11.0+cu129" }, .gpus = { "V100" } })) == Codes { "gpu-no-kernel" });
+    // 2.12.1's and 2.13.0's GPU code is not on record
+    CHECK(
+        has_code(check({ .frameworks = { "torch==2.12.1+cu129" }, .gpus = { "RTX 4090" } }), "gpu-arch-list-unknown"));
+    // 2.12.0 was built without CUDA 12.9, and 2.14.0 dropped it
+    Error first = error_of({ .frameworks = { "torch==2.12.0+cu129" } });
+    CHECK(first.message() == "torch==2.12.0+cu129: torch 2.12.0 has no cu129 build");
+    CHECK(first.hint()
+        == "its builds: cu126 (CUDA 12.6), cu130 (CUDA 13.0) and cu132 (CUDA 13.2, experimental): pin one of them, "
+           "or drop the label for the release's default build");
+    CHECK(error_of({ .frameworks = { "torch==2.14.0+cu129" } }).code() == ErrorCode::invalid_input);
+}
+
 TEST_CASE("torch 1.3.1 moved its oldest kernels from sm_35 to sm_37, and its PyPI build to CUDA 10.1", "[resolve]")
 {
     // pytorch/pytorch#31319: 1.3.1 on a Tesla K40c, "no kernel image is available".

@@ -54,7 +54,8 @@ TEST_CASE("torch and TensorFlow from PyPI carry no CUDA for a Jetson before Thor
     CHECK(problems(orin) == Codes { "jetson-needs-jetpack-build" });
     CHECK(finding(orin, "jetson-needs-jetpack-build")->message
         == "torch 2.1.0 cu121 from PyPI or download.pytorch.org carries no CUDA for Jetson AGX Orin (sm_87): its "
-           "aarch64 wheels are CPU-only or built for server GPUs, so the framework does not see the GPU");
+           "aarch64 wheels are CPU-only or built for server GPUs, so the framework does not see the GPU; torch's CUDA "
+           "13.0 and later wheels run there under JetPack 7.2");
     CHECK(suggests(orin, "on Jetson AGX Orin install NVIDIA's torch build for the JetPack the device runs"));
     CHECK_FALSE(has_code(orin, "gpu-cubin-compatible")); // the x86 wheels' kernels are beside the point
 
@@ -70,6 +71,27 @@ TEST_CASE("torch and TensorFlow from PyPI carry no CUDA for a Jetson before Thor
     CHECK(problems(jetpack) == Codes { "jetson-needs-jetpack-build" });
     CHECK(finding(jetpack, "jetson-cuda-in-jetpack")->message
         == "Jetson Orin NX's JetPack 7.2 ships CUDA 13.2, which runs CUDA 12.2 applications");
+
+    // from CUDA 13 torch's aarch64 wheels run on Orin too, JetPack 7.2 having moved it to the
+    // server-Arm CUDA: on their sm_80 code, PyTorch warning of the GPU (holohub#1687)
+    Report jetpack7 = check({ .frameworks = { "torch==2.11.0+cu130" }, .cuda = "13.0", .gpus = { "Jetson AGX Orin" } });
+    SHOW(jetpack7);
+    CHECK(problems(jetpack7) == Codes { "jetson-upstream-wheel" });
+    CHECK(finding(jetpack7, "jetson-upstream-wheel")->message
+        == "torch 2.11.0 cu130's aarch64 wheel runs on Jetson AGX Orin under JetPack 7.2's server-Arm CUDA, on older "
+           "8.x code: it carries no sm_87, and PyTorch warns at start-up that the GPU is not one it was built for");
+    CHECK(has_code(jetpack7, "gpu-cubin-compatible"));
+    // its CUDA 12 wheels do not, and a CUDA 12 JetPack runs none
+    CHECK_THAT(finding(check({ .frameworks = { "torch==2.11.0+cu128" }, .gpus = { "Jetson AGX Orin" } }),
+                   "jetson-needs-jetpack-build")
+                   ->message,
+        Catch::Matchers::EndsWith("; torch's CUDA 13.0 and later wheels run there under JetPack 7.2"));
+    Report jetpack6
+        = check({ .frameworks = { "torch==2.11.0+cu130" }, .cuda = "12.6", .gpus = { "Jetson Orin Nano" } });
+    CHECK(finding(jetpack6, "jetson-needs-jetpack-build")->message
+        == "torch 2.11.0 cu130's aarch64 wheel runs on Jetson Orin Nano only under JetPack 7.2, whose CUDA is the "
+           "server-Arm one: under the JetPack of CUDA 12.6 the framework does not see the GPU");
+    CHECK(jetpack6.verdict() == Verdict::fail);
 
     // Thor's CUDA 13 aarch64 wheels carry sm_110: no JetPack build needed
     Report thor = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "Jetson Thor" } });
