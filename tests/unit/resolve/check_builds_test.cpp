@@ -311,6 +311,20 @@ TEST_CASE("a GPU name reads alike without its spaces or hyphens, as a model or a
     CHECK_THROWS_WITH(resolve_gpu(matrix::Matrix::embedded(), "RTX3095"), "unknown GPU 'RTX3095'");
 }
 
+TEST_CASE("an RTX Ada sold only as a laptop GPU reads as it by its bare name", "[resolve]")
+{
+    // tensorflow/tensorflow#61691 writes "RTX 3500 Ada" for the laptop GPU, the only one of the name
+    for (std::string name : { "RTX 3500 Ada", "NVIDIA RTX 3500 Ada Generation", "RTX 500 Ada", "RTX 1000 Ada",
+             "RTX 3000 Ada Generation" }) {
+        CAPTURE(name);
+        GpuTarget target = resolve_gpu(matrix::Matrix::embedded(), name);
+        REQUIRE(target.model);
+        CHECK_THAT(target.label, StartsWith("NVIDIA RTX ") && Contains(" Ada Generation Laptop GPU"));
+    }
+    // where a desktop part shares the name, the bare name stays the desktop's
+    CHECK(resolve_gpu(matrix::Matrix::embedded(), "RTX 4000 Ada").label == "NVIDIA RTX 4000 Ada Generation");
+}
+
 TEST_CASE("a GPU name with its memory size reads as the variants of that size", "[resolve]")
 {
     const auto& matrix = matrix::Matrix::embedded();
