@@ -1,6 +1,7 @@
 // `dlenv check` on Jetson modules against the embedded matrix: the CUDA their newest JetPack
 // ships or upgrades to, and the framework wheels that carry no code for them.
 
+#include "resolve/targets.h"
 #include "support/check_ask.h"
 
 using namespace dlenv;
@@ -97,4 +98,13 @@ TEST_CASE("torch and TensorFlow from PyPI carry no CUDA for a Jetson before Thor
     Report thor = check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "Jetson Thor" } });
     CHECK_FALSE(has_code(thor, "jetson-needs-jetpack-build"));
     CHECK(has_code(thor, "jetson-cuda-in-jetpack"));
+}
+
+TEST_CASE("the Jetson Orin Nano Super is the Orin Nano module, its clocks raised by JetPack", "[resolve]")
+{
+    // calabi-inc/rtsm#19 validates on a "Jetson Orin Nano Super, JetPack 6.2.x, CUDA 12.6"
+    GpuTarget super = resolve_gpu(matrix::Matrix::embedded(), "Jetson Orin Nano Super");
+    CHECK(super.label == "Jetson Orin Nano");
+    CHECK(super.compute_capability.text() == "8.7");
+    CHECK(problems(check({ .cuda = "12.6", .gpus = { "Jetson Orin Nano Super" }, .python = "3.10" })).empty());
 }
