@@ -83,9 +83,9 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
         ->type_name("X.Y[.Z]");
     cmd->add_option("--cudnn", args->cudnn, "cuDNN version")->type_name("X.Y[.Z[.W]]");
     cmd->add_option("--driver", args->driver,
-           "NVIDIA driver version, or its branch alone (535: the branch's newest Linux release on record); "
+           "NVIDIA driver version, or its branch alone (535 or R535: the branch's newest Linux release on record); "
            "with --os windows or wsl2, the Windows driver's number (561.17)")
-        ->type_name("X.Y[.Z]|BRANCH");
+        ->type_name("X.Y[.Z]|[R]BRANCH");
     cmd->add_option("--gpu", args->gpus, "GPU model (\"RTX 4090\"), sm_XY or X.Y")->type_name("MODEL|sm_XY|X.Y");
     cmd->add_option("--python", args->python, "Python version; X.Yt for CPython's free-threaded build")
         ->type_name("X.Y[t]");

@@ -152,9 +152,9 @@ void register_lock(CLI::App& app, Options& options, int& exit_code)
            "Where to write the lock (default: lockfiles/NAME.lock.json; - for standard output)")
         ->type_name("FILE");
     cmd->add_option("--driver", args->driver,
-           "Check against this host driver instead of the profile's fleet floor; a branch alone (535) is its "
-           "newest release on record")
-        ->type_name("X.Y[.Z]|BRANCH");
+           "Check against this host driver instead of the profile's fleet floor; a branch alone (535 or R535) is "
+           "its newest release on record")
+        ->type_name("X.Y[.Z]|[R]BRANCH");
     cmd->add_option("--gpu", args->gpus, "A GPU of the host, in addition to the profile's")->type_name("MODEL");
     cmd->add_flag("--host", args->host, "Detect the driver and GPUs of this machine (NVML, else nvidia-smi)");
     cmd->add_flag("--offline", args->offline,

@@ -209,9 +209,13 @@ PythonRequest PythonRequest::parse(std::string_view text)
 
 DriverRequest DriverRequest::parse(std::string_view text)
 {
-    // a branch is a few digits ("535"); a longer run is left to the release's own error
-    if (!text.empty() && text.size() <= 4 && all_ascii_digits(text))
-        return { std::nullopt, static_cast<std::uint32_t>(std::stoul(std::string(text))) };
+    // a branch is a few digits ("535"), or as NVIDIA's documents write it ("R535"); a longer run
+    // is left to the release's own error
+    std::string_view digits = text;
+    if (digits.starts_with('R') || digits.starts_with('r'))
+        digits.remove_prefix(1);
+    if (!digits.empty() && digits.size() <= 4 && all_ascii_digits(digits))
+        return { std::nullopt, static_cast<std::uint32_t>(std::stoul(std::string(digits))) };
     return { DriverVersion::parse(text), std::nullopt };
 }
 

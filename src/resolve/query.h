@@ -49,7 +49,7 @@ struct PythonRequest {
     static PythonRequest parse(std::string_view text);
 };
 
-// "535.104.05" or "535": a Linux driver release, or its branch alone.
+// "535.104.05", or "535" or "R535": a Linux driver release, or its branch alone.
 struct DriverRequest {
     std::optional<DriverVersion> release;
     std::optional<std::uint32_t> branch; // set where only the branch was given

@@ -1150,6 +1150,18 @@ TEST_CASE("a driver given as its branch is read as the branch's newest release, 
     CHECK(error_of({ .driver = "99999" }).message() == "'99999' is not a driver version");
 }
 
+TEST_CASE("a driver branch is read as NVIDIA's documents write it, R535 or r535, and nothing looser", "[resolve]")
+{
+    for (std::string spelled : { "R535", "r535" }) {
+        Report r = check({ .frameworks = { "torch==2.1.2" }, .driver = spelled });
+        CHECK(r.verdict() == Verdict::ok);
+        CHECK_THAT(r.findings.front().message, StartsWith("driver 535 is read as 535.309.01, the newest 535 release"));
+    }
+    CHECK(error_of({ .driver = "R" }).message() == "'R' is not a driver version");
+    CHECK(error_of({ .driver = "R53500" }).message() == "'R53500' is not a driver version");
+    CHECK(error_of({ .driver = "X535" }).message() == "'X535' is not a driver version");
+}
+
 TEST_CASE("a framework named without a version is read as its newest release on record, a companion as the one "
           "paired with its torch",
     "[resolve]")
