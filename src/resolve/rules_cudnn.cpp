@@ -93,6 +93,17 @@ void judge_by_neighbours(const Context& ctx, const matrix::CudnnRelease& release
             source, gpu.label);
 }
 
+// torch's import-time check: the cuDNN loaded must have the major it was compiled with and an
+// equal or higher minor.
+const std::string k_torch_cudnn_check = "https://github.com/pytorch/pytorch/blob/"
+                                        "017943b70f6920c395e3b6dac100e2cd7ecfa92a/torch/backends/cudnn/__init__.py";
+
+// "cuDNN 8.7.0.84 or a later 8.x": what a build of `ships` accepts at run time.
+std::string same_or_later(const CudnnVersion& ships)
+{
+    return "cuDNN " + ships.text() + " or a later " + std::to_string(ships.major()) + ".x";
+}
+
 // A framework's own cuDNN against the one the user named.
 void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report& report)
 {
@@ -100,12 +111,24 @@ void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report&
     const CudnnVersion& ships = *build.cudnn;
     if (wanted.is_prefix_of(ships) || ships.is_prefix_of(wanted))
         return;
-    if (build.cudnn_bundled)
-        report.add(Verdict::warn, "cudnn-bundled",
-            build.name() + " bundles cuDNN " + ships.text() + " and loads it, not the cuDNN " + wanted.text()
-                + " of the system",
-            build.provenance.cite());
-    else if (wanted.major() != ships.major())
+    if (build.cudnn_bundled) {
+        std::string message = build.name() + " bundles cuDNN " + ships.text() + " and loads it, not the cuDNN "
+            + wanted.text() + " of the system";
+        std::string source = build.provenance.cite();
+        // one of the bundled major has its soname, and the loader searches LD_LIBRARY_PATH before
+        // the wheel's own path
+        const bool shadowing_refused = wanted.major() == ships.major() && wanted.minor() < ships.minor();
+        if (shadowing_refused) {
+            message += ", unless the system's is on LD_LIBRARY_PATH: then it is loaded first, and torch refuses it "
+                       "at import as older than its own (\"cuDNN version incompatibility\")";
+            source += " | " + k_torch_cudnn_check;
+        }
+        report.add(Verdict::warn, "cudnn-bundled", message, source);
+        if (shadowing_refused)
+            report.suggest("keep cuDNN " + wanted.text() + " off LD_LIBRARY_PATH, or install " + same_or_later(ships));
+        return;
+    }
+    if (wanted.major() != ships.major())
         report.add(Verdict::fail, "cudnn-untested-major",
             build.name() + " was built and tested with cuDNN " + ships.text() + "; cuDNN " + wanted.text()
                 + " is another major version",
@@ -118,7 +141,7 @@ void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report&
             build.name() + " was built with cuDNN " + ships.text() + " and refuses the older cuDNN " + wanted.text()
                 + " at run time, which needs the build's major and an equal or higher minor (\"" + refusal + "\")",
             build.provenance.cite());
-        report.suggest("install cuDNN " + ships.text() + " or a later " + std::to_string(ships.major()) + ".x");
+        report.suggest("install " + same_or_later(ships));
     } else
         report.add(Verdict::warn, "cudnn-untested",
             build.name() + " was tested with cuDNN " + ships.text() + ", not " + wanted.text(),

@@ -118,6 +118,30 @@ TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and only
     CHECK(problems(newer) == Codes { "cudnn-untested" });
 }
 
+TEST_CASE("torch loads its own cuDNN, but an older one of its major on LD_LIBRARY_PATH comes first and is refused",
+    "[resolve]")
+{
+    // bmaltais/kohya_ss#1096: "PyTorch was compiled against (8, 7, 0) but found runtime version (8, 2, 4)"
+    Report older = check({ .frameworks = { "torch==2.0.1+cu118" }, .cuda = "11.8", .cudnn = "8.2" });
+    SHOW(older);
+    CHECK(older.verdict() == Verdict::warn);
+    CHECK(problems(older) == Codes { "cudnn-bundled" });
+    CHECK(finding(older, "cudnn-bundled")->message
+        == "torch 2.0.1 cu118 bundles cuDNN 8.7.0.84 and loads it, not the cuDNN 8.2 of the system, unless the "
+           "system's is on LD_LIBRARY_PATH: then it is loaded first, and torch refuses it at import as older than "
+           "its own (\"cuDNN version incompatibility\")");
+    CHECK_THAT(finding(older, "cudnn-bundled")->why, Contains("torch/backends/cudnn/__init__.py"));
+    CHECK(suggests(older, "keep cuDNN 8.2 off LD_LIBRARY_PATH, or install cuDNN 8.7.0.84 or a later 8.x"));
+
+    // another major has another soname, and a newer minor passes torch's check: nothing shadows
+    for (std::string cudnn : { "9.1", "8.9" }) {
+        Report other = check({ .frameworks = { "torch==2.0.1+cu118" }, .cuda = "11.8", .cudnn = cudnn });
+        CHECK(finding(other, "cudnn-bundled")->message
+            == "torch 2.0.1 cu118 bundles cuDNN 8.7.0.84 and loads it, not the cuDNN " + cudnn + " of the system");
+        CHECK(other.suggestions.empty());
+    }
+}
+
 TEST_CASE("case 10: tensorflow 2.15 with CUDA 12.2, cuDNN 8.9 and driver 535.104.05 is ok", "[resolve]")
 {
     Report r = check({ .frameworks = { "tensorflow==2.15" }, .cuda = "12.2", .cudnn = "8.9", .driver = "535.104.05" });
