@@ -853,6 +853,43 @@ TEST_CASE("tensorflow-gpu from 2.12 does not install, and the check says to name
     CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==2.11.0" } }), "tensorflow-gpu-retired"));
 }
 
+TEST_CASE("TensorFlow 1.0 to 1.4 are CUDA 8 builds, with cuDNN 5.1 and then 6", "[resolve]")
+{
+    // tensorflow/tensorflow#16670: 1.4 runs on CUDA 8.0 and cuDNN 6.0, and 1.5 (CUDA 9.0) fails to import there
+    Report four = check({ .frameworks = { "tensorflow-gpu==1.4.0" },
+        .cuda = "8.0",
+        .cudnn = "6.0",
+        .gpus = { "GTX 1080 Ti" },
+        .python = "3.5",
+        .os = "windows" });
+    SHOW(four);
+    CHECK(four.verdict() == Verdict::ok);
+    CHECK(finding(four, "framework-build")->message == "tensorflow==1.4.0 runs as tensorflow 1.4.0: CUDA 8.0, cuDNN 6");
+    CHECK(problems(check({ .frameworks = { "tensorflow-gpu==1.5.0" },
+              .cuda = "8.0",
+              .cudnn = "6.0",
+              .gpus = { "GTX 1080 Ti" },
+              .python = "3.5",
+              .os = "windows" }))
+        == Codes { "framework-cuda-untested", "cudnn-untested-major" });
+
+    // tensorflow/tensorflow#8526: CUDA 8.0 needs a newer Windows driver than 368.71
+    Report one = check({ .frameworks = { "tensorflow-gpu==1.0.1" },
+        .cuda = "8.0",
+        .cudnn = "5.1",
+        .driver = "368.71",
+        .gpus = { "GTX 960M" },
+        .os = "windows" });
+    CHECK(problems(one) == Codes { "driver-too-old" });
+    CHECK(finding(one, "driver-too-old")->message == "driver 368.71 cannot run CUDA 8.0: the toolkit needs >= 369.30");
+
+    // 1.2 was built with cuDNN 5.1, 1.3 with 6: a cuDNN of the other major does not load
+    CHECK(problems(check({ .frameworks = { "tensorflow-gpu==1.2.1" }, .cuda = "8.0", .cudnn = "6.0" }))
+        == Codes { "cudnn-untested-major" });
+    CHECK(problems(check({ .frameworks = { "tensorflow-gpu==1.3.0" }, .cuda = "8.0", .cudnn = "5.1" }))
+        == Codes { "cudnn-untested-major" });
+}
+
 TEST_CASE("TensorFlow 1.x loads the CUDA and cuDNN its tested build configuration names", "[resolve]")
 {
     // tensorflow/tensorflow#25789: 1.12 (CUDA 9.0) beside CUDA 10.0 looks for libcublas.so.9.0
@@ -987,8 +1024,8 @@ TEST_CASE("a line older than every row says where the matrix begins", "[resolve]
     CHECK(e.hint()
         == "lines before 1.0 are not on record: check torch 1.0 or newer, or add the line's row to DIR/torch.json "
            "from its sources and pass --matrix DIR");
-    e = error_of({ .frameworks = { "tensorflow==1.4" } });
-    CHECK(e.message() == "the matrix has no tensorflow 1.4 (its oldest tensorflow line is 1.5)");
+    e = error_of({ .frameworks = { "tensorflow-gpu==0.12.1" } });
+    CHECK(e.message() == "the matrix has no tensorflow 0.12 (its oldest tensorflow line is 1.0)");
 }
 
 TEST_CASE("a line newer than every row points at the refresh that proposes its rows", "[resolve]")
