@@ -304,9 +304,12 @@ struct TorchRelease {
     // Whether those experimental Pythons have wheels for Windows (2.5's 3.13 has none); not
     // known: not on record.
     std::optional<bool> python_experimental_windows;
-    // The Pythons whose free-threaded build ("3.13t") the line ships wheels for, all of them
-    // experimental in PyTorch's words; empty: none; not known: not on record.
+    // The Pythons whose free-threaded build ("3.13t") the line ships wheels for; empty: none;
+    // not known: not on record.
     std::optional<std::vector<PythonVersion>> python_free_threaded;
+    // Those of them PyTorch's compatibility matrix calls experimental (2.9: 3.14t, not 3.13t);
+    // not known: all of them, as it said of every one until 2.9.
+    std::optional<std::vector<PythonVersion>> python_free_threaded_experimental;
     // Whether those free-threaded wheels include Windows ones (2.6's 3.13t are Linux x86_64
     // only); not known: not on record.
     std::optional<bool> python_free_threaded_windows;

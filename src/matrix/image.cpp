@@ -64,8 +64,8 @@ template <typename A> void fields(A& a, CompanionSet& r) { a(r.torch, r.torchvis
 template <typename A> void fields(A& a, TorchRelease& r)
 {
     a(r.line, r.versions, r.python, r.python_experimental, r.python_experimental_windows,
-        r.python_free_threaded, r.python_free_threaded_windows, r.python_without_compile, r.variants, r.companions,
-        r.provenance);
+        r.python_free_threaded, r.python_free_threaded_experimental, r.python_free_threaded_windows,
+        r.python_without_compile, r.variants, r.companions, r.provenance);
 }
 template <typename A> void fields(A& a, PipNccl& r) { a(r.versions, r.provenance); }
 template <typename A> void fields(A& a, TensorflowGpuCode& r) { a(r.cubins, r.ptx, r.provenance, r.driver_fallback, r.driver_jit); }

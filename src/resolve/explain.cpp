@@ -90,7 +90,12 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                     release.python_free_threaded
                         ? joined(*release.python_free_threaded, [](const PythonVersion& v) { return v.text() + "t"; })
                             + (release.python_free_threaded_windows == false ? " (no Windows wheels)" : "")
-                        : "not known" } },
+                        : "not known" },
+                { "python_free_threaded_experimental",
+                    release.python_free_threaded_experimental ? joined(*release.python_free_threaded_experimental,
+                        [](const PythonVersion& v) { return v.text() + "t"; })
+                        : release.python_free_threaded && !release.python_free_threaded->empty() ? "all of them"
+                                                                                                 : "none" } },
             release.provenance);
     }
     if (build.torch && build.torch_variant) {

@@ -349,6 +349,11 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/torch.json: releases[0].python.free_threaded_windows_wheels: Windows wheels of free-threaded Pythons "
             "where the line lists none",
             "drop free_threaded_windows_wheels, or list them in free_threaded" },
+        { "a free-threaded Python called experimental that the line does not ship", "torch.json",
+            [](nlohmann::json& d) { d["releases"][5]["python"]["free_threaded_experimental"] = { "3.12" }; },
+            "m/torch.json: releases[5].python.free_threaded_experimental: 3.12t is not among the line's "
+            "free-threaded Pythons",
+            "list it in free_threaded, or drop it from free_threaded_experimental" },
         { "a bad compute capability in a variant's Windows GPU code", "torch.json",
             [](nlohmann::json& d) {
                 auto& variant = d["releases"][0]["variants"][0];

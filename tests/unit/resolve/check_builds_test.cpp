@@ -438,7 +438,8 @@ TEST_CASE(
     CHECK(FrameworkRequest::parse("torch==2.1.0a0+41361538.nv23.06").names_source_build());
 }
 
-TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally", "[resolve]")
+TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally until 2.9",
+    "[resolve]")
 {
     // pytorch/pytorch#130249: no 3.13t binaries for 2.5; cp313t wheels from 2.6.
     Report none = check({ .frameworks = { "torch==2.5.0" }, .python = "3.13t" });
@@ -471,6 +472,14 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
     CHECK(finding(check({ .frameworks = { "torch==2.12.1" }, .python = "3.13t" }), "python-free-threaded-unsupported")
               ->message
         == "torch 2.12.1 cu130 ships no wheels for the free-threaded Python 3.13t (its free-threaded wheels: 3.14t)");
+    // From 2.9 PyTorch's matrix calls only 3.14t experimental; pytorch/ao#3243 runs 2.9.0+cu130 on 3.13t
+    Report settled = check({ .frameworks = { "torch==2.9.0+cu130" }, .cuda = "13.0", .python = "3.13t" });
+    CHECK(settled.verdict() == Verdict::ok);
+    CHECK(finding(settled, "python-free-threaded")->message
+        == "torch 2.9.0 cu130 ships wheels for the free-threaded Python 3.13t, which PyTorch no longer calls "
+           "experimental");
+    CHECK(problems(check({ .frameworks = { "torch==2.9.0+cu130" }, .python = "3.14t" }))
+        == Codes { "python-free-threaded", "torch-compile-unsupported-python" });
     // Not on record is said so, and the verdict is the rest of the stack's.
     for (std::string framework : { "tensorflow==2.20.0", "torch==2.13.0" }) {
         Report unknown = check({ .frameworks = { framework }, .python = "3.13t" });
