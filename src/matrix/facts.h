@@ -254,14 +254,16 @@ struct CudnnRelease {
     bool operator==(const CudnnRelease&) const = default;
 };
 
-// The GPU code of a torch variant's Windows wheels, built with a TORCH_CUDA_ARCH_LIST of their
-// own (2.7's cu128 from 5.0 where Linux's starts at 7.5; 6.1 listed where Linux relies on 6.0).
-struct WindowsGpuCode {
+// The GPU code of a torch variant's wheels for one platform, built with a TORCH_CUDA_ARCH_LIST
+// of their own: Windows' (2.7's cu128 from 5.0 where Linux x86_64's starts at 7.5; 6.1 listed
+// where Linux relies on 6.0), Linux aarch64's (2.12's cu130 adds Thor's 11.0, and drops 7.5 and
+// 8.6, none of which an Arm host carries).
+struct PlatformGpuCode {
     std::vector<ComputeCapability> arch_list;
     std::vector<ComputeCapability> ptx; // empty: no PTX
     Provenance provenance;
 
-    bool operator==(const WindowsGpuCode&) const = default;
+    bool operator==(const PlatformGpuCode&) const = default;
 };
 
 struct TorchVariant {
@@ -274,8 +276,9 @@ struct TorchVariant {
     std::optional<NcclVersion> nccl;
     std::optional<std::vector<ComputeCapability>> arch_list; // none: not known
     std::optional<std::vector<ComputeCapability>> ptx; // none: not known; empty: no PTX
-    // none: not on record, and native Windows is judged by the Linux wheels' code
-    std::optional<WindowsGpuCode> windows;
+    // none: not on record, and the platform is judged by the Linux x86_64 wheels' code
+    std::optional<PlatformGpuCode> windows;
+    std::optional<PlatformGpuCode> linux_aarch64;
     Provenance provenance;
 
     bool operator==(const TorchVariant&) const = default;

@@ -57,9 +57,9 @@ template <typename A> void fields(A& a, CudnnRelease& r) { a(r.version, r.builds
 template <typename A> void fields(A& a, TorchVariant& r)
 {
     a(r.tag, r.cuda, r.cuda_full, r.experimental, r.pypi_default, r.cudnn, r.nccl, r.arch_list, r.ptx, r.windows,
-        r.provenance);
+        r.linux_aarch64, r.provenance);
 }
-template <typename A> void fields(A& a, WindowsGpuCode& r) { a(r.arch_list, r.ptx, r.provenance); }
+template <typename A> void fields(A& a, PlatformGpuCode& r) { a(r.arch_list, r.ptx, r.provenance); }
 template <typename A> void fields(A& a, CompanionSet& r) { a(r.torch, r.torchvision, r.torchaudio, r.provenance); }
 template <typename A> void fields(A& a, TorchRelease& r)
 {

@@ -385,7 +385,7 @@ private:
                     "drop free_threaded_windows_wheels, or list them in free_threaded");
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
-                "windows", "note", "source", "confidence" });
+                "windows", "linux_aarch64", "note", "source", "confidence" });
             // An unrecorded status counts as stable; it only matters when no PyPI default is on record.
             std::string status = v.optional_string("status").value_or("stable");
             if (status != "stable" && status != "experimental")
@@ -397,8 +397,8 @@ private:
                     status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
                     v.optional_as<CudnnVersion>("cudnn"), v.optional_as<NcclVersion>("nccl"),
                     arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
-                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_windows_code(v),
-                    provenance(v) });
+                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_platform_code(v, "windows"),
+                    read_platform_code(v, "linux_aarch64"), provenance(v) });
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
@@ -412,14 +412,14 @@ private:
     }
 
     // null or absent: not on record
-    std::optional<WindowsGpuCode> read_windows_code(const JsonReader& variant) const
+    std::optional<PlatformGpuCode> read_platform_code(const JsonReader& variant, std::string_view platform) const
     {
-        auto windows = variant.find("windows");
-        if (!windows)
+        auto code = variant.find(platform);
+        if (!code)
             return std::nullopt;
-        windows->allow_only({ "arch_list", "ptx", "note", "source", "confidence" });
-        return WindowsGpuCode { list<ComputeCapability>(windows->at("arch_list")),
-            list<ComputeCapability>(windows->at("ptx")), provenance(*windows) };
+        code->allow_only({ "arch_list", "ptx", "note", "source", "confidence" });
+        return PlatformGpuCode { list<ComputeCapability>(code->at("arch_list")),
+            list<ComputeCapability>(code->at("ptx")), provenance(*code) };
     }
 
     std::optional<WindowsGpuSupport> read_windows(const JsonReader& doc) const

@@ -108,10 +108,13 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                 { "nccl", optional_text(variant.nccl) }, { "arch_list", list_text(variant.arch_list) },
                 { "ptx", list_text(variant.ptx) } },
             variant.provenance);
-        if (variant.windows) // sourced from the Windows wheels' own build
-            rows.add("torch.json", key + ".windows",
-                { { "arch_list", list_text(variant.windows->arch_list) }, { "ptx", list_text(variant.windows->ptx) } },
-                variant.windows->provenance);
+        // sourced from the platform's wheels' own build
+        for (const auto& [platform, code] :
+            { std::pair { "windows", &variant.windows }, std::pair { "linux_aarch64", &variant.linux_aarch64 } })
+            if (*code)
+                rows.add("torch.json", key + "." + platform,
+                    { { "arch_list", list_text((*code)->arch_list) }, { "ptx", list_text((*code)->ptx) } },
+                    (*code)->provenance);
     }
     if (build.tensorflow) {
         const auto& release = *build.tensorflow;

@@ -247,14 +247,13 @@ template const matrix::TensorflowRelease& find_release_line(
     const std::vector<matrix::TensorflowRelease>&, const FrameworkRequest&);
 template const matrix::JaxRelease& find_release_line(const std::vector<matrix::JaxRelease>&, const FrameworkRequest&);
 
-void use_windows_wheel_code(FrameworkBuild& build)
+void use_platform_wheel_code(FrameworkBuild& build, const std::optional<matrix::PlatformGpuCode>& code)
 {
-    if (!build.torch_variant || !build.torch_variant->windows)
+    if (!code)
         return;
-    const auto& windows = *build.torch_variant->windows;
-    build.arch_list = windows.arch_list;
-    build.ptx = windows.ptx;
-    build.code_provenance = windows.provenance;
+    build.arch_list = code->arch_list;
+    build.ptx = code->ptx;
+    build.code_provenance = code->provenance;
 }
 
 std::optional<FrameworkBuild> select_framework_build(

@@ -59,8 +59,9 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
 std::optional<FrameworkBuild> select_framework_build(
     const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<CudaVersion>& cuda);
 
-// A torch build as its native Windows wheels carry GPU code, where that is on record.
-void use_windows_wheel_code(FrameworkBuild& build);
+// A torch build as one platform's wheels carry GPU code (its variant's `windows` or
+// `linux_aarch64`), where that is on record.
+void use_platform_wheel_code(FrameworkBuild& build, const std::optional<matrix::PlatformGpuCode>& code);
 
 // The pip extras that bring a build's CUDA: JAX's plugin from pip (its default) or on the
 // system's CUDA, TensorFlow's and-cuda (2.14 on); torch's wheels carry their own.

@@ -1,26 +1,12 @@
 #include "resolve/rules.h"
 
-#include <algorithm>
-
 namespace dlenv::resolve {
-namespace {
-
-// A model, or every variant of a family, sold only with NVIDIA's Arm CPU.
-bool on_aarch64_host(const GpuTarget& gpu)
-{
-    if (gpu.model)
-        return gpu.model->host_aarch64;
-    return !gpu.variants.empty()
-        && std::all_of(gpu.variants.begin(), gpu.variants.end(), [](const matrix::Gpu* v) { return v->host_aarch64; });
-}
-
-} // namespace
 
 void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report)
 {
     const auto& facts = ctx.matrix.torch_aarch64();
     if (!facts || !ctx.build || ctx.build->framework != Framework::torch || ctx.build->from_source
-        || !on_aarch64_host(gpu))
+        || !sold_with_grace(gpu))
         return;
     const FrameworkBuild& build = *ctx.build;
     const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);

@@ -247,4 +247,12 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text)
                      : "did you mean " + join_alternatives(near) + "?");
 }
 
+bool sold_with_grace(const GpuTarget& gpu)
+{
+    if (gpu.model)
+        return gpu.model->host_aarch64;
+    return !gpu.variants.empty()
+        && std::all_of(gpu.variants.begin(), gpu.variants.end(), [](const matrix::Gpu* v) { return v->host_aarch64; });
+}
+
 } // namespace dlenv::resolve

@@ -38,4 +38,7 @@ GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text);
 // same major with an equal or lower minor (sm_86 code runs on 8.9, not on 9.0 or 8.0).
 bool cubin_runs_on(const std::vector<ComputeCapability>& cubins, const ComputeCapability& device);
 
+// A model, or every variant of a family, sold only with NVIDIA's Arm CPU (Grace).
+bool sold_with_grace(const GpuTarget& gpu);
+
 } // namespace dlenv::resolve

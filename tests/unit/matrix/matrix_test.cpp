@@ -369,6 +369,14 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
                     { "source", variant["source"] }, { "confidence", "secondary" } };
             },
             "m/torch.json: releases[0].variants[0].windows.pxt: unknown field", "did you mean \"ptx\"?" },
+        { "a misspelt field in a variant's Linux aarch64 GPU code", "torch.json",
+            [](nlohmann::json& d) {
+                auto& variant = d["releases"][0]["variants"][0];
+                variant["linux_aarch64"] = { { "arch_lst", { "8.0" } }, { "ptx", nlohmann::json::array() },
+                    { "source", variant["source"] }, { "confidence", "secondary" } };
+            },
+            "m/torch.json: releases[0].variants[0].linux_aarch64.arch_lst: unknown field",
+            "did you mean \"arch_list\"?" },
         { "a bad free-threaded Python in a jax row", "jax.json",
             [](nlohmann::json& d) { d["releases"][0]["python"]["free_threaded"] = { "3.x" }; },
             "m/jax.json: releases[0].python.free_threaded[0]: '3.x' is not a Python version", "write it as 3.10" },

@@ -6,6 +6,7 @@
 using namespace dlenv;
 using namespace dlenv::resolve;
 using namespace dlenv::resolve::check_support;
+using Catch::Matchers::Contains;
 
 TEST_CASE("torch before 2.4 has no aarch64 CUDA build, so a GH200's Grace host cannot run it", "[resolve]")
 {
@@ -48,4 +49,30 @@ TEST_CASE("pip's torch for aarch64 is the CPU build through 2.9: a GB200 takes i
     // an x86 host's GPU is not held to any of it
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.1.0" }, .gpus = { "H100" } }), "torch-no-aarch64-cuda-build"));
+}
+
+TEST_CASE("on a GPU only an Arm host carries, torch is judged by its aarch64 wheels' own GPU code", "[resolve]")
+{
+    // RELEASE.md, 2.12 to 2.14: the aarch64 cu130 wheels carry 8.0, 9.0, 10.0, 11.0 and 12.0, the
+    // x86_64 ones 7.5 to 12.0 without Thor's 11.0
+    Report thor = check({ .frameworks = { "torch==2.12.1+cu130" }, .cuda = "13.0", .gpus = { "Jetson Thor" } });
+    SHOW(thor);
+    CHECK(thor.verdict() == Verdict::ok);
+    CHECK(finding(thor, "gpu-cubin")->message == "torch 2.12.1 cu130 carries sm_110 kernels for Jetson Thor");
+    // Orin's sm_87 runs the aarch64 wheel's sm_80 code, and the list named is the aarch64 one
+    CHECK_THAT(finding(check({ .frameworks = { "torch==2.13.0+cu130" }, .gpus = { "Jetson AGX Orin" } }),
+                   "gpu-cubin-compatible")
+                   ->message,
+        Contains("has no sm_87 kernels (8.0;9.0;10.0;11.0;12.0+PTX); its sm_80 cubins run on 8.7"));
+    // Grace parts too; an x86 host's GPU keeps the x86_64 list
+    CHECK_THAT(finding(check({ .frameworks = { "torch==2.13.0+cu130" }, .gpus = { "GB10" } }), "gpu-cubin-compatible")
+                   ->message,
+        Contains("(8.0;9.0;10.0;11.0;12.0+PTX)"));
+    CHECK_THAT(
+        finding(check({ .frameworks = { "torch==2.13.0+cu130" }, .gpus = { "RTX 4090" } }), "gpu-cubin-compatible")
+            ->message,
+        Contains("(7.5;8.0;8.6;9.0;10.0;12.0+PTX); its sm_86 cubins run on 8.9"));
+    // where the aarch64 list is not on record (2.9), the x86_64 one still judges, and says what it does not know
+    CHECK(problems(check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "Jetson Thor" } }))
+        == Codes { "gpu-ptx-unknown" });
 }

@@ -79,6 +79,19 @@ TEST_CASE("explain gives a torch variant's Windows GPU code as a row of its own,
     CHECK(windows.provenance.sources.front()->key == "CORRIDORKEY_141");
 }
 
+TEST_CASE("explain gives a torch variant's Linux aarch64 GPU code as a row of its own", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("torch==2.13.0+cu130") };
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& aarch64 = row(rows, "releases[line=2.13].variants[tag=cu130].linux_aarch64");
+    CHECK(aarch64.file == "torch.json");
+    CHECK(aarch64.facts
+        == std::vector<std::pair<std::string, std::string>> {
+            { "arch_list", "8.0 9.0 10.0 11.0 12.0" }, { "ptx", "12.0" } });
+    CHECK(aarch64.provenance.sources.front()->key == "PT_REL_FORK");
+}
+
 TEST_CASE("explain gives what a jax release does on Blackwell as a row of its own, with its own sources", "[resolve]")
 {
     Query query;
