@@ -257,7 +257,7 @@ struct CudnnRelease {
 // The GPU code of a torch variant's wheels for one platform, built with a TORCH_CUDA_ARCH_LIST
 // of their own: Windows' (2.7's cu128 from 5.0 where Linux x86_64's starts at 7.5; 6.1 listed
 // where Linux relies on 6.0), Linux aarch64's (2.12's cu130 adds Thor's 11.0, and drops 7.5 and
-// 8.6, none of which an Arm host carries).
+// 8.6, which no Grace or Jetson part is).
 struct PlatformGpuCode {
     std::vector<ComputeCapability> arch_list;
     std::vector<ComputeCapability> ptx; // empty: no PTX

@@ -266,16 +266,6 @@ bool on_jetpack_cuda(
     });
 }
 
-// Every GPU named runs beside an Arm CPU only (a Grace part, a Jetson module): the wheels the
-// stack installs are Linux aarch64 ones.
-bool on_linux_aarch64(const matrix::Matrix& matrix, const std::vector<GpuTarget>& gpus)
-{
-    return !gpus.empty() && std::all_of(gpus.begin(), gpus.end(), [&](const GpuTarget& gpu) {
-        const auto* arch = matrix.architecture(gpu.compute_capability);
-        return (arch && arch->jetson) || sold_with_grace(gpu);
-    });
-}
-
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives)
 {
     Report report;
@@ -332,12 +322,8 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 + default_build_note(matrix, query, *ctx.build) + (raised.empty() ? "" : " (" + raised + ")")
                 + (ctx.build->provenance.unconfirmed() ? " (unconfirmed)" : ""),
             ctx.build->provenance.cite());
-        if (const auto* variant = ctx.build->torch_variant) {
-            if (query.os == HostOs::windows_native)
-                use_platform_wheel_code(*ctx.build, variant->windows);
-            else if (on_linux_aarch64(matrix, ctx.gpus))
-                use_platform_wheel_code(*ctx.build, variant->linux_aarch64);
-        }
+        if (query.os == HostOs::windows_native && ctx.build->torch_variant)
+            use_platform_wheel_code(*ctx.build, ctx.build->torch_variant->windows);
         const std::string judged
             = "judged by the facts of " + primary->package() + " " + Pep440Version::parse(primary->version).base_str();
         if (ctx.build->from_source)

@@ -27,6 +27,9 @@ struct FrameworkBuild {
     std::optional<std::vector<ComputeCapability>> arch_list {}; // none: not known
     std::optional<std::vector<ComputeCapability>> ptx {}; // none: not known; empty: no PTX
     std::optional<matrix::Provenance> code_provenance {}; // the GPU code's sources, where not `provenance`
+    // the host's wheels carry GPU code of their own that is not on record, and `arch_list` is
+    // the Linux x86_64 wheels'
+    bool host_code_unknown = false;
     PythonRange python {};
     std::vector<PythonVersion> python_experimental {}; // supported experimentally, beyond `python`
     // the free-threaded builds it ships wheels for; not known: not on record

@@ -127,6 +127,12 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                 + "), and which architectures it carries PTX for is not on record: whether it runs on " + gpu.label
                 + " is not known",
             source, gpu.label);
+    } else if (build.host_code_unknown) {
+        report.add(Verdict::warn, "gpu-host-code-unknown",
+            build.name() + "'s Linux x86_64 wheels carry no code for " + gpu.with_sm() + " (" + archs
+                + "), and which architectures its Linux aarch64 wheels, those of " + gpu.label
+                + "'s host, carry is not on record: whether it runs there is not known",
+            source, gpu.label);
     } else {
         report.add(Verdict::fail, "gpu-no-kernel",
             build.name() + " carries no code for " + gpu.with_sm() + ": its GPU code is " + archs
@@ -390,12 +396,29 @@ void check_driver_series(const Context& ctx, const GpuTarget& gpu, const matrix:
             arch.provenance.cite(), gpu.label);
 }
 
+// The stack as `gpu`'s host runs it: a GPU sold only beside an Arm CPU (a Grace part, a Jetson
+// module) runs torch's Linux aarch64 wheels, built with GPU code of their own.
+Context on_host_of(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture* arch)
+{
+    Context host = ctx;
+    const bool arm_only = (arch && arch->jetson) || sold_with_grace(gpu);
+    if (!arm_only || ctx.query.os != HostOs::linux_host || !host.build || !host.build->torch_variant)
+        return host;
+    if (const auto& code = host.build->torch_variant->linux_aarch64)
+        use_platform_wheel_code(*host.build, code);
+    else
+        host.build->host_code_unknown = true;
+    return host;
+}
+
 } // namespace
 
-void check_gpus(const Context& ctx, Report& report)
+void check_gpus(const Context& all, Report& report)
 {
-    for (const auto& gpu : ctx.gpus) {
-        const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
+    for (const auto& gpu : all.gpus) {
+        const auto* arch = all.matrix.architecture(gpu.compute_capability);
+        const Context ctx = on_host_of(all, gpu, arch);
+
         if (arch && arch->max_driver_branch)
             check_driver_series(ctx, gpu, *arch, report);
         const auto driver = ctx.linux_driver();

@@ -72,7 +72,23 @@ TEST_CASE("on a GPU only an Arm host carries, torch is judged by its aarch64 whe
         finding(check({ .frameworks = { "torch==2.13.0+cu130" }, .gpus = { "RTX 4090" } }), "gpu-cubin-compatible")
             ->message,
         Contains("(7.5;8.0;8.6;9.0;10.0;12.0+PTX); its sm_86 cubins run on 8.9"));
-    // where the aarch64 list is not on record (2.9), the x86_64 one still judges, and says what it does not know
-    CHECK(problems(check({ .frameworks = { "torch==2.9.0+cu130" }, .gpus = { "Jetson Thor" } }))
-        == Codes { "gpu-ptx-unknown" });
+    // each GPU by its own host's wheels: Thor beside an RTX 4090 still has its 11.0
+    Report mixed = check({ .frameworks = { "torch==2.12.1+cu130" }, .gpus = { "Jetson Thor", "RTX 4090" } });
+    CHECK(mixed.verdict() == Verdict::ok);
+    CHECK(has_code(mixed, "gpu-cubin"));
+    CHECK_FALSE(has_code(mixed, "gpu-no-kernel"));
+    // the aarch64 code has its own sources: not the x86_64 row's PyPI-default report
+    CHECK_THAT(finding(thor, "gpu-cubin")->why, !Contains("178665"));
+    // where the aarch64 list is not on record (2.11), code the x86_64 wheels lack is unknown, not missing
+    Report unknown = check({ .frameworks = { "torch==2.11.0+cu130" }, .cuda = "13.0", .gpus = { "Jetson Thor" } });
+    SHOW(unknown);
+    CHECK(unknown.verdict() == Verdict::warn);
+    CHECK(problems(unknown) == Codes { "gpu-host-code-unknown" });
+    CHECK(finding(unknown, "gpu-host-code-unknown")->message
+        == "torch 2.11.0 cu130's Linux x86_64 wheels carry no code for Jetson Thor (sm_110) (7.5;8.0;8.6;9.0;10.0;12.0 "
+           "(no PTX)), and which architectures its Linux aarch64 wheels, those of Jetson Thor's host, carry is not on "
+           "record: whether it runs there is not known");
+    // an x86 host's GPU the wheels lack is still an error
+    CHECK(problems(check({ .frameworks = { "torch==2.11.0+cu130" }, .gpus = { "GTX 1080 Ti" } }))
+        == Codes { "gpu-no-kernel" });
 }
