@@ -92,10 +92,11 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                             + (release.python_free_threaded_windows == false ? " (no Windows wheels)" : "")
                         : "not known" },
                 { "python_free_threaded_experimental",
-                    release.python_free_threaded_experimental ? joined(*release.python_free_threaded_experimental,
-                        [](const PythonVersion& v) { return v.text() + "t"; })
-                        : release.python_free_threaded && !release.python_free_threaded->empty() ? "all of them"
-                                                                                                 : "none" } },
+                    release.python_free_threaded_experimental   ? joined(*release.python_free_threaded_experimental,
+                          [](const PythonVersion& v) { return v.text() + "t"; })
+                        : !release.python_free_threaded         ? "not known"
+                        : release.python_free_threaded->empty() ? "none"
+                                                                : "all of them" } },
             release.provenance);
     }
     if (build.torch && build.torch_variant) {

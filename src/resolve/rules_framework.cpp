@@ -16,7 +16,7 @@ bool names_python(const std::vector<PythonVersion>& pythons, const PythonVersion
 }
 
 // A free-threaded CPython ("3.13t") loads only wheels built for its ABI (cp313t): torch ships
-// them from 2.6, experimental in PyTorch's words (from 2.9 only its newest one); JAX from a 0.5-0.7 release (3.13t,
+// them from 2.6, experimental in PyTorch's words (from 2.9 only the newest); JAX from a 0.5-0.7 release (3.13t,
 // which it calls experimental, to 0.10; 3.14t on); TensorFlow's are not on record. CPython itself supports its
 // free-threaded build from 3.14 (PEP 779); 3.13's was experimental (PEP 703).
 void check_free_threaded(const Context& ctx, const PythonVersion& python, Report& report)
@@ -67,10 +67,12 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
                 + " include Windows ones is not on record",
             source);
     const auto& experimental = build.torch->python_free_threaded_experimental;
+    const bool cpython_supported = !(python.truncated(2) < PythonVersion::parse("3.14"));
     if (experimental && !names_python(*experimental, python)) {
-        report.add(Verdict::ok, "python-free-threaded",
+        report.add(cpython_supported ? Verdict::ok : Verdict::warn, "python-free-threaded",
             build.name() + " ships wheels for the free-threaded Python " + wanted
-                + ", which PyTorch no longer calls experimental",
+                + ", which PyTorch no longer calls experimental"
+                + (cpython_supported ? "" : "; CPython's own " + wanted + " build is experimental (PEP 703)"),
             source);
         return;
     }
