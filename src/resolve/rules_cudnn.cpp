@@ -117,12 +117,15 @@ void check_against_build(const Context& ctx, const CudnnVersion& wanted, Report&
         std::string source = build.provenance.cite();
         // one of the bundled major has its soname, and the loader searches LD_LIBRARY_PATH before
         // the wheel's own path
-        const bool shadowing_refused = wanted.major() == ships.major() && wanted.minor() < ships.minor();
+        const bool same_major = wanted.major() == ships.major();
+        const bool shadowing_refused = same_major && wanted.minor() < ships.minor();
         if (shadowing_refused) {
             message += ", unless the system's is on LD_LIBRARY_PATH: then it is loaded first, and torch refuses it "
                        "at import as older than its own (\"cuDNN version incompatibility\")";
             source += " | " + k_torch_cudnn_check;
-        }
+        } else if (same_major)
+            message += ", unless the system's is on LD_LIBRARY_PATH: then it is loaded first, a newer minor torch "
+                       "accepts";
         report.add(Verdict::warn, "cudnn-bundled", message, source);
         if (shadowing_refused)
             report.suggest("keep cuDNN " + wanted.text() + " off LD_LIBRARY_PATH, or install " + same_or_later(ships));
