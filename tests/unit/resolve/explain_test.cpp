@@ -65,31 +65,27 @@ TEST_CASE("explain gives tensorflow's NCCL requirement as a row of its own, with
     CHECK(nccl.provenance.sources.front()->key == "TF_NCCL_216_PIP");
 }
 
-TEST_CASE("explain gives a torch variant's Windows GPU code as a row of its own, with its own sources", "[resolve]")
+TEST_CASE("explain gives a torch variant's Windows and Linux aarch64 GPU code as rows of their own, with their own "
+          "sources",
+    "[resolve]")
 {
+    auto [request, key, arch_list, ptx, source]
+        = GENERATE(table<std::string, std::string, std::string, std::string, std::string>({
+            { "torch==2.7.1+cu128", "releases[line=2.7].variants[tag=cu128].windows",
+                "5.0 6.0 6.1 7.0 7.5 8.0 8.6 9.0 10.0 12.0", "none", "CORRIDORKEY_141" },
+            { "torch==2.13.0+cu130", "releases[line=2.13].variants[tag=cu130].linux_aarch64", "8.0 9.0 10.0 11.0 12.0",
+                "12.0", "PT_REL_FORK" },
+        }));
+    CAPTURE(key);
     Query query;
-    query.frameworks = { FrameworkRequest::parse("torch==2.7.1+cu128") };
+    query.frameworks = { FrameworkRequest::parse(request) };
     auto rows = rows_used(matrix::Matrix::embedded(), query);
-    const auto& windows = row(rows, "releases[line=2.7].variants[tag=cu128].windows");
-    CHECK(windows.file == "torch.json");
-    CHECK(windows.facts
-        == std::vector<std::pair<std::string, std::string>> {
-            { "arch_list", "5.0 6.0 6.1 7.0 7.5 8.0 8.6 9.0 10.0 12.0" }, { "ptx", "none" } });
-    CHECK(windows.provenance.confidence == matrix::Confidence::secondary);
-    CHECK(windows.provenance.sources.front()->key == "CORRIDORKEY_141");
-}
-
-TEST_CASE("explain gives a torch variant's Linux aarch64 GPU code as a row of its own", "[resolve]")
-{
-    Query query;
-    query.frameworks = { FrameworkRequest::parse("torch==2.13.0+cu130") };
-    auto rows = rows_used(matrix::Matrix::embedded(), query);
-    const auto& aarch64 = row(rows, "releases[line=2.13].variants[tag=cu130].linux_aarch64");
-    CHECK(aarch64.file == "torch.json");
-    CHECK(aarch64.facts
-        == std::vector<std::pair<std::string, std::string>> {
-            { "arch_list", "8.0 9.0 10.0 11.0 12.0" }, { "ptx", "12.0" } });
-    CHECK(aarch64.provenance.sources.front()->key == "PT_REL_FORK");
+    const auto& code = row(rows, key);
+    CHECK(code.file == "torch.json");
+    CHECK(
+        code.facts == std::vector<std::pair<std::string, std::string>> { { "arch_list", arch_list }, { "ptx", ptx } });
+    CHECK(code.provenance.confidence == matrix::Confidence::secondary);
+    CHECK(code.provenance.sources.front()->key == source);
 }
 
 TEST_CASE("explain gives what a jax release does on Blackwell as a row of its own, with its own sources", "[resolve]")
