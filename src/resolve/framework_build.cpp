@@ -85,10 +85,20 @@ std::string predates_matrix_hint(const std::string& name, Framework framework, c
         + addition + " to DIR/" + std::string(to_string(framework)) + ".json from its sources and pass --matrix DIR";
 }
 
-// A line newer than every row is what a release after the matrix looks like: point at
-// the refresh, which proposes torch's rows from the wheel index and lists TensorFlow's
-// and JAX's releases for a hand row. One older than every row predates the matrix, whose
-// first line is the way forward; any other gap names the lines on either side.
+// What to do about a release after the matrix: the refresh proposes torch's rows from the
+// wheel index, and lists TensorFlow's and JAX's releases for `addition`, added by hand.
+std::string newer_than_matrix_hint(Framework framework, const std::string& addition)
+{
+    std::string refresh = "a release newer than the matrix: `dlenv matrix refresh --out DIR` ";
+    return framework == Framework::torch
+        ? refresh + "proposes its rows from the wheel index; review them, then pass --matrix DIR"
+        : refresh + "lists its releases; add " + addition + " to DIR/" + std::string(to_string(framework))
+            + ".json from the vendor's tested builds, then pass --matrix DIR";
+}
+
+// A line newer than every row is what a release after the matrix looks like: point at the
+// refresh. One older than every row predates the matrix, whose first line is the way forward;
+// any other gap names the lines on either side.
 [[noreturn]] void throw_unknown_line(
     Framework framework, const std::string& line, const std::vector<std::string>& lines)
 {
@@ -98,14 +108,9 @@ std::string predates_matrix_hint(const std::string& name, Framework framework, c
     if (!wanted || lines.empty())
         throw Error(ErrorCode::invalid_input, message, "known lines: " + join_alternatives(lines, " and "));
     auto near = known_neighbours(lines, *wanted);
-    if (!near.above) {
-        std::string refresh = "a release newer than the matrix: `dlenv matrix refresh --out DIR` ";
+    if (!near.above)
         throw Error(ErrorCode::invalid_input, message + " (its newest " + name + " line is " + *near.below + ")",
-            framework == Framework::torch
-                ? refresh + "proposes its rows from the wheel index; review them, then pass --matrix DIR"
-                : refresh + "lists its releases; add the line's row (CUDA, cuDNN, Python) to DIR/" + name
-                    + ".json from the vendor's tested builds, then pass --matrix DIR");
-    }
+            newer_than_matrix_hint(framework, "the line's row (CUDA, cuDNN, Python)"));
     if (!near.below)
         throw Error(ErrorCode::invalid_input, message + " (its oldest " + name + " line is " + *near.above + ")",
             predates_matrix_hint(name, framework, "lines", *near.above, "the line's row"));
@@ -234,6 +239,14 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
                 "the matrix has no " + name + " " + request.version + " (its " + name + " " + line
                     + " releases begin at " + known.front() + ")",
                 predates_matrix_hint(name, request.framework, "releases", known.front(), "the release"));
+        // a patch release after the newest one of the newest line is one after the matrix
+        const auto wanted = Pep440Version::parse(request.version);
+        const auto newest_line = known_neighbours(lines, Pep440Version::parse(line));
+        if (!known.empty() && Pep440Version::parse(known.back()) < wanted && !newest_line.above)
+            throw Error(ErrorCode::invalid_input,
+                "the matrix has no " + name + " " + request.version + " (its newest " + name + " release is "
+                    + known.back() + ")",
+                newer_than_matrix_hint(request.framework, "the release to its line's row"));
         throw Error(ErrorCode::invalid_input, name + " " + request.version + " is not a release",
             known.empty() ? "use the line " + line
                           : "releases of " + name + " " + line + ": " + join_alternatives(known, " and "));

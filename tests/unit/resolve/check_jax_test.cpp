@@ -270,6 +270,12 @@ TEST_CASE("a jax release older than the line's rows is not on record, one betwee
     CHECK(older.hint()
         == "releases before 0.4.1 are not on record: check jax 0.4.1 or newer, or add the release to DIR/jax.json "
            "from its sources and pass --matrix DIR");
+    // after the newest release of the newest line, a release after the matrix: the refresh lists it
+    Error after = error_of({ .frameworks = { "jax[cuda12]==0.11.9" } });
+    CHECK(after.message() == "the matrix has no jax 0.11.9 (its newest jax release is 0.11.1)");
+    CHECK(after.hint()
+        == "a release newer than the matrix: `dlenv matrix refresh --out DIR` lists its releases; add the release to "
+           "its line's row to DIR/jax.json from the vendor's tested builds, then pass --matrix DIR");
     Error e = error_of({ .frameworks = { "jax==0.4.39" } });
     CHECK(e.message() == "jax 0.4.39 is not a release");
     CHECK(e.hint()

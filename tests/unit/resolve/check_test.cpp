@@ -1237,7 +1237,7 @@ TEST_CASE("a framework named without a version is read as its newest release on 
     CHECK(r.findings.front().code == "framework-newest-release");
     CHECK(r.findings.front().verdict == Verdict::ok);
     CHECK(r.findings.front().message
-        == "jax[cuda12] names no version: read as jax 0.11.0, the newest release on record (what pip installs, "
+        == "jax[cuda12] names no version: read as jax 0.11.1, the newest release on record (what pip installs, "
            "unless a newer one is out): pin the version for an answer about yours");
     CHECK_THAT(r.findings.front().why, StartsWith("https://github.com/jax-ml/jax/blob/"));
     CHECK(problems(r) == problems(check({ .frameworks = { "jax[cuda12]==0.11.0" }, .os = "windows" })));
