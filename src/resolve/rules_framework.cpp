@@ -15,10 +15,16 @@ bool names_python(const std::vector<PythonVersion>& pythons, const PythonVersion
         pythons.begin(), pythons.end(), [&](const PythonVersion& v) { return python.compare_truncated(v) == 0; });
 }
 
+// CPython supports its free-threaded build from 3.14 (PEP 779); 3.13's was experimental (PEP 703).
+bool cpython_free_threaded_experimental(const PythonVersion& python)
+{
+    return python.truncated(2) < PythonVersion::parse("3.14");
+}
+
 // A free-threaded CPython ("3.13t") loads only wheels built for its ABI (cp313t): torch ships
-// them from 2.6, experimental in PyTorch's words (from 2.9 only the newest); JAX from a 0.5-0.7 release (3.13t,
-// which it calls experimental, to 0.10; 3.14t on); TensorFlow's are not on record. CPython itself supports its
-// free-threaded build from 3.14 (PEP 779); 3.13's was experimental (PEP 703).
+// them from 2.6, experimental in PyTorch's words (from 2.9 only the newest); JAX from a 0.5-0.7
+// release (3.13t, which it calls experimental, to 0.10; 3.14t on); TensorFlow's are not on
+// record.
 void check_free_threaded(const Context& ctx, const PythonVersion& python, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
@@ -42,7 +48,7 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
         return;
     }
     if (build.framework == Framework::jax) {
-        const bool experimental = python.truncated(2) < PythonVersion::parse("3.14");
+        const bool experimental = cpython_free_threaded_experimental(python);
         report.add(experimental ? Verdict::warn : Verdict::ok, "python-free-threaded",
             build.name() + " ships wheels for the free-threaded Python " + wanted
                 + (experimental ? ", an experimental build in JAX's words (CPython supports its free-threaded "
@@ -67,12 +73,12 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
                 + " include Windows ones is not on record",
             source);
     const auto& experimental = build.torch->python_free_threaded_experimental;
-    const bool cpython_supported = !(python.truncated(2) < PythonVersion::parse("3.14"));
+    const bool cpython_experimental = cpython_free_threaded_experimental(python);
     if (experimental && !names_python(*experimental, python)) {
-        report.add(cpython_supported ? Verdict::ok : Verdict::warn, "python-free-threaded",
+        report.add(cpython_experimental ? Verdict::warn : Verdict::ok, "python-free-threaded",
             build.name() + " ships wheels for the free-threaded Python " + wanted
                 + ", which PyTorch no longer calls experimental"
-                + (cpython_supported ? "" : "; CPython's own " + wanted + " build is experimental (PEP 703)"),
+                + (cpython_experimental ? "; CPython's own " + wanted + " build is experimental (PEP 703)" : ""),
             source);
         return;
     }
