@@ -67,12 +67,12 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
 {
     if (ctx.cuda)
         check_jetpack_cuda(ctx, gpu, jetson, report);
-    const bool upstream_build = ctx.build && !ctx.build->from_source
-        && (ctx.build->framework == Framework::torch || ctx.build->framework == Framework::tensorflow);
-    if (!upstream_build)
+    if (!ctx.build || ctx.build->from_source || is_companion(ctx.build->framework))
         return true;
     const FrameworkBuild& build = *ctx.build;
     const std::string framework(to_string(build.framework));
+    if (build.framework == Framework::jax && runs_upstream_wheels(jetson, build.cuda))
+        return true; // its code for the GPU is the wheel's: the GPU rules judge it
     if (build.framework == Framework::torch && runs_upstream_wheels(jetson, build.cuda)) {
         // a --cuda below the wheels' is the JetPack's: one from before the move to server-Arm CUDA
         if (!ctx.query.cuda || runs_upstream_wheels(jetson, *ctx.query.cuda)) {
@@ -89,6 +89,21 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
         return false;
     }
     const auto& from = jetson.upstream_wheels_from;
+    if (build.framework == Framework::jax) {
+        // JAX's server-Arm wheels list the GPU, then fail at the first kernel (jax#22723, jax#40487)
+        report.add(Verdict::fail, "jetson-needs-jetpack-build",
+            build.name() + "'s aarch64 wheels are built for server-Arm CUDA, which " + gpu.with_sm()
+                + (from ? " runs from CUDA " + from->text() + " (JetPack " + jetson.newest_jetpack + ") only"
+                        : " does not run")
+                + ": jax can list the GPU, then fail at its first operation with 'no kernel image is available for "
+                  "execution on the device'",
+            jetson.provenance.cite(), gpu.label);
+        report.suggest(from ? "on " + gpu.label + " use jax's CUDA " + std::to_string(from->major())
+                    + " wheels (jax[cuda" + std::to_string(from->major()) + "]) under JetPack " + jetson.newest_jetpack
+                            : "on " + gpu.label + " build jaxlib and its CUDA plugin from source for "
+                    + gpu.compute_capability.sm_name());
+        return false;
+    }
     report.add(Verdict::fail, "jetson-needs-jetpack-build",
         build.name() + " from PyPI" + (build.framework == Framework::torch ? " or download.pytorch.org" : "")
             + " carries no CUDA for " + gpu.with_sm()

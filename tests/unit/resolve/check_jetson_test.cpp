@@ -100,6 +100,33 @@ TEST_CASE("torch and TensorFlow from PyPI carry no CUDA for a Jetson before Thor
     CHECK(has_code(thor, "jetson-cuda-in-jetpack"));
 }
 
+TEST_CASE("JAX's CUDA 12 aarch64 wheels list a Jetson Orin's GPU and then have no kernel for it", "[resolve]")
+{
+    // jax-ml/jax#40487: jax[cuda12] 0.11.1 on an Orin, jax.devices() lists it, the first op fails
+    // with "no kernel image is available"; jax#22723: the same with 0.4.30 on an Orin Nano
+    Report orin = check({ .frameworks = { "jax[cuda12]==0.11.1" }, .gpus = { "Jetson AGX Orin" } });
+    SHOW(orin);
+    CHECK(orin.verdict() == Verdict::fail);
+    CHECK(problems(orin) == Codes { "jetson-needs-jetpack-build" });
+    CHECK(finding(orin, "jetson-needs-jetpack-build")->message
+        == "jax 0.11.1 cuda12's aarch64 wheels are built for server-Arm CUDA, which Jetson AGX Orin (sm_87) runs from "
+           "CUDA 13.0 (JetPack 7.2) only: jax can list the GPU, then fail at its first operation with 'no kernel "
+           "image is available for execution on the device'");
+    CHECK(suggests(orin, "on Jetson AGX Orin use jax's CUDA 13 wheels (jax[cuda13]) under JetPack 7.2"));
+    CHECK(problems(check({ .frameworks = { "jax[cuda12]==0.4.30" }, .gpus = { "Jetson Orin Nano" } }))
+        == Codes { "jetson-needs-jetpack-build" });
+
+    // a Jetson no upstream wheel runs needs a jaxlib built for it
+    Report nano = check({ .frameworks = { "jax[cuda12]==0.4.30" }, .gpus = { "Jetson Nano" } });
+    CHECK(problems(nano) == Codes { "jetson-cuda-beyond-jetpack", "jetson-needs-jetpack-build" });
+    CHECK(suggests(nano, "on Jetson Nano build jaxlib and its CUDA plugin from source for sm_53"));
+
+    // its CUDA 13 wheels are server-Arm CUDA that JetPack 7.2 runs: the GPU rules judge them
+    Report cuda13 = check({ .frameworks = { "jax[cuda13]==0.11.1" }, .gpus = { "Jetson AGX Orin" } });
+    CHECK_FALSE(has_code(cuda13, "jetson-needs-jetpack-build"));
+    CHECK(has_code(cuda13, "jetson-cuda-in-jetpack"));
+}
+
 TEST_CASE("the Jetson Orin Nano Super is the Orin Nano module, its clocks raised by JetPack", "[resolve]")
 {
     // calabi-inc/rtsm#19 validates on a "Jetson Orin Nano Super, JetPack 6.2.x, CUDA 12.6"
