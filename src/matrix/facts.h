@@ -345,6 +345,17 @@ struct TorchaudioStableAbi {
     bool operator==(const TorchaudioStableAbi&) const = default;
 };
 
+// The torch releases whose start-up check (torch.cuda's capability check) warns of a GPU above
+// the newest architecture its wheel was built for, though that major's cubins run it: GB10's 12.1
+// on 12.0 code. 2.11 replaced the check with one that knows binary compatibility.
+struct TorchCapabilityRangeWarning {
+    Pep440Version from; // 2.9
+    Pep440Version until; // 2.11: the first release without it
+    Provenance provenance;
+
+    bool operator==(const TorchCapabilityRangeWarning&) const = default;
+};
+
 // The nvidia-nccl-cuN versions a pip extra requires (an == pin is a range of one), with
 // its own sources: they are read from the wheels, not from the tested configurations.
 struct PipNccl {

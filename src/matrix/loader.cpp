@@ -40,7 +40,8 @@ public:
                 m.m_cudnn.push_back(read_cudnn(row, m));
         });
         read(files, "torch.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "linux_aarch64", "torchaudio_stable_abi", "windows", "releases" });
+            doc.allow_only({ "format", "sources", "linux_aarch64", "torchaudio_stable_abi", "capability_range_warning",
+                "windows", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_torch.push_back(read_torch(row));
             m.m_torch_windows = read_windows(doc);
@@ -53,6 +54,15 @@ public:
                 stable->allow_only({ "from", "note", "source", "confidence" });
                 m.m_torchaudio_stable_abi
                     = TorchaudioStableAbi { stable->at("from").as<Pep440Version>(), provenance(*stable) };
+            }
+            if (auto warning = doc.find("capability_range_warning")) {
+                warning->allow_only({ "from", "until", "note", "source", "confidence" });
+                m.m_torch_capability_range_warning
+                    = TorchCapabilityRangeWarning { warning->at("from").as<Pep440Version>(),
+                          warning->at("until").as<Pep440Version>(), provenance(*warning) };
+                if (!(m.m_torch_capability_range_warning->from < m.m_torch_capability_range_warning->until))
+                    warning->at("until").fail("a range that ends where it starts, or before",
+                        "give the first release without the warning, after `from`");
             }
         });
         read(files, "tensorflow.json", [&](const JsonReader& doc) {

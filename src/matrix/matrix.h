@@ -49,6 +49,11 @@ public:
     const std::optional<TorchAarch64>& torch_aarch64() const { return m_torch_aarch64; } // none: not on record
     // none: not on record
     const std::optional<TorchaudioStableAbi>& torchaudio_stable_abi() const { return m_torchaudio_stable_abi; }
+    // none: not on record
+    const std::optional<TorchCapabilityRangeWarning>& torch_capability_range_warning() const
+    {
+        return m_torch_capability_range_warning;
+    }
     const std::vector<TensorflowRelease>& tensorflow_releases() const { return m_tensorflow; }
     const std::vector<JaxRelease>& jax_releases() const { return m_jax; }
     // Where their CUDA builds run on Windows; none: not on record.
@@ -102,6 +107,7 @@ private:
     std::vector<TorchRelease> m_torch;
     std::optional<TorchAarch64> m_torch_aarch64;
     std::optional<TorchaudioStableAbi> m_torchaudio_stable_abi;
+    std::optional<TorchCapabilityRangeWarning> m_torch_capability_range_warning;
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
     std::optional<WindowsGpuSupport> m_torch_windows;

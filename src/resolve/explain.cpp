@@ -293,6 +293,9 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
         if (!build)
             continue;
         add_build(*build, rows);
+        if (const auto* warning = torch_capability_range_warning(matrix, *build))
+            rows.add("torch.json", "capability_range_warning",
+                { { "from", warning->from.str() }, { "until", warning->until.str() } }, warning->provenance);
         if (runs_windows_driver(query.os))
             add_windows(matrix, build->framework, rows);
         cuda = build->cuda;

@@ -44,6 +44,10 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
 // Whether PyTorch's aarch64 wheels built for `cuda` run on the Jetson, under the JetPack that
 // moved it to NVIDIA's server-Arm CUDA.
 bool runs_upstream_wheels(const matrix::JetsonSoftware& jetson, const CudaVersion& cuda); // rules_jetson.cpp
+// The start-up warning of a GPU above the wheel's newest architecture that the torch build's
+// release prints (2.9 and 2.10); null where it prints none.
+const matrix::TorchCapabilityRangeWarning* torch_capability_range_warning(
+    const matrix::Matrix& matrix, const FrameworkBuild& build); // rules_gpu.cpp
 // A torch build on a GPU whose host is always Linux aarch64 (GH200, GB200): whether PyTorch
 // publishes a CUDA build for aarch64 of its release, and whether pip's wheel is one.
 void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report); // rules_aarch64.cpp

@@ -99,12 +99,20 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
     } else if (path.cubin) {
         // NVIDIA's binary compatibility, and the way PyTorch serves 8.9 (no wheel carries sm_89):
         // it runs, as TensorFlow's same-major cubins do
-        report.add(Verdict::ok, "gpu-cubin-compatible",
-            build.name() + " has no " + sm + " kernels (" + archs + "); its " + path.cubin->sm_name()
-                + " cubins run on " + gpu.compute_capability.text()
-                + " (same major, higher minor), without kernels specific to "
-                + (arch ? arch->name : gpu.compute_capability.text()),
-            source, gpu.label);
+        const std::string runs = build.name() + " has no " + sm + " kernels (" + archs + "); its "
+            + path.cubin->sm_name() + " cubins run on " + gpu.compute_capability.text() + " (same major, higher minor)";
+        const auto* range_warning = torch_capability_range_warning(ctx.matrix, build);
+        const bool above_range = range_warning
+            && *std::max_element(build.arch_list->begin(), build.arch_list->end()) < gpu.compute_capability;
+        if (above_range)
+            report.add(Verdict::warn, "gpu-capability-range-warning",
+                runs + ", and torch " + build.line + " warns at start-up that " + gpu.compute_capability.text()
+                    + " is above the capabilities it supports",
+                range_warning->provenance.cite(), gpu.label);
+        else
+            report.add(Verdict::ok, "gpu-cubin-compatible",
+                runs + ", without kernels specific to " + (arch ? arch->name : gpu.compute_capability.text()), source,
+                gpu.label);
     } else if (path.ptx) {
         const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
         const auto toolkit_floor = toolkit ? toolkit_driver(*toolkit, ctx.query.os) : std::nullopt;
@@ -449,6 +457,16 @@ void check_gpus(const Context& all, Report& report)
                 check_tensorflow_code(*ctx.build, gpu, report);
         }
     }
+}
+
+const matrix::TorchCapabilityRangeWarning* torch_capability_range_warning(
+    const matrix::Matrix& matrix, const FrameworkBuild& build)
+{
+    const auto& warning = matrix.torch_capability_range_warning();
+    if (!warning || build.framework != Framework::torch || build.from_source)
+        return nullptr;
+    const auto line = Pep440Version::parse(build.line);
+    return line < warning->from || !(line < warning->until) ? nullptr : &*warning;
 }
 
 } // namespace dlenv::resolve

@@ -354,6 +354,10 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/torch.json: releases[5].python.free_threaded_experimental: 3.12t is not among the line's "
             "free-threaded Pythons",
             "list it in free_threaded, or drop it from free_threaded_experimental" },
+        { "a start-up capability warning that ends before it starts", "torch.json",
+            [](nlohmann::json& d) { d["capability_range_warning"]["until"] = "2.9"; },
+            "m/torch.json: capability_range_warning.until: a range that ends where it starts, or before",
+            "give the first release without the warning, after `from`" },
         { "a bad compute capability in a variant's Windows GPU code", "torch.json",
             [](nlohmann::json& d) {
                 auto& variant = d["releases"][0]["variants"][0];

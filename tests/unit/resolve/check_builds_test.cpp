@@ -170,6 +170,30 @@ TEST_CASE("Rubin (compute capability 10.7) needs CUDA 13.4 and runs sm_100 cubin
             "its sm_100 cubins run on 10.7 (same major, higher minor), without kernels specific to Rubin"));
 }
 
+TEST_CASE(
+    "torch 2.9 and 2.10 warn at start-up of a GPU above their newest architecture, and 2.11 does not", "[resolve]")
+{
+    // pytorch/pytorch#172629: torch 2.9.1 on GB10, "Found GPU0 NVIDIA GB10 which is of cuda
+    // capability 12.1. Minimum and Maximum cuda capability supported by this version of PyTorch is
+    // (8.0) - (12.0)"; PR #166185, in 2.11, checks binary compatibility instead
+    Report spark = check({ .frameworks = { "torch==2.9.1+cu130" }, .gpus = { "GB10" } });
+    SHOW(spark);
+    CHECK(spark.verdict() == Verdict::warn);
+    CHECK(problems(spark) == Codes { "gpu-capability-range-warning" });
+    CHECK(finding(spark, "gpu-capability-range-warning")->message
+        == "torch 2.9.1 cu130 has no sm_121 kernels (7.5;8.0;8.6;9.0;10.0;12.0 (PTX not on record)); its sm_120 "
+           "cubins run on 12.1 (same major, higher minor), and torch 2.9 warns at start-up that 12.1 is above the "
+           "capabilities it supports");
+    CHECK_THAT(finding(spark, "gpu-capability-range-warning")->why, Contains("172629"));
+    CHECK(problems(check({ .frameworks = { "torch==2.10.0+cu130" }, .gpus = { "GB10" } }))
+        == Codes { "gpu-capability-range-warning" });
+    CHECK(has_code(check({ .frameworks = { "torch==2.11.0+cu130" }, .gpus = { "GB10" } }), "gpu-cubin-compatible"));
+    // within the range, a GPU between two architectures is not warned of: an RTX 4090 on sm_86
+    Report ada = check({ .frameworks = { "torch==2.9.1+cu128" }, .gpus = { "RTX 4090" } });
+    CHECK(ada.verdict() == Verdict::ok);
+    CHECK(has_code(ada, "gpu-cubin-compatible"));
+}
+
 TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13.0 on PyPI", "[resolve]")
 {
     Report v100 = check({ .frameworks = { "torch==2.11.0+cu128" }, .gpus = { "V100" } });

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace dlenv;
 using namespace dlenv::resolve;
 
@@ -86,6 +88,21 @@ TEST_CASE("explain gives a torch variant's Windows and Linux aarch64 GPU code as
         code.facts == std::vector<std::pair<std::string, std::string>> { { "arch_list", arch_list }, { "ptx", ptx } });
     CHECK(code.provenance.confidence == matrix::Confidence::secondary);
     CHECK(code.provenance.sources.front()->key == source);
+}
+
+TEST_CASE("explain gives the start-up capability warning of torch 2.9 and 2.10 to their builds alone", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("torch==2.10.0+cu130") };
+    const auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& warning = row(rows, "capability_range_warning");
+    CHECK(warning.file == "torch.json");
+    CHECK(warning.facts == std::vector<std::pair<std::string, std::string>> { { "from", "2.9" }, { "until", "2.11" } });
+    CHECK(warning.provenance.sources.front()->key == "PT_172629");
+    query.frameworks = { FrameworkRequest::parse("torch==2.11.0+cu130") };
+    const auto later = rows_used(matrix::Matrix::embedded(), query);
+    CHECK(
+        std::none_of(later.begin(), later.end(), [](const RowUsed& r) { return r.key == "capability_range_warning"; }));
 }
 
 TEST_CASE("explain gives what a jax release does on Blackwell as a row of its own, with its own sources", "[resolve]")
