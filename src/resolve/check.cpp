@@ -291,6 +291,9 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         bool jetpack_cuda = !source && on_jetpack_cuda(matrix, ctx.gpus, query.cuda);
         ctx.build = select_framework_build(matrix, *primary, pinned || jetpack_cuda ? std::nullopt : query.cuda);
         if (!ctx.build) {
+            // an extra the release never had refuses the request whatever the CUDA asked
+            if (auto any_cuda = primary->extra.empty() ? std::nullopt : select_framework_build(matrix, *primary, {}))
+                require_known_extra(*any_cuda, primary->text(), "[" + primary->extra + "]");
             const auto* release = primary->framework == Framework::torch
                 ? &find_release_line(matrix.torch_releases(), *primary)
                 : nullptr;

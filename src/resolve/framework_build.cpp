@@ -393,8 +393,8 @@ std::optional<FrameworkBuild> select_framework_build(
 
 std::vector<std::string> cuda_extras(const FrameworkBuild& build)
 {
-    if (build.jax_build)
-        return { build.jax_build->extra, build.jax_build->local_extra };
+    if (build.jax)
+        return build.jax->build_extras();
     if (build.tensorflow && !build.tensorflow->pip_extra.empty())
         return { build.tensorflow->pip_extra };
     return {};
@@ -405,8 +405,10 @@ void require_known_extra(const FrameworkBuild& build, const std::string& where, 
     std::vector<std::string> known = cuda_extras(build);
     if (build.extra.empty() || std::find(known.begin(), known.end(), build.extra) != known.end())
         return;
-    throw Error(ErrorCode::invalid_input, where + ": " + build.name() + " has no extra '" + build.extra + "'",
-        known.empty() ? "drop " + written + ": " + build.name() + " has no pip extra that brings CUDA"
+    // the release's extras, whichever of its builds each brings
+    const std::string release = build.package() + " " + (build.version ? build.version->public_str() : build.line);
+    throw Error(ErrorCode::invalid_input, where + ": " + release + " has no extra '" + build.extra + "'",
+        known.empty() ? "drop " + written + ": " + release + " has no pip extra that brings CUDA"
                       : "its extras: " + join_alternatives(known, " and "));
 }
 

@@ -226,7 +226,7 @@ TEST_CASE("jax[cuda] and jax[cuda12_pip] are the other names setup.py gives a bu
            "deprecated alias (jax 0.5.3 is the last release with it)");
     CHECK(deprecated.suggestions == std::vector<std::string> { "write jax[cuda12]==0.5.0" });
     Error gone = error_of({ .frameworks = { "jax[cuda12_pip]==0.6.0" } });
-    CHECK(gone.message() == "jax[cuda12_pip]==0.6.0: jax 0.6.0 cuda12 has no extra 'cuda12_pip'");
+    CHECK(gone.message() == "jax[cuda12_pip]==0.6.0: jax 0.6.0 has no extra 'cuda12_pip'");
 
     // pip compares extras normalized (PEP 685): cuda12_local is 0.6.0's cuda12-local, and_cuda TensorFlow's and-cuda
     Report local = check({ .frameworks = { "jax[cuda12_local]==0.6.0" }, .cuda = "12.0" });

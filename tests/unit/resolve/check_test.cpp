@@ -994,12 +994,18 @@ TEST_CASE("an extra the framework's build does not have is bad input naming the 
     CHECK(e.message() == "tensorflow[and-cuda]==2.13: tensorflow 2.13 has no extra 'and-cuda'");
     CHECK(e.hint() == "drop [and-cuda]: tensorflow 2.13 has no pip extra that brings CUDA");
     e = error_of({ .frameworks = { "jax[cuda11]==0.4.31" } });
-    CHECK(e.message() == "jax[cuda11]==0.4.31: jax 0.4.31 cuda12 has no extra 'cuda11'");
+    CHECK(e.message() == "jax[cuda11]==0.4.31: jax 0.4.31 has no extra 'cuda11'");
     CHECK(e.hint() == "its extras: cuda12 and cuda12_local");
     // with another framework beside it, the same check names it
     e = error_of({ .frameworks = { "torch==2.6.0", "tensorflow[cuda]==2.16" } });
     CHECK(e.message() == "tensorflow[cuda]==2.16: tensorflow 2.16 has no extra 'cuda'");
     CHECK(e.hint() == "its extras: and-cuda");
+    // jax-ml/jax#17624: pip warns "jax 0.4.13 does not provide the extra 'cuda10-pip'" and
+    // installs CPU jax; the extra is refused before the CUDA no build has, and every build's
+    // extras are named
+    e = error_of({ .frameworks = { "jax[cuda10_pip]==0.4.13" }, .cuda = "10.1" });
+    CHECK(e.message() == "jax[cuda10_pip]==0.4.13: jax 0.4.13 has no extra 'cuda10_pip'");
+    CHECK(e.hint() == "its extras: cuda12_pip, cuda12_local, cuda11_pip and cuda11_local");
 }
 
 TEST_CASE("a patch release the line does not have is bad input listing the line's releases", "[resolve]")
