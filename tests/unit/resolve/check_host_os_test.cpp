@@ -86,6 +86,19 @@ TEST_CASE("JAX has no GPU on native Windows in any release, and only experimenta
     // torch publishes CUDA wheels for Windows
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.4.1+cu121" }, .os = "windows" }), "framework-no-windows-gpu"));
+
+    // a CUDA jaxlib named by its label is a wheel pip on Windows does not find
+    try {
+        check({ .frameworks = { "jaxlib==0.4.9+cuda12.cudnn88" }, .os = "windows" });
+        FAIL("accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message()
+            == "jaxlib==0.4.9+cuda12.cudnn88: jaxlib 0.4.9+cuda12.cudnn88 is not published for native Windows: no "
+               "jaxlib release publishes CUDA builds for it");
+        CHECK(e.hint() == "run it under WSL 2 (--os wsl2), or in dlenv's Linux image");
+    }
+    CHECK(check({ .frameworks = { "jaxlib==0.4.9+cuda12.cudnn88" }, .os = "wsl2" }).verdict() == Verdict::warn);
 }
 
 TEST_CASE("torch from PyPI is the CPU build on native Windows: its CUDA builds come from PyTorch's index", "[resolve]")
