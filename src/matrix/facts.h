@@ -502,6 +502,9 @@ struct WindowsGpuSupport {
     // PyPI's Windows wheel is the CPU build: the CUDA builds come from the framework's own index
     bool pypi_cpu_only = false;
     std::optional<bool> wsl2_experimental; // none: not on record
+    // A package the pip CUDA extra requires that publishes Linux wheels alone, so the extra does
+    // not install on native Windows ("nvidia-nccl-cu12"); empty: none on record.
+    std::string pip_extra_linux_only;
     Provenance provenance;
 
     bool operator==(const WindowsGpuSupport&) const = default;

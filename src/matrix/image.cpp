@@ -91,7 +91,7 @@ template <typename A> void fields(A& a, JaxRelease& r)
 }
 template <typename A> void fields(A& a, WindowsGpuSupport& r)
 {
-    a(r.native_gpu, r.native_gpu_through, r.pypi_cpu_only, r.wsl2_experimental, r.provenance);
+    a(r.native_gpu, r.native_gpu_through, r.pypi_cpu_only, r.wsl2_experimental, r.pip_extra_linux_only, r.provenance);
 }
 template <typename A> void fields(A& a, TensorPeak& r) { a(r.fp16, r.bf16, r.provenance); }
 template <typename A> void fields(A& a, TorchaudioStableAbi& r) { a(r.from, r.provenance); }

@@ -437,10 +437,11 @@ private:
         auto windows = doc.find("windows");
         if (!windows)
             return std::nullopt;
-        windows->allow_only(
-            { "native_gpu", "native_gpu_through", "pypi_cpu_only", "wsl2_gpu", "note", "source", "confidence" });
+        windows->allow_only({ "native_gpu", "native_gpu_through", "pypi_cpu_only", "wsl2_gpu", "pip_extra_linux_only",
+            "note", "source", "confidence" });
         WindowsGpuSupport out { windows->at("native_gpu").boolean(),
-            windows->optional_as<Pep440Version>("native_gpu_through"), false, std::nullopt, provenance(*windows) };
+            windows->optional_as<Pep440Version>("native_gpu_through"), false, std::nullopt,
+            windows->optional_string("pip_extra_linux_only").value_or(""), provenance(*windows) };
         if (!out.native_gpu && out.native_gpu_through)
             windows->at("native_gpu_through")
                 .fail("a last release with GPU on native Windows where native_gpu is false",

@@ -122,21 +122,30 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
             + pin_a_build);
 }
 
-// A CUDA build pinned by its label, of a framework that publishes none for native Windows
-// (jaxlib==0.4.9+cuda12.cudnn88): pip on Windows finds no such wheel.
-void refuse_label_unpublished_on_windows(
+// What pip on native Windows cannot install: a CUDA build pinned by its label where the
+// framework publishes none for Windows (jaxlib==0.4.9+cuda12.cudnn88), or a CUDA extra that
+// requires a package with Linux wheels alone (tensorflow[and-cuda] and nvidia-nccl-cu12).
+void refuse_unpublished_on_windows(
     const matrix::Matrix& matrix, const Query& query, const FrameworkRequest& request, bool pinned)
 {
-    if (!pinned || query.os != HostOs::windows_native)
+    if (query.os != HostOs::windows_native)
         return;
     const auto* windows = windows_gpu_support(matrix, request.framework);
-    if (!windows || windows->native_gpu)
+    if (!windows)
         return;
     const std::string framework = request.package();
-    throw Error(ErrorCode::invalid_input,
-        request.text() + ": " + framework + " " + request.version + "+" + request.local
-            + " is not published for native Windows: no " + framework + " release publishes CUDA builds for it",
-        "run it under WSL 2 (--os wsl2), or in dlenv's Linux image");
+    const std::string hint = "run it under WSL 2 (--os wsl2), or in dlenv's Linux image";
+    if (pinned && !windows->native_gpu)
+        throw Error(ErrorCode::invalid_input,
+            request.text() + ": " + framework + " " + request.version + "+" + request.local
+                + " is not published for native Windows: no " + framework + " release publishes CUDA builds for it",
+            hint);
+    if (!request.extra.empty() && !windows->pip_extra_linux_only.empty())
+        throw Error(ErrorCode::invalid_input,
+            request.text() + ": " + framework + "[" + request.extra
+                + "] does not install on native Windows: it requires " + windows->pip_extra_linux_only
+                + ", which publishes no Windows wheels",
+            hint + ", or drop [" + request.extra + "] for the CPU build");
 }
 
 // "CUDA 12.0 or newer with cuDNN 8.9 and CUDA 11.8 or newer with cuDNN 8.6": a JAX release's CUDA builds.
@@ -334,7 +343,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             return report;
         }
         require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");
-        refuse_label_unpublished_on_windows(matrix, query, *primary, pinned);
+        refuse_unpublished_on_windows(matrix, query, *primary, pinned);
         std::string raised = ctx.build->jax_build && !query.cuda ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
         ctx.cuda = jetpack_cuda && query.cuda ? *query.cuda : ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",

@@ -196,6 +196,8 @@ void add_windows(const matrix::Matrix& matrix, Framework framework, Rows& rows)
         !windows->wsl2_experimental       ? "not on record"
             : *windows->wsl2_experimental ? "experimental"
                                           : "supported");
+    if (!windows->pip_extra_linux_only.empty())
+        facts.emplace_back("pip_extra_linux_only", windows->pip_extra_linux_only);
     rows.add(std::string(to_string(framework)) + ".json", "windows", std::move(facts), windows->provenance);
 }
 

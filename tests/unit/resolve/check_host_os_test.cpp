@@ -65,6 +65,28 @@ TEST_CASE("TensorFlow after 2.10 has no GPU on native Windows, and does under WS
     CHECK(last.verdict() == Verdict::ok);
 }
 
+TEST_CASE(
+    "tensorflow[and-cuda] does not install on native Windows: it requires nvidia-nccl-cu12, Linux-only", "[resolve]")
+{
+    // tensorflow#64525: "Could not find a version that satisfies the requirement
+    // nvidia-nccl-cu12==2.19.3; extra == "and-cuda" (from tensorflow[and-cuda])"
+    try {
+        check({ .frameworks = { "tensorflow[and-cuda]==2.16.1" }, .os = "windows" });
+        FAIL("accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message()
+            == "tensorflow[and-cuda]==2.16.1: tensorflow[and-cuda] does not install on native Windows: it requires "
+               "nvidia-nccl-cu12, which publishes no Windows wheels");
+        CHECK(e.hint()
+            == "run it under WSL 2 (--os wsl2), or in dlenv's Linux image, or drop [and-cuda] for the CPU build");
+    }
+    // without the extra it installs, and runs on the CPU; under WSL 2 the extra installs
+    CHECK(has_code(check({ .frameworks = { "tensorflow==2.16.1" }, .os = "windows" }), "framework-no-windows-gpu"));
+    CHECK_FALSE(has_code(
+        check({ .frameworks = { "tensorflow[and-cuda]==2.16.1" }, .os = "wsl2" }), "framework-no-windows-gpu"));
+}
+
 TEST_CASE("JAX has no GPU on native Windows in any release, and only experimentally under WSL 2", "[resolve]")
 {
     Report native = check({ .frameworks = { "jax==0.4.30" }, .os = "windows" });

@@ -190,8 +190,8 @@ TEST_CASE("explain on native Windows gives the framework's Windows row and CUDA'
             "cuda.json toolkits[version=12.5.0]", "cuda.json minor_version_compatibility[major=12]",
             "cudnn.json releases[version=9.3.0]" });
     CHECK(row(rows, "windows").facts
-        == std::vector<std::pair<std::string, std::string>> {
-            { "native_gpu", "through 2.10" }, { "wsl2_gpu", "supported" } });
+        == std::vector<std::pair<std::string, std::string>> { { "native_gpu", "through 2.10" },
+            { "wsl2_gpu", "supported" }, { "pip_extra_linux_only", "nvidia-nccl-cu12" } });
     CHECK(row(rows, "toolkits[version=12.5.0]").facts
         == std::vector<std::pair<std::string, std::string>> { { "name", "12.5 GA" }, { "driver_windows", "555.85" } });
 
