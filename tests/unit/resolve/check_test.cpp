@@ -83,8 +83,9 @@ TEST_CASE("case 9: tensorflow 2.14 with CUDA 12.2 and cuDNN 8.9 fails: it was bu
     Report r = check({ .frameworks = { "tensorflow==2.14" }, .cuda = "12.2", .cudnn = "8.9" });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    // cuDNN 8.9 instead of the tested 8.7 is a second, lesser complaint.
-    CHECK(problems(r) == Codes { "framework-cuda-untested", "cudnn-untested" });
+    // cuDNN 8.9 instead of the tested 8.7 is no complaint: TensorFlow loads a newer minor
+    CHECK(problems(r) == Codes { "framework-cuda-untested" });
+    CHECK(has_code(r, "cudnn-newer-minor"));
     CHECK(suggests(r, "tensorflow 2.15 is tested with CUDA 12.2 and cuDNN 8.9"));
 }
 
@@ -102,7 +103,7 @@ TEST_CASE("tensorflow on CUDA 10 needs its own minor, since CUDA 10's sonames ca
     CHECK(finding(eleven, "framework-cuda-untested")->message == "tensorflow 2.5 was tested with CUDA 11.2, not 11.4");
 }
 
-TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and only warns about a newer one", "[resolve]")
+TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and loads a newer one", "[resolve]")
 {
     Report older = check({ .frameworks = { "tensorflow==2.14" }, .cudnn = "8.6" });
     SHOW(older);
@@ -113,9 +114,13 @@ TEST_CASE("tensorflow refuses a cuDNN of its major with an older minor, and only
            "build's major and an equal or higher minor (\"Loaded runtime CuDNN library: 8.6 but source was compiled "
            "with: 8.7\")");
     CHECK(suggests(older, "install cuDNN 8.7 or a later 8.x"));
-    Report newer = check({ .frameworks = { "tensorflow==2.14" }, .cudnn = "8.9" });
-    CHECK(newer.verdict() == Verdict::warn);
-    CHECK(problems(newer) == Codes { "cudnn-untested" });
+    // TFODCourse#86: tensorflow 2.8 (built with cuDNN 8.1) runs on cuDNN 8.2.1
+    Report newer = check({ .frameworks = { "tensorflow==2.8" }, .cuda = "11.2", .cudnn = "8.2.1" });
+    SHOW(newer);
+    CHECK(newer.verdict() == Verdict::ok);
+    CHECK(finding(newer, "cudnn-newer-minor")->message
+        == "tensorflow 2.8 was built with cuDNN 8.1 and loads the newer 8.2.1: its check at run time takes the "
+           "build's major with an equal or higher minor");
 }
 
 TEST_CASE("torch loads its own cuDNN, but an older one of its major on LD_LIBRARY_PATH comes first and is refused",
