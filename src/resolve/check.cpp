@@ -123,10 +123,11 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
 }
 
 // What pip on native Windows cannot install: a CUDA build pinned by its label where the
-// framework publishes none for Windows (jaxlib==0.4.9+cuda12.cudnn88), or a CUDA extra that
-// requires a package with Linux wheels alone (tensorflow[and-cuda] and nvidia-nccl-cu12).
-void refuse_unpublished_on_windows(
-    const matrix::Matrix& matrix, const Query& query, const FrameworkRequest& request, bool pinned)
+// framework publishes none for Windows (jaxlib==0.4.9+cuda12.cudnn88), or a release's CUDA extra
+// that requires a package with Linux wheels alone (tensorflow[and-cuda]==2.16.1 and
+// nvidia-nccl-cu12, jax[cuda12]==0.4.30 and jax-cuda12-plugin).
+void refuse_unpublished_on_windows(const matrix::Matrix& matrix, const Query& query, const FrameworkRequest& request,
+    const FrameworkBuild& build, bool pinned)
 {
     if (query.os != HostOs::windows_native)
         return;
@@ -140,11 +141,19 @@ void refuse_unpublished_on_windows(
             request.text() + ": " + framework + " " + request.version + "+" + request.local
                 + " is not published for native Windows: no " + framework + " release publishes CUDA builds for it",
             hint);
-    if (!request.extra.empty() && !windows->pip_extra_linux_only.empty())
+    // named without a version, pip settles on an older release, without the extra if need be
+    if (request.extra.empty() || request.version_read)
+        return;
+    // a CUDA extra of a framework with no Windows CUDA build requires one: JAX's plugin, or
+    // before it a labelled jaxlib from JAX's own wheel page
+    std::string linux_only = windows->pip_extra_linux_only;
+    if (linux_only.empty() && !windows->native_gpu && build.jax_build)
+        linux_only = !build.jax_build->plugin.empty() ? build.jax_build->plugin : "a CUDA jaxlib " + request.version;
+    if (!linux_only.empty())
         throw Error(ErrorCode::invalid_input,
             request.text() + ": " + framework + "[" + request.extra
-                + "] does not install on native Windows: it requires " + windows->pip_extra_linux_only
-                + ", which publishes no Windows wheels",
+                + "] does not install on native Windows: it requires " + linux_only
+                + ", which is published for Linux alone",
             hint + ", or drop [" + request.extra + "] for the CPU build");
 }
 
@@ -343,7 +352,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             return report;
         }
         require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");
-        refuse_unpublished_on_windows(matrix, query, *primary, pinned);
+        refuse_unpublished_on_windows(matrix, query, *primary, *ctx.build, pinned);
         std::string raised = ctx.build->jax_build && !query.cuda ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
         ctx.cuda = jetpack_cuda && query.cuda ? *query.cuda : ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",

@@ -97,6 +97,7 @@ NewestRead read_newest_releases(const matrix::Matrix& matrix, const Query& query
     auto read_as = [&](FrameworkRequest& request, const Newest& newest) {
         read.findings.push_back(newest_finding(request, newest.version, newest.why));
         request.version = newest.version.public_str();
+        request.version_read = true;
     };
     for (auto& request : read.query.frameworks)
         if (request.version.empty() && !is_companion(request.framework))

@@ -28,6 +28,9 @@ struct FrameworkRequest {
     std::string extra {}; // "and-cuda", "cuda12"; empty: JAX's pip CUDA build, none for TensorFlow
     bool jaxlib = false; // named as jaxlib, whose versions before 0.4 are not jax's
     bool tensorflow_gpu = false; // named as tensorflow-gpu, the GPU build's package before 2.1
+    // `version` is the newest release on record, read for a request that named none: pip may
+    // settle on an older one
+    bool version_read = false;
 
     // Throws Error(invalid_input) naming the frameworks dlenv knows.
     static FrameworkRequest parse(std::string_view text);

@@ -77,7 +77,7 @@ TEST_CASE(
         CHECK(e.code() == ErrorCode::invalid_input);
         CHECK(e.message()
             == "tensorflow[and-cuda]==2.16.1: tensorflow[and-cuda] does not install on native Windows: it requires "
-               "nvidia-nccl-cu12, which publishes no Windows wheels");
+               "nvidia-nccl-cu12, which is published for Linux alone");
         CHECK(e.hint()
             == "run it under WSL 2 (--os wsl2), or in dlenv's Linux image, or drop [and-cuda] for the CPU build");
     }
