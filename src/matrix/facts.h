@@ -493,6 +493,24 @@ struct JaxRelease {
     bool operator==(const JaxRelease&) const = default;
 };
 
+// The oldest jaxlib each jax release imports (jax/version.py's _minimum_jaxlib_version): jax
+// refuses an older one at import.
+struct MinimumJaxlib {
+    struct Row {
+        Pep440Version jax; // from this release on, to the next row
+        Pep440Version jaxlib;
+
+        bool operator==(const Row&) const = default;
+    };
+    std::vector<Row> rows; // by jax release, oldest first
+    Provenance provenance;
+
+    // The oldest jaxlib `jax` imports; none: the release is older than every row.
+    std::optional<Pep440Version> for_jax(const Pep440Version& jax) const;
+
+    bool operator==(const MinimumJaxlib&) const = default;
+};
+
 // Where a framework's CUDA builds run on Windows (the "windows" block of its file): on native
 // Windows in no release, or up to one, and from which index; under WSL 2, supported or
 // experimental.

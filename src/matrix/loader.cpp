@@ -72,10 +72,12 @@ public:
             m.m_tensorflow_windows = read_windows(doc);
         });
         read(files, "jax.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "windows", "releases" });
+            doc.allow_only({ "format", "sources", "windows", "minimum_jaxlib", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_jax.push_back(read_jax(row));
             m.m_jax_windows = read_windows(doc);
+            if (auto minimum = doc.find("minimum_jaxlib"))
+                m.m_minimum_jaxlib = read_minimum_jaxlib(*minimum);
         });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
         read_rows(files, "driver_releases.json", "branches", m.m_driver_releases,
@@ -430,6 +432,20 @@ private:
         code->allow_only({ "arch_list", "ptx", "note", "source", "confidence" });
         return PlatformGpuCode { list<ComputeCapability>(code->at("arch_list")),
             list<ComputeCapability>(code->at("ptx")), provenance(*code) };
+    }
+
+    MinimumJaxlib read_minimum_jaxlib(const JsonReader& minimum) const
+    {
+        minimum.allow_only({ "rows", "note", "source", "confidence" });
+        MinimumJaxlib out { {}, provenance(minimum) };
+        for (const auto& row : minimum.at("rows").items()) {
+            row.allow_only({ "jax", "jaxlib" });
+            MinimumJaxlib::Row read { row.at("jax").as<Pep440Version>(), row.at("jaxlib").as<Pep440Version>() };
+            if (!out.rows.empty() && !(out.rows.back().jax < read.jax))
+                row.at("jax").fail("rows out of order", "list the jax releases oldest first, each once");
+            out.rows.push_back(read);
+        }
+        return out;
     }
 
     std::optional<WindowsGpuSupport> read_windows(const JsonReader& doc) const

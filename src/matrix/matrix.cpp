@@ -23,6 +23,15 @@ std::vector<std::string> JaxRelease::build_extras() const
     return extras;
 }
 
+std::optional<Pep440Version> MinimumJaxlib::for_jax(const Pep440Version& jax) const
+{
+    std::optional<Pep440Version> minimum;
+    for (const auto& row : rows)
+        if (!(jax < row.jax))
+            minimum = row.jaxlib;
+    return minimum;
+}
+
 std::string_view to_string(GpuSegment segment)
 {
     switch (segment) {

@@ -60,6 +60,7 @@ public:
     const std::optional<WindowsGpuSupport>& torch_windows() const { return m_torch_windows; }
     const std::optional<WindowsGpuSupport>& tensorflow_windows() const { return m_tensorflow_windows; }
     const std::optional<WindowsGpuSupport>& jax_windows() const { return m_jax_windows; }
+    const std::optional<MinimumJaxlib>& minimum_jaxlib() const { return m_minimum_jaxlib; } // none: not on record
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
     const std::vector<CudaComponents>& cuda_components() const { return m_cuda_components; }
@@ -113,6 +114,7 @@ private:
     std::optional<WindowsGpuSupport> m_torch_windows;
     std::optional<WindowsGpuSupport> m_tensorflow_windows;
     std::optional<WindowsGpuSupport> m_jax_windows;
+    std::optional<MinimumJaxlib> m_minimum_jaxlib;
     std::vector<Gpu> m_gpus;
     std::vector<NvidiaImageRelease> m_nvidia_images;
     std::vector<CudaComponents> m_cuda_components;

@@ -202,8 +202,9 @@ std::vector<FrameworkRequest> primaries(const Query& query)
 }
 
 // jax refuses at import a jaxlib newer than itself ("jaxlib version X is newer than and
-// incompatible with jax version Y", jax/_src/lib/__init__.py), where both name a release.
-void check_jaxlib_pairing(const Query& query, Report& report)
+// incompatible with jax version Y", jax/_src/lib/__init__.py) or older than its
+// _minimum_jaxlib_version, where both name a release.
+void check_jaxlib_pairing(const matrix::Matrix& matrix, const Query& query, Report& report)
 {
     const FrameworkRequest* jax = nullptr;
     const FrameworkRequest* jaxlib = nullptr;
@@ -214,13 +215,29 @@ void check_jaxlib_pairing(const Query& query, Report& report)
         return;
     const auto jax_version = Pep440Version::parse(jax->version);
     const auto jaxlib_version = Pep440Version::parse(jaxlib->version);
-    if (jax_version.release().size() < 3 || jaxlib_version.release().size() < 3 || !(jax_version < jaxlib_version))
+    if (jax_version.release().size() < 3 || jaxlib_version.release().size() < 3)
         return;
-    report.add(Verdict::fail, "jaxlib-newer-than-jax",
-        "jax " + jax->version + " refuses jaxlib " + jaxlib->version + " at import: \"jaxlib version " + jaxlib->version
-            + " is newer than and incompatible with jax version " + jax->version + "\"",
-        "https://github.com/jax-ml/jax/blob/00528b9858a0a6da2c32434f46fa6ab53149cebc/jax/_src/lib/__init__.py");
-    report.suggest("use jax==" + jaxlib->version + " with jaxlib==" + jaxlib->version);
+    if (jax_version < jaxlib_version) {
+        report.add(Verdict::fail, "jaxlib-newer-than-jax",
+            "jax " + jax->version + " refuses jaxlib " + jaxlib->version + " at import: \"jaxlib version "
+                + jaxlib->version + " is newer than and incompatible with jax version " + jax->version + "\"",
+            "https://github.com/jax-ml/jax/blob/00528b9858a0a6da2c32434f46fa6ab53149cebc/jax/_src/lib/__init__.py");
+        report.suggest("use jax==" + jaxlib->version + " with jaxlib==" + jaxlib->version);
+        return;
+    }
+    const auto& minimum = matrix.minimum_jaxlib();
+    const auto oldest = minimum ? minimum->for_jax(jax_version) : std::nullopt;
+    if (!oldest || !(jaxlib_version < *oldest))
+        return;
+    report.add(Verdict::fail, "jaxlib-older-than-jax-needs",
+        "jax " + jax->version + " needs jaxlib " + oldest->public_str() + " or newer: it refuses jaxlib "
+            + jaxlib->version + " at import, naming the version it requires",
+        minimum->provenance.cite());
+    // the first jax release that needs a newer jaxlib than the one asked for
+    const auto first_refusing = std::find_if(minimum->rows.begin(), minimum->rows.end(),
+        [&](const matrix::MinimumJaxlib::Row& row) { return jaxlib_version < row.jaxlib; });
+    report.suggest("use jaxlib " + oldest->public_str() + " or newer with jax " + jax->version + ", or a jax before "
+        + first_refusing->jax.public_str() + " with jaxlib " + jaxlib->version);
 }
 
 // Several frameworks in one environment: each one's own check, its findings and
@@ -410,7 +427,7 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
         return frameworks.size() > 1 ? run_together(matrix, q, frameworks) : run(matrix, q, true);
     };
     Report report = answer(query);
-    check_jaxlib_pairing(named, report);
+    check_jaxlib_pairing(matrix, named, report);
     report.findings.insert(report.findings.begin(), newest.begin(), newest.end());
     if (!branch)
         return report;

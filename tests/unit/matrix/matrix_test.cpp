@@ -354,6 +354,10 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/torch.json: releases[5].python.free_threaded_experimental: 3.12t is not among the line's "
             "free-threaded Pythons",
             "list it in free_threaded, or drop it from free_threaded_experimental" },
+        { "minimum jaxlib rows out of order", "jax.json",
+            [](nlohmann::json& d) { d["minimum_jaxlib"]["rows"][1]["jax"] = "0.1.40"; },
+            "m/jax.json: minimum_jaxlib.rows[1].jax: rows out of order",
+            "list the jax releases oldest first, each once" },
         { "a start-up capability warning that ends before it starts", "torch.json",
             [](nlohmann::json& d) { d["capability_range_warning"]["until"] = "2.9"; },
             "m/torch.json: capability_range_warning.until: a range that ends where it starts, or before",

@@ -929,7 +929,7 @@ TEST_CASE("TensorFlow 1.x loads the CUDA and cuDNN its tested build configuratio
         == Codes { "cuda-cannot-target-gpu" });
 }
 
-TEST_CASE("jax refuses a jaxlib newer than itself", "[resolve][jax]")
+TEST_CASE("jax refuses a jaxlib newer than itself, or older than its minimum", "[resolve][jax]")
 {
     // google-deepmind/alphafold#1064: "jaxlib version 0.4.38 is newer than and incompatible with
     // jax version 0.4.26"
@@ -941,8 +941,21 @@ TEST_CASE("jax refuses a jaxlib newer than itself", "[resolve][jax]")
         == "jax 0.4.26 refuses jaxlib 0.4.38 at import: \"jaxlib version 0.4.38 is newer than and incompatible with "
            "jax version 0.4.26\"");
     CHECK(suggests(newer, "use jax==0.4.38 with jaxlib==0.4.38"));
-    // an older jaxlib may be one jax accepts (jax 0.3.16 on 0.3.15): its minimum is not on record
-    CHECK_FALSE(has_code(check({ .frameworks = { "jax==0.4.38", "jaxlib==0.4.36" } }), "jaxlib-newer-than-jax"));
+    // an older jaxlib down to jax/version.py's _minimum_jaxlib_version is accepted (jax 0.3.16 on
+    // 0.3.15); below it jax refuses it (kalininalab/alphafold_non_docker#31: "jaxlib is version
+    // 0.1.69, but this version of jax requires version 0.1.74")
+    CHECK(check({ .frameworks = { "jax==0.3.16", "jaxlib==0.3.15" } }).verdict() == Verdict::ok);
+    Report older = check({ .frameworks = { "jax==0.2.26", "jaxlib==0.1.69+cuda111" } });
+    SHOW(older);
+    CHECK(problems(older) == Codes { "jaxlib-older-than-jax-needs" });
+    CHECK(finding(older, "jaxlib-older-than-jax-needs")->message
+        == "jax 0.2.26 needs jaxlib 0.1.74 or newer: it refuses jaxlib 0.1.69 at import, naming the version it "
+           "requires");
+    CHECK_THAT(finding(older, "jaxlib-older-than-jax-needs")->why, Contains("jax-v0.2.26/jax/version.py"));
+    CHECK(suggests(older, "use jaxlib 0.1.74 or newer with jax 0.2.26, or a jax before 0.2.26 with jaxlib 0.1.69"));
+    CHECK(check({ .frameworks = { "jax==0.2.25", "jaxlib==0.1.69+cuda111" } }).verdict() == Verdict::ok);
+    // from 0.4.32 a jax release needs its own jaxlib
+    CHECK(has_code(check({ .frameworks = { "jax==0.4.38", "jaxlib==0.4.36" } }), "jaxlib-older-than-jax-needs"));
 }
 
 TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[resolve][jax]")
