@@ -387,10 +387,13 @@ struct TensorflowGpuCode {
 // pin no index a user has serves), or it installs but the framework does not find the NVIDIA
 // libraries it brought, so the GPU goes unused.
 struct PipExtraIssue {
-    enum class Kind { uninstallable, libraries_not_found };
+    // libraries_not_found: the framework does not look where the extra puts its libraries;
+    // library_too_new: the extra lets pip install a library major the build cannot load
+    enum class Kind { uninstallable, libraries_not_found, library_too_new };
     Kind kind;
     std::vector<Pep440Version> versions; // the releases it hits; empty: every release of the row
     std::optional<PythonVersion> python_from; // the oldest Python it hits; none: every one
+    std::string extra; // the one extra it hits, where a build has a pip and a local one; empty: both
     std::string detail; // what goes wrong: "pins tensorrt-libs==8.6.1, which only pypi.nvidia.com publishes"
     std::optional<Pep440Version> fixed_in; // the release that drops it; none: none on record
     Provenance provenance;
@@ -398,7 +401,8 @@ struct PipExtraIssue {
     bool operator==(const PipExtraIssue&) const = default;
 };
 
-std::string_view to_string(PipExtraIssue::Kind kind); // "uninstallable", "libraries-not-found"
+// "uninstallable", "libraries-not-found", "library-too-new"
+std::string_view to_string(PipExtraIssue::Kind kind);
 
 struct TensorflowRelease {
     std::string line;

@@ -71,7 +71,7 @@ template <typename A> void fields(A& a, PipNccl& r) { a(r.versions, r.provenance
 template <typename A> void fields(A& a, TensorflowGpuCode& r) { a(r.cubins, r.ptx, r.provenance, r.driver_fallback, r.driver_jit); }
 template <typename A> void fields(A& a, PipExtraIssue& r)
 {
-    a(r.kind, r.versions, r.python_from, r.detail, r.fixed_in, r.provenance);
+    a(r.kind, r.versions, r.python_from, r.extra, r.detail, r.fixed_in, r.provenance);
 }
 template <typename A> void fields(A& a, TensorflowRelease& r)
 {

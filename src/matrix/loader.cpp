@@ -509,17 +509,23 @@ private:
     PipExtraIssue read_pip_extra_issue(
         const JsonReader& issue, const std::string& pip_extra, const std::vector<Pep440Version>& row_versions) const
     {
-        issue.allow_only({ "kind", "versions", "python_from", "detail", "fixed_in", "note", "source", "confidence" });
+        issue.allow_only(
+            { "kind", "versions", "python_from", "extra", "detail", "fixed_in", "note", "source", "confidence" });
         if (pip_extra.empty())
             issue.fail("an issue of a pip extra on a row without one", "name the extra in \"pip_extra\"");
         std::string kind = issue.at("kind").string();
         PipExtraIssue out { PipExtraIssue::Kind::uninstallable, list<Pep440Version>(issue.at("versions")),
-            issue.optional_as<PythonVersion>("python_from"), issue.at("detail").string(),
-            issue.optional_as<Pep440Version>("fixed_in"), provenance(issue) };
+            issue.optional_as<PythonVersion>("python_from"), issue.optional_string("extra").value_or(""),
+            issue.at("detail").string(), issue.optional_as<Pep440Version>("fixed_in"), provenance(issue) };
         if (kind == to_string(PipExtraIssue::Kind::libraries_not_found))
             out.kind = PipExtraIssue::Kind::libraries_not_found;
+        else if (kind == to_string(PipExtraIssue::Kind::library_too_new))
+            out.kind = PipExtraIssue::Kind::library_too_new;
         else if (kind != to_string(PipExtraIssue::Kind::uninstallable))
-            issue.at("kind").fail("expected uninstallable or libraries-not-found, got '" + kind + "'");
+            issue.at("kind").fail("expected uninstallable, libraries-not-found or library-too-new, got '" + kind + "'");
+        if (!out.extra.empty() && out.extra != pip_extra)
+            issue.at("extra").fail("'" + out.extra + "' is not the pip extra " + pip_extra,
+                "name the pip extra, or drop \"extra\" for every extra");
         for (std::size_t i = 0; i < out.versions.size(); ++i)
             if (std::find(row_versions.begin(), row_versions.end(), out.versions[i]) == row_versions.end())
                 issue.at("versions")

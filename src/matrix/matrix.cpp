@@ -10,7 +10,15 @@ namespace {
 
 std::string_view to_string(PipExtraIssue::Kind kind)
 {
-    return kind == PipExtraIssue::Kind::uninstallable ? "uninstallable" : "libraries-not-found";
+    switch (kind) {
+    case PipExtraIssue::Kind::uninstallable:
+        return "uninstallable";
+    case PipExtraIssue::Kind::libraries_not_found:
+        return "libraries-not-found";
+    case PipExtraIssue::Kind::library_too_new:
+        return "library-too-new";
+    }
+    return "";
 }
 
 std::vector<std::string> JaxRelease::build_extras() const

@@ -72,6 +72,7 @@ void add_pip_extra_issues(
             { { "kind", std::string(to_string(issue.kind)) },
                 { "versions", issue.versions.empty() ? "every release of the row" : versions_text(issue.versions) },
                 { "python_from", issue.python_from ? issue.python_from->text() : "every Python" },
+                { "extra", issue.extra.empty() ? "every extra of the build" : issue.extra },
                 { "detail", issue.detail } },
             issue.provenance);
     }

@@ -456,6 +456,8 @@ bool hits(const matrix::PipExtraIssue& issue, const FrameworkBuild& build, const
         && (!build.version
             || std::find(issue.versions.begin(), issue.versions.end(), *build.version) == issue.versions.end()))
         return false; // a line names its newest release, which no version-bound issue hits
+    if (!issue.extra.empty() && issue.extra != build.extra)
+        return false;
     return !issue.python_from || (python && !(*python < *issue.python_from));
 }
 
@@ -482,27 +484,41 @@ void check_pip_extra_issues(
     for (const auto& issue : issues) {
         if (!hits(issue, build, ctx.query.python))
             continue;
-        bool uninstallable = issue.kind == matrix::PipExtraIssue::Kind::uninstallable;
-        if (uninstallable)
+        // a cuDNN of the build's major named beside it is one pinned below the major pip would take
+        const bool cudnn_pinned = ctx.query.cudnn && build.cudnn && ctx.query.cudnn->major() == build.cudnn->major();
+        if (issue.kind == matrix::PipExtraIssue::Kind::library_too_new && cudnn_pinned)
+            continue;
+        const std::string use_fixed = issue.fixed_in ? "use " + extra + "==" + issue.fixed_in->public_str() : "";
+        switch (issue.kind) {
+        case matrix::PipExtraIssue::Kind::uninstallable:
             report.add(Verdict::fail, "pip-extra-uninstallable",
                 installed + " cannot be installed" + index
                     + (issue.python_from ? " on Python " + issue.python_from->text() + " and newer" : "")
                     + ": its extra " + issue.detail,
                 issue.provenance.cite());
-        else
+            if (issue.fixed_in)
+                report.suggest(use_fixed + ", which drops the pin");
+            break;
+        case matrix::PipExtraIssue::Kind::libraries_not_found:
             report.add(Verdict::warn, "pip-extra-libraries-not-found",
                 installed
                     + " does not find the NVIDIA libraries its extra installs: unless CUDA's libraries are "
                       "on the loader path (a system CUDA, LD_LIBRARY_PATH), the GPU goes unused; "
                     + issue.detail,
                 issue.provenance.cite());
-        if (issue.fixed_in)
-            report.suggest("use " + extra + "==" + issue.fixed_in->public_str() + ", which "
-                + (uninstallable ? "drops the pin" : "finds them"));
-        else if (!uninstallable)
-            report.suggest(
-                "link the NVIDIA libraries into TensorFlow's package directory (ln -svf ../nvidia/*/lib/*.so* "
-                "there), as https://www.tensorflow.org/install/pip shows for Linux");
+            report.suggest(issue.fixed_in
+                    ? use_fixed + ", which finds them"
+                    : "link the NVIDIA libraries into TensorFlow's package directory (ln -svf ../nvidia/*/lib/*.so* "
+                      "there), as https://www.tensorflow.org/install/pip shows for Linux");
+            break;
+        case matrix::PipExtraIssue::Kind::library_too_new:
+            report.add(Verdict::fail, "pip-extra-library-too-new",
+                installed + " leaves the GPU unused: its extra " + issue.detail, issue.provenance.cite());
+            if (issue.fixed_in)
+                report.suggest("use " + build.package() + " " + issue.fixed_in->public_str()
+                    + " or newer, whose extra bounds the pin");
+            break;
+        }
     }
 }
 

@@ -516,9 +516,13 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/jax.json: releases[0].blackwell.other_fail: unknown field", "did you mean \"others_fail\"?" },
         { "a pip extra issue of an unknown kind", "tensorflow.json",
             [](nlohmann::json& d) { d["releases"][6]["pip_extra_issues"][0]["kind"] = "broken"; },
-            "m/tensorflow.json: releases[6].pip_extra_issues[0].kind: expected uninstallable or libraries-not-found, "
-            "got 'broken'",
+            "m/tensorflow.json: releases[6].pip_extra_issues[0].kind: expected uninstallable, libraries-not-found or "
+            "library-too-new, got 'broken'",
             "" },
+        { "a pip extra issue naming an extra the row does not have", "tensorflow.json",
+            [](nlohmann::json& d) { d["releases"][6]["pip_extra_issues"][0]["extra"] = "cuda"; },
+            "m/tensorflow.json: releases[6].pip_extra_issues[0].extra: 'cuda' is not the pip extra and-cuda",
+            "name the pip extra, or drop \"extra\" for every extra" },
         { "a pip extra issue naming a release outside its row", "tensorflow.json",
             [](nlohmann::json& d) { d["releases"][6]["pip_extra_issues"][0]["versions"][0] = "2.14.0"; },
             "m/tensorflow.json: releases[6].pip_extra_issues[0].versions[0]: 2.14.0 is not a release of the row",

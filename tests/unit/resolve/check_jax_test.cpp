@@ -507,7 +507,8 @@ TEST_CASE(
 {
     for (const auto* extra : { "cuda12_pip", "cuda12_local" }) {
         CAPTURE(extra);
-        Report r = check({ .frameworks = { "jax[" + std::string(extra) + "]==0.4.12" } });
+        // cuDNN 8.9 named: the extra's unbounded cuDNN pin held below 9
+        Report r = check({ .frameworks = { "jax[" + std::string(extra) + "]==0.4.12" }, .cudnn = "8.9" });
         CHECK(problems(r) == Codes { "pip-extra-uninstallable" });
         CHECK(finding(r, "pip-extra-uninstallable")->message
             == "jax[" + std::string(extra)
@@ -519,7 +520,27 @@ TEST_CASE(
     // the wheel itself, pinned by its label, and the CUDA 11 extra install
     CHECK(problems(check({ .frameworks = { "jaxlib==0.4.12+cuda12.cudnn89" } })).empty());
     CHECK(problems(check({ .frameworks = { "jax[cuda11_pip]==0.4.12" } })).empty());
-    CHECK(problems(check({ .frameworks = { "jax[cuda12_pip]==0.4.13" } })).empty());
+    CHECK(problems(check({ .frameworks = { "jax[cuda12_pip]==0.4.13" }, .cudnn = "8.9" })).empty());
+}
+
+TEST_CASE(
+    "jax's cuda12_pip extras before 0.4.26 let pip install cuDNN 9, which their jaxlib cannot load", "[resolve][jax]")
+{
+    // setup.py to 0.4.25 pins nvidia-cudnn-cu12>=8.9.7.29 (or >=8.9); jax#20455: pip takes
+    // nvidia-cudnn-cu12 9.0.0.312 for it; 0.4.26 bounds the pin <9.0
+    Report r = check({ .frameworks = { "jax[cuda12_pip]==0.4.25" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "pip-extra-library-too-new" });
+    CHECK(finding(r, "pip-extra-library-too-new")->message
+        == "jax[cuda12_pip]==0.4.25 leaves the GPU unused: its extra pins nvidia-cudnn-cu12 with no upper bound, so "
+           "pip installs cuDNN 9, which a jaxlib built with cuDNN 8.9 cannot load, and jax falls back to the CPU (pin "
+           "nvidia-cudnn-cu12<9 beside it)");
+    CHECK(suggests(r, "use jax 0.4.26 or newer, whose extra bounds the pin"));
+    // the local extra loads the host's cuDNN, and a cuDNN 8 named is the pin held below 9
+    CHECK(problems(check({ .frameworks = { "jax[cuda12_local]==0.4.25" } })).empty());
+    CHECK(problems(check({ .frameworks = { "jax[cuda12_pip]==0.4.25" }, .cudnn = "8.9.7" })).empty());
+    CHECK(check({ .frameworks = { "jax[cuda12]==0.4.26" } }).verdict() == Verdict::ok);
 }
 
 TEST_CASE("jax and jaxlib named together are one framework, whose CUDA build is jaxlib's", "[resolve][jax]")

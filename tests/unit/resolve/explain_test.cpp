@@ -127,7 +127,7 @@ TEST_CASE("explain gives a tensorflow release's pip extra issues as rows of thei
     const auto& issue = row(rows, "releases[line=2.15].pip_extra_issues[0]");
     CHECK(issue.facts
         == std::vector<std::pair<std::string, std::string>> { { "kind", "uninstallable" }, { "versions", "2.15.0" },
-            { "python_from", "every Python" },
+            { "python_from", "every Python" }, { "extra", "every extra of the build" },
             { "detail",
                 "pins tensorrt-libs==8.6.1, which PyPI does not publish ('No matching distribution found for "
                 "tensorrt-libs==8.6.1')" } });
