@@ -70,17 +70,13 @@ TEST_CASE(
 {
     // tensorflow#64525: "Could not find a version that satisfies the requirement
     // nvidia-nccl-cu12==2.19.3; extra == "and-cuda" (from tensorflow[and-cuda])"
-    try {
-        check({ .frameworks = { "tensorflow[and-cuda]==2.16.1" }, .os = "windows" });
-        FAIL("accepted");
-    } catch (const Error& e) {
-        CHECK(e.code() == ErrorCode::invalid_input);
-        CHECK(e.message()
-            == "tensorflow[and-cuda]==2.16.1: tensorflow[and-cuda] does not install on native Windows: it requires "
-               "nvidia-nccl-cu12, which is published for Linux alone");
-        CHECK(e.hint()
-            == "run it under WSL 2 (--os wsl2), or in dlenv's Linux image, or drop [and-cuda] for the CPU build");
-    }
+    Error e = error_of({ .frameworks = { "tensorflow[and-cuda]==2.16.1" }, .os = "windows" });
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message()
+        == "tensorflow[and-cuda]==2.16.1: tensorflow[and-cuda] does not install on native Windows: it requires "
+           "nvidia-nccl-cu12, which is published for Linux alone");
+    CHECK(
+        e.hint() == "run it under WSL 2 (--os wsl2), or in dlenv's Linux image, or drop [and-cuda] for the CPU build");
     // without the extra it installs, and runs on the CPU; under WSL 2 the extra installs
     CHECK(has_code(check({ .frameworks = { "tensorflow==2.16.1" }, .os = "windows" }), "framework-no-windows-gpu"));
     CHECK_FALSE(has_code(
@@ -110,16 +106,12 @@ TEST_CASE("JAX has no GPU on native Windows in any release, and only experimenta
         has_code(check({ .frameworks = { "torch==2.4.1+cu121" }, .os = "windows" }), "framework-no-windows-gpu"));
 
     // a CUDA jaxlib named by its label is a wheel pip on Windows does not find
-    try {
-        check({ .frameworks = { "jaxlib==0.4.9+cuda12.cudnn88" }, .os = "windows" });
-        FAIL("accepted");
-    } catch (const Error& e) {
-        CHECK(e.code() == ErrorCode::invalid_input);
-        CHECK(e.message()
-            == "jaxlib==0.4.9+cuda12.cudnn88: jaxlib 0.4.9+cuda12.cudnn88 is not published for native Windows: no "
-               "jaxlib release publishes CUDA builds for it");
-        CHECK(e.hint() == "run it under WSL 2 (--os wsl2), or in dlenv's Linux image");
-    }
+    Error e = error_of({ .frameworks = { "jaxlib==0.4.9+cuda12.cudnn88" }, .os = "windows" });
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message()
+        == "jaxlib==0.4.9+cuda12.cudnn88: jaxlib 0.4.9+cuda12.cudnn88 is not published for native Windows: no jaxlib "
+           "release publishes CUDA builds for it");
+    CHECK(e.hint() == "run it under WSL 2 (--os wsl2), or in dlenv's Linux image");
     CHECK(check({ .frameworks = { "jaxlib==0.4.9+cuda12.cudnn88" }, .os = "wsl2" }).verdict() == Verdict::warn);
 }
 
