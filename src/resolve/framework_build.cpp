@@ -167,9 +167,14 @@ std::string FrameworkBuild::package() const
     return jaxlib ? "jaxlib" : std::string(to_string(framework));
 }
 
+std::string FrameworkBuild::release() const
+{
+    return version ? version->public_str() : line;
+}
+
 std::string FrameworkBuild::name() const
 {
-    std::string out = package() + " " + (version ? version->public_str() : line);
+    std::string out = package() + " " + release();
     return variant.empty() ? out : out + " " + variant;
 }
 
@@ -406,7 +411,7 @@ void require_known_extra(const FrameworkBuild& build, const std::string& where, 
     if (build.extra.empty() || std::find(known.begin(), known.end(), build.extra) != known.end())
         return;
     // the release's extras, whichever of its builds each brings
-    const std::string release = build.package() + " " + (build.version ? build.version->public_str() : build.line);
+    const std::string release = build.package() + " " + build.release();
     throw Error(ErrorCode::invalid_input, where + ": " + release + " has no extra '" + build.extra + "'",
         known.empty() ? "drop " + written + ": " + release + " has no pip extra that brings CUDA"
                       : "its extras: " + join_alternatives(known, " and "));

@@ -49,6 +49,7 @@ struct FrameworkBuild {
     bool jaxlib = false; // asked for as jaxlib, whose versions before 0.4 are not jax's
 
     std::string package() const; // "jaxlib" where asked for so, else the framework's name
+    std::string release() const; // "2.1", or the patch release the request named ("2.1.2")
     std::string name() const; // "torch 2.1 cu118", "tensorflow 2.14", "jaxlib 0.1.74 cuda11_cudnn82"
 };
 

@@ -309,10 +309,9 @@ void check_jax_toolkit_driver(const Context& ctx, const matrix::CudaToolkit& too
         const auto* oldest = other.cuda.min ? ctx.matrix.first_toolkit(*other.cuda.min) : nullptr;
         const auto runs = oldest ? toolkit_driver(*oldest, ctx.query.os) : std::nullopt;
         if (&other != build.jax_build && runs && !(*ctx.query.driver < *runs))
-            report.suggest("use " + build.package() + " " + (build.version ? build.version->public_str() : build.line)
-                + "'s " + other.extra + " build, for CUDA " + other.cuda.min->text() + " and later: driver "
-                + ctx.query.driver->text() + " meets the CUDA " + other.cuda.min->text()
-                + " toolkit's (>= " + runs->text() + ")");
+            report.suggest("use " + build.package() + " " + build.release() + "'s " + other.extra + " build, for CUDA "
+                + other.cuda.min->text() + " and later: driver " + ctx.query.driver->text() + " meets the CUDA "
+                + other.cuda.min->text() + " toolkit's (>= " + runs->text() + ")");
     }
 }
 

@@ -300,8 +300,8 @@ void check_jax_extra_alias(const Context& ctx, const FrameworkRequest& request, 
 {
     const FrameworkBuild& build = *ctx.build;
     const matrix::JaxExtraAlias& alias = *build.extra_alias;
-    const std::string judged = request.text() + " is judged as jax[" + alias.means + "]: jax "
-        + (build.version ? build.version->public_str() : build.line) + "'s setup.py";
+    const std::string judged
+        = request.text() + " is judged as jax[" + alias.means + "]: jax " + build.release() + "'s setup.py";
     if (!alias.deprecated) {
         const std::string& default_extra = build.jax->builds.front().extra;
         report.add(Verdict::ok, "jax-extra-alias",
@@ -478,7 +478,7 @@ void check_pip_extra_issues(
     const Context& ctx, const FrameworkBuild& build, const std::vector<matrix::PipExtraIssue>& issues, Report& report)
 {
     const std::string extra = std::string(to_string(build.framework)) + "[" + build.extra + "]";
-    const std::string installed = extra + "==" + (build.version ? build.version->public_str() : build.line);
+    const std::string installed = extra + "==" + build.release();
     // TensorFlow's extra installs from PyPI; JAX's before 0.4.26 from JAX's own wheel page
     const std::string index = build.framework == Framework::tensorflow ? " from PyPI" : "";
     for (const auto& issue : issues) {

@@ -292,7 +292,7 @@ void check_jax_blackwell(
 {
     const ComputeCapability& cc = gpu.compute_capability;
     const auto& blackwell = build.jax->blackwell;
-    const std::string release = "jax " + (build.version ? build.version->public_str() : build.line);
+    const std::string release = "jax " + build.release();
     if (known_to_run(*build.jax, cc)) {
         report.add(Verdict::ok, "jax-runs-on-gpu",
             release + " runs on " + gpu.with_sm() + ": its XLA compiles for compute capability " + cc.text(),
