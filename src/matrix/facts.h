@@ -307,6 +307,9 @@ struct TorchRelease {
     // Whether those experimental Pythons have wheels for Windows (2.5's 3.13 has none); not
     // known: not on record.
     std::optional<bool> python_experimental_windows;
+    // Whether torchvision and torchaudio of the line have wheels for those experimental Pythons
+    // (2.5's 3.13 has torch wheels alone); not known: not on record.
+    std::optional<bool> python_experimental_companions;
     // The Pythons whose free-threaded build ("3.13t") the line ships wheels for; empty: none;
     // not known: not on record.
     std::optional<std::vector<PythonVersion>> python_free_threaded;

@@ -86,7 +86,9 @@ void add_build(const FrameworkBuild& build, Rows& rows)
             { { "versions", versions_text(release.versions) }, { "python", release.python.describe() },
                 { "python_experimental",
                     joined(release.python_experimental, [](const PythonVersion& v) { return v.text(); })
-                        + (release.python_experimental_windows == false ? " (no Windows wheels)" : "") },
+                        + (release.python_experimental_windows == false ? " (no Windows wheels)" : "")
+                        + (release.python_experimental_companions == false ? " (no torchvision or torchaudio wheels)"
+                                                                           : "") },
                 { "python_free_threaded",
                     release.python_free_threaded
                         ? joined(*release.python_free_threaded, [](const PythonVersion& v) { return v.text() + "t"; })

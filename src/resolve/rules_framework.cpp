@@ -414,6 +414,25 @@ void check_companion(const Context& ctx, const FrameworkRequest& request, Report
                           : "check the version");
 }
 
+// A torch line's experimental Python may have torch wheels alone: torch 2.5 shipped 3.13 wheels,
+// torchvision 0.20 and torchaudio 2.5 none (their 3.13 wheels came with torch 2.6).
+void check_companion_python(const Context& ctx, const FrameworkRequest& request, Report& report)
+{
+    const auto& python = ctx.query.python;
+    const auto* torch = ctx.build->torch;
+    if (!python || ctx.build->python.contains(*python) || !names_python(torch->python_experimental, *python)
+        || torch->python_experimental_companions != false)
+        return;
+    const std::string name(to_string(request.framework));
+    const auto line = first_torch_supporting(ctx.matrix, *python);
+    report.add(Verdict::fail, "python-unsupported",
+        name + " " + request.version + " has no Python " + python->text() + " wheels: " + ctx.build->name()
+            + " supports " + python->text() + " experimentally, and its companions were not built for it",
+        torch->provenance.cite());
+    report.suggest("use Python " + ctx.build->python.describe() + " with " + name + " " + request.version
+        + (line ? ", or torch >= " + *line + " and its " + name + " with Python " + python->text() : ""));
+}
+
 // torchvision and torchaudio carry CUDA code of their own, built for one CUDA: on import they
 // refuse a torch compiled for another CUDA major ("Detected that PyTorch and torchvision were
 // compiled with different CUDA major versions"), and releases before that check was relaxed
@@ -539,6 +558,7 @@ void check_framework(const Context& ctx, Report& report)
         if (is_companion(request.framework)) {
             if (ctx.build && ctx.build->torch) {
                 check_companion(ctx, request, report);
+                check_companion_python(ctx, request, report);
                 check_companion_build(*ctx.build, request, report);
             }
         } else {

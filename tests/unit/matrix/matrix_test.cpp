@@ -344,6 +344,11 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/torch.json: releases[0].python.experimental_windows_wheels: Windows wheels of experimental Pythons "
             "where the line lists none",
             "drop experimental_windows_wheels, or list them in experimental" },
+        { "companion wheels of experimental Pythons a line lacks", "torch.json",
+            [](nlohmann::json& d) { d["releases"][0]["python"]["experimental_companion_wheels"] = false; },
+            "m/torch.json: releases[0].python.experimental_companion_wheels: companion wheels of experimental "
+            "Pythons where the line lists none",
+            "drop experimental_companion_wheels, or list them in experimental" },
         { "Windows wheels of free-threaded Pythons a line lacks", "torch.json",
             [](nlohmann::json& d) { d["releases"][0]["python"]["free_threaded_windows_wheels"] = false; },
             "m/torch.json: releases[0].python.free_threaded_windows_wheels: Windows wheels of free-threaded Pythons "

@@ -642,6 +642,33 @@ TEST_CASE("a Python a torch line supports experimentally warns, citing PyTorch's
     CHECK(problems(check({ .frameworks = { "torch==2.4" }, .python = "3.13" })) == Codes { "python-unsupported" });
 }
 
+TEST_CASE("torch 2.5's experimental Python 3.13 has no torchvision or torchaudio wheels", "[resolve]")
+{
+    // vision#8730: torchvision 0.21 brought 3.13; pip on 3.13 finds torch 2.5.1 but no torchvision 0.20.1
+    Report r
+        = check({ .frameworks = { "torch==2.5.1", "torchvision==0.20.1", "torchaudio==2.5.1" }, .python = "3.13" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "python-experimental", "torch-compile-unsupported-python", "python-unsupported" });
+    std::vector<std::string> unsupported;
+    for (const auto& f : r.findings)
+        if (f.code == "python-unsupported")
+            unsupported.push_back(f.message);
+    CHECK(unsupported
+        == std::vector<std::string> { "torchvision 0.20.1 has no Python 3.13 wheels: torch 2.5.1 cu124 supports 3.13 "
+                                      "experimentally, and its companions were not built for it",
+            "torchaudio 2.5.1 has no Python 3.13 wheels: torch 2.5.1 cu124 supports 3.13 experimentally, and its "
+            "companions were not built for it" });
+    CHECK(suggests(
+        r, "use Python 3.9-3.12 with torchvision 0.20.1, or torch >= 2.6 and its torchvision with Python 3.13"));
+    // torch alone runs there, with the warnings; the companions run on the line's supported Pythons
+    CHECK(check({ .frameworks = { "torch==2.5.1" }, .python = "3.13" }).verdict() == Verdict::warn);
+    CHECK(problems(check({ .frameworks = { "torch==2.5.1", "torchvision==0.20.1" }, .python = "3.12" })).empty());
+    // where the line's companion wheels are not on record (2.3's experimental 3.12), nothing is said of them
+    CHECK(problems(check({ .frameworks = { "torch==2.3.1", "torchvision==0.18.1" }, .python = "3.12" }))
+        == Codes { "python-experimental", "torch-compile-unsupported-python" });
+}
+
 TEST_CASE("a release candidate or nightly is judged by its release's facts, with a warning", "[resolve]")
 {
     Report rc = check({ .frameworks = { "torch==2.6.0rc1" } });
