@@ -245,19 +245,22 @@ void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Re
 // the name, the two packages have been identical since TensorFlow 2.1"), per
 // https://pypi.org/project/tensorflow-gpu/; `pip install tensorflow-gpu` picks that stub
 // (tensorflow#60886). From 2.14 pip brings CUDA with tensorflow[and-cuda]
-// (https://www.tensorflow.org/install/pip).
+// (https://www.tensorflow.org/install/pip). tensorflow's 2.12 pre-releases were never published
+// as tensorflow-gpu (tensorflow#59720).
 void check_retired_tensorflow_gpu(const FrameworkRequest& request, const Pep440Version& version, Report& report)
 {
     const auto stub = Pep440Version::parse(k_tensorflow_gpu_stub);
-    if (version < stub)
+    if (Pep440Version::parse(version.base_str()) < stub)
         return;
     std::string named = "tensorflow-gpu==" + request.version;
     report.add(Verdict::fail, "tensorflow-gpu-retired",
         named + " does not install: the package was retired after 2.11, "
-            + (!(stub < version)
-                    ? "and 2.12.0 is a stub whose install stops with \"The tensorflow-gpu package has been removed\""
-                    : "and its one later release, 2.12.0, is a stub whose install fails"),
-        "https://pypi.org/project/tensorflow-gpu/ | https://github.com/tensorflow/tensorflow/issues/60886");
+            + (version == stub ? "and 2.12.0 is a stub whose install stops with \"The tensorflow-gpu package has been "
+                                 "removed\""
+                    : version < stub ? "and tensorflow's 2.12 pre-releases were never published under its name"
+                                     : "and its one later release, 2.12.0, is a stub whose install fails"),
+        "https://pypi.org/project/tensorflow-gpu/ | https://github.com/tensorflow/tensorflow/issues/60886"
+            + std::string(version < stub ? " | https://github.com/tensorflow/tensorflow/issues/59720" : ""));
     report.suggest("install tensorflow==" + request.version + ", the same GPU build under its own name"
         + (version < Pep440Version::parse("2.14")
                 ? std::string()

@@ -886,6 +886,21 @@ TEST_CASE("tensorflow-gpu from 2.12 does not install, and the check says to name
     CHECK(finding(r, "tensorflow-gpu-retired")->message == message);
     CHECK(r.suggestions.front() == suggestion);
     CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==2.11.0" } }), "tensorflow-gpu-retired"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==2.11.0rc2" } }), "tensorflow-gpu-retired"));
+}
+
+TEST_CASE("tensorflow's 2.12 pre-releases were never published as tensorflow-gpu", "[resolve]")
+{
+    // tensorflow#59720: 'PyPi lists the tensorflow==2.12.0rc0 package, but not ... tensorflow-gpu==2.12.0rc0'
+    Report r = check({ .frameworks = { "tensorflow-gpu==2.12.0rc0" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "framework-pre-release", "tensorflow-gpu-retired" });
+    CHECK(finding(r, "tensorflow-gpu-retired")->message
+        == "tensorflow-gpu==2.12.0rc0 does not install: the package was retired after 2.11, and tensorflow's 2.12 "
+           "pre-releases were never published under its name");
+    CHECK_THAT(finding(r, "tensorflow-gpu-retired")->why, Contains("tensorflow/issues/59720"));
+    CHECK(suggests(r, "install tensorflow==2.12.0rc0, the same GPU build under its own name"));
 }
 
 TEST_CASE("TensorFlow 1.0 to 1.4 are CUDA 8 builds, with cuDNN 5.1 and then 6", "[resolve]")
