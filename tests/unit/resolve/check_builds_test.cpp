@@ -11,7 +11,9 @@ using namespace dlenv::resolve::check_support;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
-TEST_CASE("a companion built for another CUDA than torch: another major fails, another minor warns", "[resolve]")
+TEST_CASE("a companion built for another CUDA than torch: another major fails, another minor warns, but for "
+          "torchaudio's",
+    "[resolve]")
 {
     Report major = check({ .frameworks = { "torch==2.11.0+cu130", "torchaudio==2.11.0+cu128" } });
     SHOW(major);
@@ -28,9 +30,41 @@ TEST_CASE("a companion built for another CUDA than torch: another major fails, a
     CHECK(minor.verdict() == Verdict::warn);
     CHECK(problems(minor) == Codes { "companion-cuda-minor" });
 
+    // torchaudio's _check_cuda_version compares major and minor (autocut#106: 'PyTorch has CUDA version 11.8
+    // whereas TorchAudio has CUDA version 11.7')
+    Report audio = check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2+cu117" } });
+    SHOW(audio);
+    CHECK(problems(audio) == Codes { "companion-cuda-mismatch" });
+    CHECK(finding(audio, "companion-cuda-mismatch")->message
+        == "torchaudio 2.0.2+cu117 is built for CUDA 11.7 and torch 2.0.1 cu118 for CUDA 11.8: torchaudio refuses, "
+           "on import, a torch compiled for another CUDA minor");
+    CHECK_THAT(finding(audio, "companion-cuda-mismatch")->why, Contains("src/torchaudio/_extension/utils.py"));
+
     Report cpu = check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cpu" } });
     CHECK(problems(cpu) == Codes { "companion-cpu-build" });
     CHECK(check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cu121" } }).verdict() == Verdict::ok);
+}
+
+TEST_CASE("a companion without a label beside torch from another CUDA's index is PyPI's build, and warns", "[resolve]")
+{
+    // pip takes PyPI's torchaudio 2.0.2 (cu117) unless it reads the cu118 index (autocut#106)
+    Report r = check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "companion-build-unnamed" });
+    CHECK(finding(r, "companion-build-unnamed")->message
+        == "torchaudio==2.0.2 names no build, and PyPI's is the cu117 build (CUDA 11.7) where torch 2.0.1 cu118 is "
+           "CUDA 11.8: torchaudio refuses, on import, a torch compiled for another CUDA minor");
+    CHECK(suggests(r,
+        "name the build, as pip installs it from https://download.pytorch.org/whl/cu118: "
+        "torchaudio==2.0.2+cu118"));
+    // beside torch of PyPI's own build, or named with the torch's label, it matches
+    CHECK(problems(check({ .frameworks = { "torch==2.0.1+cu117", "torchaudio==2.0.2" } })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==2.0.1", "torchvision==0.15.2" } })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2+cu118" } })).empty());
+    // PyPI's wheels for native Windows are another build again: nothing is said there
+    CHECK_FALSE(has_code(check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2" }, .os = "windows" }),
+        "companion-build-unnamed"));
 }
 
 TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[resolve]")
