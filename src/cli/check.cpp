@@ -91,8 +91,8 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
         ->type_name("X.Y[t]");
     cmd->add_option("--os", args->os,
            "Where the framework runs: linux (the default; where dlenv's images run), windows (native Windows) or "
-           "wsl2 (WSL 2 on Windows, whose driver is the Windows host's)")
-        ->type_name("linux|windows|wsl2");
+           "wsl2 (WSL 2 on Windows, whose driver is the Windows host's) or macos")
+        ->type_name("linux|windows|wsl2|macos");
     cmd->add_flag("--forward-compat", args->forward_compat,
         "Allow forward compatibility (the cuda-compat package; data-center GPUs only)");
     cmd->add_flag("--explain", args->explain,

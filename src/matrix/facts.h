@@ -535,6 +535,15 @@ struct WindowsGpuSupport {
     bool operator==(const WindowsGpuSupport&) const = default;
 };
 
+// Whether a framework's macOS builds carry CUDA (the "macos" block of its file): NVIDIA's CUDA
+// ended its macOS support with 10.2, and the frameworks' macOS wheels are CPU (or Metal) builds.
+struct MacosGpuSupport {
+    std::optional<Pep440Version> cuda_through; // the last release whose macOS build had CUDA; none: no release
+    Provenance provenance;
+
+    bool operator==(const MacosGpuSupport&) const = default;
+};
+
 // Dense tensor-core peaks (no 2:4 sparsity, FP32 accumulation) in TFLOPS, each with
 // where it comes from; nullopt where the model has no such tensor path (V100: no BF16).
 struct TensorPeak {

@@ -41,10 +41,11 @@ public:
         });
         read(files, "torch.json", [&](const JsonReader& doc) {
             doc.allow_only({ "format", "sources", "linux_aarch64", "torchaudio_stable_abi", "capability_range_warning",
-                "windows", "releases" });
+                "windows", "macos", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_torch.push_back(read_torch(row));
             m.m_torch_windows = read_windows(doc);
+            m.m_torch_macos = read_macos(doc);
             if (auto aarch64 = doc.find("linux_aarch64")) {
                 aarch64->allow_only({ "first_cuda_release", "pypi_cpu_only_through", "note", "source", "confidence" });
                 m.m_torch_aarch64 = TorchAarch64 { aarch64->at("first_cuda_release").as<Pep440Version>(),
@@ -66,16 +67,18 @@ public:
             }
         });
         read(files, "tensorflow.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "windows", "releases" });
+            doc.allow_only({ "format", "sources", "windows", "macos", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_tensorflow.push_back(read_tensorflow(row));
             m.m_tensorflow_windows = read_windows(doc);
+            m.m_tensorflow_macos = read_macos(doc);
         });
         read(files, "jax.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "windows", "minimum_jaxlib", "releases" });
+            doc.allow_only({ "format", "sources", "windows", "macos", "minimum_jaxlib", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_jax.push_back(read_jax(row));
             m.m_jax_windows = read_windows(doc);
+            m.m_jax_macos = read_macos(doc);
             if (auto minimum = doc.find("minimum_jaxlib"))
                 m.m_minimum_jaxlib = read_minimum_jaxlib(*minimum);
         });
@@ -481,6 +484,15 @@ private:
             out.wsl2_experimental = *wsl2 == "experimental";
         }
         return out;
+    }
+
+    std::optional<MacosGpuSupport> read_macos(const JsonReader& doc) const
+    {
+        auto macos = doc.find("macos");
+        if (!macos)
+            return std::nullopt;
+        macos->allow_only({ "cuda_through", "note", "source", "confidence" });
+        return MacosGpuSupport { macos->optional_as<Pep440Version>("cuda_through"), provenance(*macos) };
     }
 
     TensorflowRelease read_tensorflow(const JsonReader& row) const

@@ -60,6 +60,9 @@ public:
     const std::optional<WindowsGpuSupport>& torch_windows() const { return m_torch_windows; }
     const std::optional<WindowsGpuSupport>& tensorflow_windows() const { return m_tensorflow_windows; }
     const std::optional<WindowsGpuSupport>& jax_windows() const { return m_jax_windows; }
+    const std::optional<MacosGpuSupport>& torch_macos() const { return m_torch_macos; }
+    const std::optional<MacosGpuSupport>& tensorflow_macos() const { return m_tensorflow_macos; }
+    const std::optional<MacosGpuSupport>& jax_macos() const { return m_jax_macos; }
     const std::optional<MinimumJaxlib>& minimum_jaxlib() const { return m_minimum_jaxlib; } // none: not on record
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
@@ -114,6 +117,9 @@ private:
     std::optional<WindowsGpuSupport> m_torch_windows;
     std::optional<WindowsGpuSupport> m_tensorflow_windows;
     std::optional<WindowsGpuSupport> m_jax_windows;
+    std::optional<MacosGpuSupport> m_torch_macos;
+    std::optional<MacosGpuSupport> m_tensorflow_macos;
+    std::optional<MacosGpuSupport> m_jax_macos;
     std::optional<MinimumJaxlib> m_minimum_jaxlib;
     std::vector<Gpu> m_gpus;
     std::vector<NvidiaImageRelease> m_nvidia_images;

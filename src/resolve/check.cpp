@@ -398,10 +398,11 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
     }
 
     check_framework(ctx, report);
-    check_host_os(ctx, report);
-    check_driver(ctx, report);
-    check_gpus(ctx, report);
-    check_cudnn(ctx, report);
+    if (check_host_os(ctx, report)) {
+        check_driver(ctx, report);
+        check_gpus(ctx, report);
+        check_cudnn(ctx, report);
+    }
 
     if (suggest_alternatives && report.verdict() == Verdict::fail && ctx.build && ctx.build->torch)
         suggest_variants(matrix, query, *primary, *ctx.build->torch, ctx.build->variant, report);

@@ -44,6 +44,7 @@ constexpr HostOsName k_host_os_names[] = {
     { HostOs::linux_host, "linux", "Linux" },
     { HostOs::windows_native, "windows", "native Windows" },
     { HostOs::windows_wsl2, "wsl2", "WSL 2" },
+    { HostOs::macos, "macos", "macOS" },
 };
 
 const HostOsName& host_os_name(HostOs os)
@@ -68,7 +69,7 @@ std::string_view describe(HostOs os)
 
 bool runs_windows_driver(HostOs os)
 {
-    return os != HostOs::linux_host;
+    return os == HostOs::windows_native || os == HostOs::windows_wsl2;
 }
 
 HostOs parse_host_os(std::string_view text)
@@ -77,7 +78,7 @@ HostOs parse_host_os(std::string_view text)
         if (equal_ignoring_case(text, name.flag))
             return name.os;
     throw Error(ErrorCode::invalid_input, "unknown operating system '" + std::string(text) + "'",
-        "use linux, windows (native Windows) or wsl2 (WSL 2 on Windows)");
+        "use linux, windows (native Windows), wsl2 (WSL 2 on Windows) or macos");
 }
 
 namespace {

@@ -63,9 +63,9 @@ struct DriverRequest {
 
 // Where the framework runs: Linux (where dlenv's images run), native Windows, or WSL 2,
 // whose GPU driver is the Windows host's. Windows drivers carry numbers of their own.
-enum class HostOs { linux_host, windows_native, windows_wsl2 };
-std::string_view to_string(HostOs os); // "linux", "windows", "wsl2": what --os takes
-std::string_view describe(HostOs os); // "Linux", "native Windows", "WSL 2"
+enum class HostOs { linux_host, windows_native, windows_wsl2, macos };
+std::string_view to_string(HostOs os); // "linux", "windows", "wsl2", "macos": what --os takes
+std::string_view describe(HostOs os); // "Linux", "native Windows", "WSL 2", "macOS"
 bool runs_windows_driver(HostOs os);
 // Throws Error(invalid_input) naming the systems dlenv knows.
 HostOs parse_host_os(std::string_view text);

@@ -60,8 +60,10 @@ bool on_torchaudio_stable_abi(const matrix::Matrix& matrix, const Pep440Version&
 void check_coexistence(const std::vector<FrameworkBuild>& builds, Report& report); // rules_coexist.cpp
 
 // Where the framework's CUDA builds run on the query's operating system: none of
-// TensorFlow's after 2.10, nor any of JAX's, on native Windows.
-void check_host_os(const Context& ctx, Report& report); // rules_host_os.cpp
+// TensorFlow's after 2.10, nor any of JAX's, on native Windows; on macOS none since CUDA left
+// it. False on macOS where the build has no CUDA at all, so the GPU, driver and cuDNN rules
+// have nothing to judge.
+bool check_host_os(const Context& ctx, Report& report); // rules_host_os.cpp
 // Where a framework's CUDA builds run on Windows; null: no limit on record (torch publishes
 // CUDA wheels for Windows).
 const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework);

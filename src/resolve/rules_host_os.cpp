@@ -13,14 +13,51 @@ const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matri
     return nullptr;
 }
 
-void check_host_os(const Context& ctx, Report& report)
+namespace {
+
+const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, Framework framework)
 {
+    if (framework == Framework::torch && matrix.torch_macos())
+        return &*matrix.torch_macos();
+    if (framework == Framework::tensorflow && matrix.tensorflow_macos())
+        return &*matrix.tensorflow_macos();
+    if (framework == Framework::jax && matrix.jax_macos())
+        return &*matrix.jax_macos();
+    return nullptr;
+}
+
+// A framework's macOS wheels are CPU (or Metal) builds, TensorFlow's from 1.2: false where the
+// build has no CUDA there.
+bool check_macos(const FrameworkBuild& build, const matrix::MacosGpuSupport& macos, Report& report)
+{
+    const std::string framework = build.package();
+    const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
+    if (macos.cuda_through && !(*macos.cuda_through < release))
+        return true;
+    report.add(Verdict::fail, "framework-no-macos-gpu",
+        framework + " " + release.public_str() + " has no CUDA on macOS: " + framework
+            + "'s macOS wheels are CPU builds"
+            + (macos.cuda_through ? " after " + macos.cuda_through->public_str() : std::string())
+            + ", so it sees no NVIDIA GPU there",
+        macos.provenance.cite());
+    report.suggest("run " + framework + " " + release.public_str()
+        + " on Linux with an NVIDIA GPU (or in dlenv's Linux image); on macOS it runs on the CPU");
+    return false;
+}
+
+} // namespace
+
+bool check_host_os(const Context& ctx, Report& report)
+{
+    if (ctx.query.os == HostOs::macos && ctx.build)
+        if (const auto* macos = macos_gpu_support(ctx.matrix, ctx.build->framework))
+            return check_macos(*ctx.build, *macos, report);
     if (!runs_windows_driver(ctx.query.os) || !ctx.build)
-        return;
+        return true;
     const FrameworkBuild& build = *ctx.build;
     const auto* known = windows_gpu_support(ctx.matrix, build.framework);
     if (!known)
-        return;
+        return true;
     const matrix::WindowsGpuSupport& windows = *known;
     const std::string framework = build.package();
     const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
@@ -30,14 +67,14 @@ void check_host_os(const Context& ctx, Report& report)
         if (windows.wsl2_experimental.value_or(false))
             report.add(Verdict::warn, "framework-wsl2-experimental",
                 framework + "'s GPU support under WSL 2 is experimental in its own words", windows.provenance.cite());
-        return;
+        return true;
     }
     if (!windows.native_gpu) {
         report.add(Verdict::fail, "framework-no-windows-gpu",
             name + " has no GPU on native Windows: no " + framework + " release publishes CUDA builds for it",
             windows.provenance.cite());
         report.suggest("run " + framework + " under WSL 2 (--os wsl2), or in dlenv's Linux image");
-        return;
+        return true;
     }
     if (windows.native_gpu_through && *windows.native_gpu_through < Pep440Version::parse(build.line)) {
         const std::string last = windows.native_gpu_through->public_str();
@@ -47,7 +84,7 @@ void check_host_os(const Context& ctx, Report& report)
             windows.provenance.cite());
         report.suggest(
             "run " + name + " under WSL 2 (--os wsl2), or pin " + framework + " " + last + " on native Windows");
-        return;
+        return true;
     }
     if (windows.pypi_cpu_only && build.pypi_default && !ctx.query.cuda) {
         const std::string index = "https://download.pytorch.org/whl/" + build.variant;
@@ -58,6 +95,7 @@ void check_host_os(const Context& ctx, Report& report)
         report.suggest("on native Windows install " + framework + " " + release.public_str() + " with --index-url "
             + index + ", or name its build (" + framework + "==" + release.public_str() + "+" + build.variant + ")");
     }
+    return true;
 }
 
 } // namespace dlenv::resolve

@@ -9,11 +9,13 @@ using namespace dlenv::resolve::check_support;
 using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
 
-TEST_CASE("an operating system is linux, windows or wsl2, whatever the case, and a refusal names them", "[resolve]")
+TEST_CASE(
+    "an operating system is linux, windows, wsl2 or macos, whatever the case, and a refusal names them", "[resolve]")
 {
     CHECK(parse_host_os("linux") == HostOs::linux_host);
     CHECK(parse_host_os("Windows") == HostOs::windows_native);
     CHECK(parse_host_os("WSL2") == HostOs::windows_wsl2);
+    CHECK(parse_host_os("macOS") == HostOs::macos);
     auto refused = [](std::string_view text) {
         try {
             parse_host_os(text);
@@ -22,8 +24,36 @@ TEST_CASE("an operating system is linux, windows or wsl2, whatever the case, and
         }
         return std::string("accepted");
     };
-    CHECK(refused("macos")
-        == "unknown operating system 'macos' | use linux, windows (native Windows) or wsl2 (WSL 2 on Windows)");
+    CHECK(refused("osx")
+        == "unknown operating system 'osx' | use linux, windows (native Windows), wsl2 (WSL 2 on Windows) or macos");
+}
+
+TEST_CASE("no framework build sees an NVIDIA GPU on macOS, TensorFlow's but for 1.0 and 1.1", "[resolve]")
+{
+    // OneTrainer#169: torch==2.1.2+cu118 on an M2 Mac; pytorch#4516: no macOS + CUDA binaries
+    Report torch = check({ .frameworks = { "torch==2.1.2+cu118" }, .python = "3.10", .os = "macos" });
+    SHOW(torch);
+    CHECK(torch.verdict() == Verdict::fail);
+    CHECK(problems(torch) == Codes { "framework-no-macos-gpu" });
+    CHECK(finding(torch, "framework-no-macos-gpu")->message
+        == "torch 2.1.2 has no CUDA on macOS: torch's macOS wheels are CPU builds, so it sees no NVIDIA GPU there");
+    CHECK(suggests(
+        torch, "run torch 2.1.2 on Linux with an NVIDIA GPU (or in dlenv's Linux image); on macOS it runs on the CPU"));
+    // the GPU, driver and cuDNN rules have nothing to judge there
+    Report gpu = check({ .frameworks = { "torch==2.1.2" }, .driver = "418.39", .gpus = { "GTX 1080" }, .os = "macos" });
+    SHOW(gpu);
+    CHECK(problems(gpu) == Codes { "framework-no-macos-gpu" });
+    // tensorflow's install guide: 'As of version 1.2, TensorFlow no longer provides GPU support on macOS'
+    Report tf = check({ .frameworks = { "tensorflow==2.14.0" }, .python = "3.12", .os = "macos" });
+    SHOW(tf);
+    CHECK(problems(tf) == Codes { "python-unsupported", "framework-no-macos-gpu" });
+    CHECK(finding(tf, "framework-no-macos-gpu")->message
+        == "tensorflow 2.14.0 has no CUDA on macOS: tensorflow's macOS wheels are CPU builds after 1.1, so it sees "
+           "no NVIDIA GPU there");
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "tensorflow-gpu==1.1.0" }, .os = "macos" }), "framework-no-macos-gpu"));
+    CHECK(problems(check({ .frameworks = { "jax[cuda12]==0.4.30" }, .os = "macos" }))
+        == Codes { "framework-no-macos-gpu" });
 }
 
 TEST_CASE("TensorFlow after 2.10 has no GPU on native Windows, and does under WSL 2", "[resolve]")
