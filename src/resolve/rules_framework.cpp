@@ -218,14 +218,64 @@ std::string host_cuda_extra(const matrix::JaxBuild& build)
 
 // An extra that loads the CUDA installed on the host (jax[cuda12_local], or any before 0.4.7)
 // needs one in its build's range: name the release's build that fits, else the range.
+// ptxas releases XLA knows to miscompile its code, and warns of at run time: before 11.1 on every
+// GPU (its asm_compiler.cc: "ptxas before 11.1 is known to miscompile XLA code, leading to
+// incorrect results or invalid-address errors", jax#10083), and 12.x before 12.6.3 on compute
+// capability 9.0 and newer (NVIDIA bug 4826023, openxla/xla#19927).
+struct PtxasMiscompile {
+    CudaVersion from;
+    CudaVersion below;
+    std::optional<ComputeCapability> from_capability; // none: every GPU
+    std::string_view source;
+};
+
+const PtxasMiscompile k_ptxas_miscompiles[] = {
+    { CudaVersion::parse("1.0"), CudaVersion::parse("11.1"), std::nullopt,
+        "https://github.com/jax-ml/jax/issues/10083" },
+    { CudaVersion::parse("12.0"), CudaVersion::parse("12.6.3"), ComputeCapability::parse("9.0"),
+        "https://github.com/openxla/xla/pull/19927" },
+};
+
+// A JAX build that loads the host's CUDA compiles its kernels with that toolkit's ptxas.
+void check_jax_host_ptxas(const Context& ctx, const CudaVersion& host, Report& report)
+{
+    for (const auto& known : k_ptxas_miscompiles) {
+        if (host < known.from || !(host < known.below))
+            continue;
+        std::vector<std::string> hit;
+        for (const auto& gpu : ctx.gpus)
+            if (!known.from_capability || !(gpu.compute_capability < *known.from_capability))
+                hit.push_back(gpu.label);
+        if (known.from_capability && hit.empty())
+            continue;
+        // a host CUDA named by its line alone (12.6) may be an update release before the fix
+        const std::string which = host.is_prefix_of(known.below)
+            ? "CUDA " + host.text() + "'s before " + known.below.text()
+            : "CUDA " + host.text() + "'s";
+        report.add(Verdict::warn, "xla-ptxas-miscompile",
+            "XLA compiles " + ctx.build->name() + "'s kernels with the host's ptxas, and " + which
+                + " is known to miscompile XLA code"
+                + (known.from_capability ? " on compute capability " + known.from_capability->text() + " and newer ("
+                            + join_alternatives(hit, " and ") + ")"
+                                         : std::string())
+                + ", giving wrong results: XLA warns to upgrade to CUDA " + known.below.text() + " or newer",
+            std::string(known.source));
+        report.suggest("install CUDA >= " + known.below.text() + " on the host, or put its ptxas on PATH");
+    }
+}
+
 void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
     const matrix::JaxBuild& jax = *build.jax_build;
     const CudaVersion& host = *ctx.query.cuda;
     const bool host_cuda = !jax.pip_cuda || build.extra == jax.local_extra;
-    if (!host_cuda || jax.cuda.contains(host))
+    if (!host_cuda)
         return;
+    if (jax.cuda.contains(host)) {
+        check_jax_host_ptxas(ctx, host, report);
+        return;
+    }
     report.add(Verdict::fail, "jax-host-cuda-outside-build",
         request.text() + " loads the CUDA installed on the host, and needs CUDA " + jax.cuda.describe() + " there, not "
             + host.text(),

@@ -669,6 +669,38 @@ TEST_CASE("torch 2.5's experimental Python 3.13 has no torchvision or torchaudio
         == Codes { "python-experimental", "torch-compile-unsupported-python" });
 }
 
+TEST_CASE("jax on the host's CUDA warns of the ptxas releases XLA knows to miscompile its code", "[resolve]")
+{
+    // openxla/xla#19927: 'CUDA 12.x < 12.6.3 on Hopper+ is known to be affected' (NVIDIA bug 4826023)
+    Report hopper = check({ .frameworks = { "jax[cuda12_local]==0.4.38" }, .cuda = "12.4", .gpus = { "H100" } });
+    SHOW(hopper);
+    CHECK(hopper.verdict() == Verdict::warn);
+    CHECK(problems(hopper) == Codes { "xla-ptxas-miscompile" });
+    CHECK(finding(hopper, "xla-ptxas-miscompile")->message
+        == "XLA compiles jax 0.4.38 cuda12's kernels with the host's ptxas, and CUDA 12.4's is known to miscompile "
+           "XLA code on compute capability 9.0 and newer (H100), giving wrong results: XLA warns to upgrade to CUDA "
+           "12.6.3 or newer");
+    CHECK(suggests(hopper, "install CUDA >= 12.6.3 on the host, or put its ptxas on PATH"));
+    // a line alone may be an update release before the fix
+    CHECK_THAT(finding(check({ .frameworks = { "jax[cuda12_local]==0.4.38" }, .cuda = "12.6", .gpus = { "H100" } }),
+                   "xla-ptxas-miscompile")
+                   ->message,
+        Contains("and CUDA 12.6's before 12.6.3 is known to miscompile"));
+    // the fixed ptxas, an older GPU, or pip's CUDA (whose ptxas is not the host's) say nothing
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax[cuda12_local]==0.4.38" }, .cuda = "12.6.3", .gpus = { "H100" } }),
+        "xla-ptxas-miscompile"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax[cuda12_local]==0.4.38" }, .cuda = "12.4", .gpus = { "A100" } }),
+        "xla-ptxas-miscompile"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax[cuda12]==0.4.38" }, .cuda = "12.4", .gpus = { "H100" } }),
+        "xla-ptxas-miscompile"));
+    // XLA: 'ptxas before 11.1 is known to miscompile XLA code' on every GPU (jax#10083)
+    Report old = check({ .frameworks = { "jaxlib==0.1.69+cuda110" }, .cuda = "11.0", .gpus = { "A100" } });
+    SHOW(old);
+    CHECK(finding(old, "xla-ptxas-miscompile")->message
+        == "XLA compiles jaxlib 0.1.69 cuda110's kernels with the host's ptxas, and CUDA 11.0's is known to miscompile "
+           "XLA code, giving wrong results: XLA warns to upgrade to CUDA 11.1 or newer");
+}
+
 TEST_CASE("a release candidate or nightly is judged by its release's facts, with a warning", "[resolve]")
 {
     Report rc = check({ .frameworks = { "torch==2.6.0rc1" } });
