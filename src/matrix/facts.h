@@ -272,6 +272,9 @@ struct TorchVariant {
     std::optional<CudaVersion> cuda_full;
     bool experimental = false;
     bool pypi_default = false; // false also where it is not known
+    // Its wheels carry no local label (the default builds of 1.3 to 1.6): no "+cu101" wheel
+    // exists. False also where it is not known.
+    bool unlabelled = false;
     std::optional<CudnnVersion> cudnn;
     std::optional<NcclVersion> nccl;
     std::optional<std::vector<ComputeCapability>> arch_list; // none: not known

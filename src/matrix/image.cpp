@@ -57,7 +57,7 @@ template <typename A> void fields(A& a, CudnnRecommendation& r) { a(r.architectu
 template <typename A> void fields(A& a, CudnnRelease& r) { a(r.version, r.builds, r.deprecated_architectures, r.recommended, r.provenance); }
 template <typename A> void fields(A& a, TorchVariant& r)
 {
-    a(r.tag, r.cuda, r.cuda_full, r.experimental, r.pypi_default, r.cudnn, r.nccl, r.arch_list, r.ptx, r.windows,
+    a(r.tag, r.cuda, r.cuda_full, r.experimental, r.pypi_default, r.unlabelled, r.cudnn, r.nccl, r.arch_list, r.ptx, r.windows,
         r.linux_aarch64, r.provenance);
 }
 template <typename A> void fields(A& a, PlatformGpuCode& r) { a(r.arch_list, r.ptx, r.provenance); }

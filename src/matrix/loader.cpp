@@ -406,8 +406,8 @@ private:
                 .fail("Windows wheels of free-threaded Pythons where the line lists none",
                     "drop free_threaded_windows_wheels, or list them in free_threaded");
         for (const auto& v : row.at("variants").items()) {
-            v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "cudnn", "nccl", "arch_list", "ptx",
-                "windows", "linux_aarch64", "note", "source", "confidence" });
+            v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "unlabelled", "cudnn", "nccl",
+                "arch_list", "ptx", "windows", "linux_aarch64", "note", "source", "confidence" });
             // An unrecorded status counts as stable; it only matters when no PyPI default is on record.
             std::string status = v.optional_string("status").value_or("stable");
             if (status != "stable" && status != "experimental")
@@ -417,7 +417,8 @@ private:
             release.variants.push_back(
                 { v.at("tag").string(), v.at("cuda").as<CudaVersion>(), v.optional_as<CudaVersion>("cuda_full"),
                     status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
-                    v.optional_as<CudnnVersion>("cudnn"), v.optional_as<NcclVersion>("nccl"),
+                    v.find("unlabelled") && v.at("unlabelled").boolean(), v.optional_as<CudnnVersion>("cudnn"),
+                    v.optional_as<NcclVersion>("nccl"),
                     arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
                     ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_platform_code(v, "windows"),
                     read_platform_code(v, "linux_aarch64"), provenance(v) });

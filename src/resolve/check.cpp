@@ -276,15 +276,17 @@ void suggest_variants(const matrix::Matrix& matrix, const Query& query, const Fr
     for (const auto& variant : release.variants) {
         if (variant.tag == current)
             continue;
+        // a build whose wheels carry no label is named by the version alone, as PyPI's default
+        const std::string label = variant.unlabelled ? "" : variant.tag;
         Query alternative = query;
         alternative.cuda.reset();
         for (auto& request : alternative.frameworks)
             if (request.framework == Framework::torch)
-                request.local = variant.tag;
+                request.local = label;
         Report outcome = run(matrix, alternative, false);
         if (outcome.verdict() == Verdict::fail)
             continue;
-        report.suggest("use " + variant.tag + " (torch " + (primary.version) + "+" + variant.tag
+        report.suggest("use " + variant.tag + " (torch " + primary.version + (label.empty() ? "" : "+" + label)
             + "): " + driver_requirement(matrix, variant.cuda, query.os)
             + (outcome.verdict() == Verdict::warn ? " (works, with warnings)" : ""));
     }

@@ -298,6 +298,11 @@ std::optional<FrameworkBuild> select_framework_build(
             for (const auto& variant : release.variants) // no PyPI default on record: newest stable
                 if (!variant.experimental && (!chosen || chosen->cuda < variant.cuda))
                     chosen = &variant;
+        if (chosen && chosen->unlabelled && !source && request.local == chosen->tag)
+            throw Error(ErrorCode::invalid_input,
+                request.text() + " names no published wheel: the " + chosen->tag + " build of torch " + request.version
+                    + " carries no label",
+                "write torch==" + request.version + ", the name its " + chosen->tag + " wheels carry");
         if (chosen)
             build = source ? source_build(torch_build(release, *chosen), cuda) : torch_build(release, *chosen);
         if (build && !source)

@@ -67,6 +67,29 @@ TEST_CASE("a companion without a label beside torch from another CUDA's index is
         "companion-build-unnamed"));
 }
 
+TEST_CASE("the default builds of torch 1.3 to 1.6 carry no label, so naming theirs is refused", "[resolve]")
+{
+    // pytorch#37113: 'torch==1.4.0+cu101' cannot be found, 'the 10.1 wheels for torch 1.4.0 don't have a suffix';
+    // pip's listing of the index (#42999) has 1.5.0+cu101 and 1.6.0+cu101, no +cu102
+    auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
+        { "torch==1.4.0+cu101",
+            "torch==1.4.0+cu101 names no published wheel: the cu101 build of torch 1.4.0 carries no label",
+            "write torch==1.4.0, the name its cu101 wheels carry" },
+        { "torch==1.6.0+cu102",
+            "torch==1.6.0+cu102 names no published wheel: the cu102 build of torch 1.6.0 carries no label",
+            "write torch==1.6.0, the name its cu102 wheels carry" },
+    }));
+    CAPTURE(text);
+    Error refused = error_of({ .frameworks = { text } });
+    CHECK(refused.code() == ErrorCode::invalid_input);
+    CHECK(refused.message() == message);
+    CHECK(refused.hint() == hint);
+    // the labelled builds beside them, and the default named by its version, are judged
+    CHECK(check({ .frameworks = { "torch==1.6.0+cu101" } }).verdict() == Verdict::ok);
+    CHECK_THAT(finding(check({ .frameworks = { "torch==1.4.0" } }), "framework-build")->message,
+        Contains("runs as torch 1.4.0 cu101"));
+}
+
 TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[resolve]")
 {
     auto request = FrameworkRequest::parse("jaxlib==0.4.20+cuda11.cudnn86");
