@@ -490,79 +490,37 @@ void check_companion_python(const Context& ctx, const FrameworkRequest& request,
 // refuse a torch compiled for another. torchaudio compares major and minor (its
 // _check_cuda_version: "Detected that PyTorch and TorchAudio were compiled with different CUDA
 // versions"); torchvision compares the major, and releases before it relaxed the check the
-// minor too. A CPU build has no CUDA kernels for its operators at all.
-const std::string k_companion_cuda_check_source
-    = "https://github.com/pytorch/vision/blob/main/torchvision/extension.py | "
-      "https://github.com/pytorch/audio/blob/15ea6216d7f28542df372453248fe1ddbe93a7a6/src/torchaudio/_extension/"
-      "utils.py";
-
-// How a companion built for `cuda` fares beside `build` on import; none: it loads.
-std::optional<Verdict> companion_cuda_verdict(
-    Framework companion, const CudaVersion& cuda, const FrameworkBuild& build, std::string& why)
+// minor too. A CPU build has no CUDA kernels for its operators at all. Without a label pip
+// takes the build of the index torch came from ("0.12.0+cu116" sorts above "0.12.0").
+void check_companion_build(const FrameworkBuild& build, const FrameworkRequest& request, Report& report)
 {
-    if (cuda.major() != build.cuda.major()) {
-        why = "it refuses, on import, a torch compiled for another CUDA major";
-        return Verdict::fail;
-    }
-    if (cuda.minor() == build.cuda.minor())
-        return std::nullopt;
-    if (companion == Framework::torchaudio) {
-        why = "torchaudio refuses, on import, a torch compiled for another CUDA minor";
-        return Verdict::fail;
-    }
-    why = "releases before torchvision relaxed its check to the major refuse another minor too";
-    return Verdict::warn;
-}
-
-// A companion named without a label beside a torch from PyTorch's index of another CUDA: pip
-// takes PyPI's build of it unless the index is read, and PyPI's is the release's default build.
-void check_unlabelled_companion(const Context& ctx, const FrameworkRequest& request, Report& report)
-{
-    const FrameworkBuild& build = *ctx.build;
-    if (build.pypi_default || !build.torch_variant || ctx.query.os == HostOs::windows_native
-        || std::any_of(ctx.gpus.begin(), ctx.gpus.end(), sold_with_grace))
-        return; // PyPI's wheel for Windows and aarch64 is another build again
-    const auto& variants = build.torch->variants;
-    auto pypi = std::find_if(variants.begin(), variants.end(), [](const auto& v) { return v.pypi_default; });
-    std::string why;
-    if (pypi == variants.end() || pypi->tag == build.variant
-        || !companion_cuda_verdict(request.framework, pypi->cuda, build, why))
+    if (request.local.empty() || request.local == build.variant)
         return;
     const std::string companion(to_string(request.framework));
-    report.add(Verdict::warn, "companion-build-unnamed",
-        companion + "==" + request.version + " names no build, and PyPI's is the " + pypi->tag + " build (CUDA "
-            + pypi->cuda.text() + ") where " + build.name() + " is CUDA " + build.cuda.text() + ": " + why,
-        k_companion_cuda_check_source);
-    report.suggest("name the build, as pip installs it from https://download.pytorch.org/whl/" + build.variant + ": "
-        + companion + "==" + request.version + "+" + build.variant);
-}
-
-void check_companion_build(const Context& ctx, const FrameworkRequest& request, Report& report)
-{
-    const FrameworkBuild& build = *ctx.build;
-    const std::string companion(to_string(request.framework));
-    if (request.local.empty()) {
-        check_unlabelled_companion(ctx, request, report);
-        return;
-    }
-    if (request.local == build.variant)
-        return;
     const std::string name = companion + " " + request.version + "+" + request.local;
+    const std::string source = "https://github.com/pytorch/vision/blob/main/torchvision/extension.py | "
+                               "https://github.com/pytorch/audio/blob/15ea6216d7f28542df372453248fe1ddbe93a7a6/src/"
+                               "torchaudio/_extension/utils.py";
     auto cuda = matrix::variant_cuda(request.local);
-    std::string why;
+    const std::string built_for = cuda
+        ? name + " is built for CUDA " + cuda->text() + " and " + build.name() + " for CUDA " + build.cuda.text() + ": "
+        : "";
     if (request.local == "cpu") {
         report.add(Verdict::warn, "companion-cpu-build",
-            name + " is a CPU build beside " + build.name() + ": its operators have no CUDA kernels",
-            k_companion_cuda_check_source);
+            name + " is a CPU build beside " + build.name() + ": its operators have no CUDA kernels", source);
     } else if (!cuda) {
         return;
-    } else if (auto verdict = companion_cuda_verdict(request.framework, *cuda, build, why)) {
-        report.add(*verdict, *verdict == Verdict::fail ? "companion-cuda-mismatch" : "companion-cuda-minor",
-            name + " is built for CUDA " + cuda->text() + " and " + build.name() + " for CUDA " + build.cuda.text()
-                + ": " + why,
-            k_companion_cuda_check_source);
-    } else {
+    } else if (cuda->major() != build.cuda.major()) {
+        report.add(Verdict::fail, "companion-cuda-mismatch",
+            built_for + "it refuses, on import, a torch compiled for another CUDA major", source);
+    } else if (cuda->minor() == build.cuda.minor()) {
         return;
+    } else if (request.framework == Framework::torchaudio) {
+        report.add(Verdict::fail, "companion-cuda-mismatch",
+            built_for + "torchaudio refuses, on import, a torch compiled for another CUDA minor", source);
+    } else {
+        report.add(Verdict::warn, "companion-cuda-minor",
+            built_for + "releases before torchvision relaxed its check to the major refuse another minor too", source);
     }
     report.suggest(
         "install the companion of the same build: " + companion + "==" + request.version + "+" + build.variant);
@@ -660,7 +618,7 @@ void check_framework(const Context& ctx, Report& report)
             if (ctx.build && ctx.build->torch) {
                 check_companion(ctx, request, report);
                 check_companion_python(ctx, request, report);
-                check_companion_build(ctx, request, report);
+                check_companion_build(*ctx.build, request, report);
             }
         } else {
             check_extension_toolkit(ctx, request, report);

@@ -45,26 +45,13 @@ TEST_CASE("a companion built for another CUDA than torch: another major fails, a
     CHECK(check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cu121" } }).verdict() == Verdict::ok);
 }
 
-TEST_CASE("a companion without a label beside torch from another CUDA's index is PyPI's build, and warns", "[resolve]")
+TEST_CASE("a companion without a label is the build of torch's index, which pip prefers", "[resolve]")
 {
-    // pip takes PyPI's torchaudio 2.0.2 (cu117) unless it reads the cu118 index (autocut#106)
-    Report r = check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2" } });
-    SHOW(r);
-    CHECK(r.verdict() == Verdict::warn);
-    CHECK(problems(r) == Codes { "companion-build-unnamed" });
-    CHECK(finding(r, "companion-build-unnamed")->message
-        == "torchaudio==2.0.2 names no build, and PyPI's is the cu117 build (CUDA 11.7) where torch 2.0.1 cu118 is "
-           "CUDA 11.8: torchaudio refuses, on import, a torch compiled for another CUDA minor");
-    CHECK(suggests(r,
-        "name the build, as pip installs it from https://download.pytorch.org/whl/cu118: "
-        "torchaudio==2.0.2+cu118"));
-    // beside torch of PyPI's own build, or named with the torch's label, it matches
-    CHECK(problems(check({ .frameworks = { "torch==2.0.1+cu117", "torchaudio==2.0.2" } })).empty());
-    CHECK(problems(check({ .frameworks = { "torch==2.0.1", "torchvision==0.15.2" } })).empty());
-    CHECK(problems(check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2+cu118" } })).empty());
-    // PyPI's wheels for native Windows are another build again: nothing is said there
-    CHECK_FALSE(has_code(check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2" }, .os = "windows" }),
-        "companion-build-unnamed"));
+    // PyTorch's previous-versions command for 1.12.0 + CUDA 11.6 pins torchaudio==0.12.0 with
+    // --extra-index-url .../cu116: pip takes 0.12.0+cu116, a higher version than PyPI's 0.12.0
+    CHECK(
+        problems(check({ .frameworks = { "torch==1.12.0+cu116", "torchvision==0.13.0+cu116", "torchaudio==0.12.0" } }))
+            .empty());
 }
 
 TEST_CASE("the default builds of torch 1.3 to 1.6 carry no label, so naming theirs is refused", "[resolve]")
