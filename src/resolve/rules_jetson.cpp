@@ -56,6 +56,59 @@ void check_upstream_wheel_code(
     report.suggest("on " + gpu.label + " NVIDIA's torch build for JetPack carries " + cc.sm_name() + " code");
 }
 
+// torch's server-Arm wheels under a JetPack from before the move to server-Arm CUDA: the GPU
+// is not one that CUDA sees.
+void fail_torch_before_server_arm(
+    const Context& ctx, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    report.add(Verdict::fail, "jetson-needs-jetpack-build",
+        build.name() + "'s aarch64 wheel runs on " + gpu.label + " only under JetPack " + jetson.newest_jetpack
+            + ", whose CUDA is the server-Arm one: under the JetPack of CUDA " + ctx.query.cuda->text()
+            + " the framework does not see the GPU",
+        jetson.provenance.cite(), gpu.label);
+    report.suggest("on " + gpu.label + " move to JetPack " + jetson.newest_jetpack + ", or install NVIDIA's "
+        + std::string(to_string(build.framework)) + " build for the JetPack the device runs");
+}
+
+// JAX's server-Arm wheels list the GPU, then fail at the first kernel (jax#22723, jax#40487).
+void fail_jax_server_arm(
+    const FrameworkBuild& build, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson, Report& report)
+{
+    const auto& from = jetson.upstream_wheels_from;
+    report.add(Verdict::fail, "jetson-needs-jetpack-build",
+        build.name() + "'s aarch64 wheels are built for server-Arm CUDA, which " + gpu.with_sm()
+            + (from ? " runs from CUDA " + from->text() + " (JetPack " + jetson.newest_jetpack + ") only"
+                    : " does not run")
+            + ": jax can list the GPU, then fail at its first operation with 'no kernel image is available for "
+              "execution on the device'",
+        jetson.provenance.cite(), gpu.label);
+    report.suggest(from ? "on " + gpu.label + " use jax's CUDA " + std::to_string(from->major()) + " wheels (jax[cuda"
+                + std::to_string(from->major()) + "]) under JetPack " + jetson.newest_jetpack
+                        : "on " + gpu.label + " build jaxlib and its CUDA plugin from source for "
+                + gpu.compute_capability.sm_name());
+}
+
+// PyPI's and PyTorch's aarch64 wheels are CPU builds or server-GPU ones: NVIDIA builds the
+// frameworks for each JetPack.
+void fail_no_jetson_build(
+    const FrameworkBuild& build, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson, Report& report)
+{
+    const auto& from = jetson.upstream_wheels_from;
+    const bool torch = build.framework == Framework::torch;
+    report.add(Verdict::fail, "jetson-needs-jetpack-build",
+        build.name() + " from PyPI" + (torch ? " or download.pytorch.org" : "") + " carries no CUDA for "
+            + gpu.with_sm()
+            + ": its aarch64 wheels are CPU-only or built for server GPUs, so the framework does not "
+              "see the GPU"
+            + (from && torch ? "; torch's CUDA " + from->text() + " and later wheels run there under JetPack "
+                        + jetson.newest_jetpack
+                             : ""),
+        jetson.provenance.cite(), gpu.label);
+    report.suggest("on " + gpu.label + " install NVIDIA's " + std::string(to_string(build.framework))
+        + " build for the JetPack the device runs");
+}
+
 } // namespace
 
 bool runs_upstream_wheels(const matrix::JetsonSoftware& jetson, const CudaVersion& cuda)
@@ -70,49 +123,21 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
     if (!ctx.build || ctx.build->from_source || is_companion(ctx.build->framework))
         return true;
     const FrameworkBuild& build = *ctx.build;
-    const std::string framework(to_string(build.framework));
     if (build.framework == Framework::jax && runs_upstream_wheels(jetson, build.cuda))
         return true; // its code for the GPU is the wheel's: the GPU rules judge it
     if (build.framework == Framework::torch && runs_upstream_wheels(jetson, build.cuda)) {
         // a --cuda below the wheels' is the JetPack's: one from before the move to server-Arm CUDA
-        if (!ctx.query.cuda || runs_upstream_wheels(jetson, *ctx.query.cuda)) {
-            check_upstream_wheel_code(build, gpu, jetson, report);
-            return true;
+        if (ctx.query.cuda && !runs_upstream_wheels(jetson, *ctx.query.cuda)) {
+            fail_torch_before_server_arm(ctx, gpu, jetson, report);
+            return false;
         }
-        report.add(Verdict::fail, "jetson-needs-jetpack-build",
-            build.name() + "'s aarch64 wheel runs on " + gpu.label + " only under JetPack " + jetson.newest_jetpack
-                + ", whose CUDA is the server-Arm one: under the JetPack of CUDA " + ctx.query.cuda->text()
-                + " the framework does not see the GPU",
-            jetson.provenance.cite(), gpu.label);
-        report.suggest("on " + gpu.label + " move to JetPack " + jetson.newest_jetpack + ", or install NVIDIA's "
-            + framework + " build for the JetPack the device runs");
-        return false;
+        check_upstream_wheel_code(build, gpu, jetson, report);
+        return true;
     }
-    const auto& from = jetson.upstream_wheels_from;
-    if (build.framework == Framework::jax) {
-        // JAX's server-Arm wheels list the GPU, then fail at the first kernel (jax#22723, jax#40487)
-        report.add(Verdict::fail, "jetson-needs-jetpack-build",
-            build.name() + "'s aarch64 wheels are built for server-Arm CUDA, which " + gpu.with_sm()
-                + (from ? " runs from CUDA " + from->text() + " (JetPack " + jetson.newest_jetpack + ") only"
-                        : " does not run")
-                + ": jax can list the GPU, then fail at its first operation with 'no kernel image is available for "
-                  "execution on the device'",
-            jetson.provenance.cite(), gpu.label);
-        report.suggest(from ? "on " + gpu.label + " use jax's CUDA " + std::to_string(from->major())
-                    + " wheels (jax[cuda" + std::to_string(from->major()) + "]) under JetPack " + jetson.newest_jetpack
-                            : "on " + gpu.label + " build jaxlib and its CUDA plugin from source for "
-                    + gpu.compute_capability.sm_name());
-        return false;
-    }
-    report.add(Verdict::fail, "jetson-needs-jetpack-build",
-        build.name() + " from PyPI" + (build.framework == Framework::torch ? " or download.pytorch.org" : "")
-            + " carries no CUDA for " + gpu.with_sm()
-            + ": its aarch64 wheels are CPU-only or built for server GPUs, so the framework does not see the GPU"
-            + (from && build.framework == Framework::torch ? "; torch's CUDA " + from->text()
-                        + " and later wheels run there under JetPack " + jetson.newest_jetpack
-                                                           : ""),
-        jetson.provenance.cite(), gpu.label);
-    report.suggest("on " + gpu.label + " install NVIDIA's " + framework + " build for the JetPack the device runs");
+    if (build.framework == Framework::jax)
+        fail_jax_server_arm(build, gpu, jetson, report);
+    else
+        fail_no_jetson_build(build, gpu, jetson, report);
     return false;
 }
 
