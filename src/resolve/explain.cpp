@@ -204,6 +204,16 @@ void add_windows(const matrix::Matrix& matrix, Framework framework, Rows& rows)
     rows.add(std::string(to_string(framework)) + ".json", "windows", std::move(facts), windows->provenance);
 }
 
+void add_macos(const matrix::Matrix& matrix, Framework framework, Rows& rows)
+{
+    const auto* macos = macos_gpu_support(matrix, framework);
+    if (!macos)
+        return;
+    rows.add(std::string(to_string(framework)) + ".json", "macos",
+        { { "cuda_through", macos->cuda_through ? macos->cuda_through->public_str() : "no release" } },
+        macos->provenance);
+}
+
 void add_cuda(const matrix::Matrix& matrix, const Query& query, const CudaVersion& cuda, Rows& rows)
 {
     if (const auto* first = matrix.first_toolkit(cuda))
@@ -303,6 +313,8 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
                 { { "from", warning->from.str() }, { "until", warning->until.str() } }, warning->provenance);
         if (runs_windows_driver(query.os))
             add_windows(matrix, build->framework, rows);
+        if (query.os == HostOs::macos)
+            add_macos(matrix, build->framework, rows);
         cuda = build->cuda;
         if (!cudnn)
             cudnn = build->cudnn;

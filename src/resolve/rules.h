@@ -67,6 +67,8 @@ bool check_host_os(const Context& ctx, Report& report); // rules_host_os.cpp
 // Where a framework's CUDA builds run on Windows; null: no limit on record (torch publishes
 // CUDA wheels for Windows).
 const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework);
+// Whether a framework's macOS builds carry CUDA; null: not on record.
+const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, Framework framework);
 
 // A toolkit's driver floor, and minor-version compatibility's, in the numbers of the host's
 // driver: Linux's, or Windows's (native Windows and WSL 2). None where NVIDIA lists none.

@@ -13,8 +13,6 @@ const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matri
     return nullptr;
 }
 
-namespace {
-
 const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, Framework framework)
 {
     if (framework == Framework::torch && matrix.torch_macos())
@@ -25,6 +23,8 @@ const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, F
         return &*matrix.jax_macos();
     return nullptr;
 }
+
+namespace {
 
 // A framework's macOS wheels are CPU (or Metal) builds, TensorFlow's from 1.2: false where the
 // build has no CUDA there.

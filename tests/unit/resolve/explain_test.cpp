@@ -201,6 +201,22 @@ TEST_CASE("explain on native Windows gives the framework's Windows row and CUDA'
             { "native_gpu", "every release" }, { "pypi_wheel", "the CPU build" }, { "wsl2_gpu", "not on record" } });
 }
 
+TEST_CASE("on macOS, explain gives the framework's macOS row", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("tensorflow==2.14.0") };
+    query.os = HostOs::macos;
+    auto rows = rows_used(matrix::Matrix::embedded(), query);
+    CHECK(row(rows, "macos").facts == std::vector<std::pair<std::string, std::string>> { { "cuda_through", "1.1" } });
+    CHECK(row(rows, "macos").provenance.sources.front()->key == "TF_INSTALL_MAC");
+    query.frameworks = { FrameworkRequest::parse("torch==2.1.2") };
+    CHECK(row(rows_used(matrix::Matrix::embedded(), query), "macos").facts
+        == std::vector<std::pair<std::string, std::string>> { { "cuda_through", "no release" } });
+    query.os = HostOs::linux_host;
+    const auto linux_rows = keys(rows_used(matrix::Matrix::embedded(), query));
+    CHECK(std::find(linux_rows.begin(), linux_rows.end(), "torch.json macos") == linux_rows.end());
+}
+
 TEST_CASE("explain gives the reports a TensorFlow line's run beyond its CUDA rests on", "[resolve]")
 {
     Query query;
