@@ -301,6 +301,7 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
     Rows rows;
     std::optional<CudaVersion> cuda = query.cuda;
     std::optional<CudnnVersion> cudnn = query.cudnn;
+    bool cuda_judged = true; // false on macOS for a build with no CUDA there
     for (const auto& request : query.frameworks) {
         if (is_companion(request.framework))
             continue;
@@ -313,12 +314,16 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
                 { { "from", warning->from.str() }, { "until", warning->until.str() } }, warning->provenance);
         if (runs_windows_driver(query.os))
             add_windows(matrix, build->framework, rows);
-        if (query.os == HostOs::macos)
+        if (query.os == HostOs::macos) {
             add_macos(matrix, build->framework, rows);
+            cuda_judged = cuda_judged && has_macos_cuda(matrix, *build);
+        }
         cuda = build->cuda;
         if (!cudnn)
             cudnn = build->cudnn;
     }
+    if (!cuda_judged)
+        return rows.take();
     if (cuda)
         add_cuda(matrix, query, *cuda, rows);
     if (query.driver)

@@ -69,6 +69,8 @@ bool check_host_os(const Context& ctx, Report& report); // rules_host_os.cpp
 const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework);
 // Whether a framework's macOS builds carry CUDA; null: not on record.
 const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, Framework framework);
+// Whether the build's macOS wheels carry CUDA: TensorFlow's through 1.1; true where not on record.
+bool has_macos_cuda(const matrix::Matrix& matrix, const FrameworkBuild& build);
 
 // A toolkit's driver floor, and minor-version compatibility's, in the numbers of the host's
 // driver: Linux's, or Windows's (native Windows and WSL 2). None where NVIDIA lists none.

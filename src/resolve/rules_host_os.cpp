@@ -24,16 +24,20 @@ const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, F
     return nullptr;
 }
 
+bool has_macos_cuda(const matrix::Matrix& matrix, const FrameworkBuild& build)
+{
+    const auto* macos = macos_gpu_support(matrix, build.framework);
+    const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
+    return !macos || (macos->cuda_through && !(*macos->cuda_through < release));
+}
+
 namespace {
 
-// A framework's macOS wheels are CPU (or Metal) builds, TensorFlow's from 1.2: false where the
-// build has no CUDA there.
-bool check_macos(const FrameworkBuild& build, const matrix::MacosGpuSupport& macos, Report& report)
+// A framework's macOS wheels are CPU (or Metal) builds, TensorFlow's from 1.2.
+void fail_no_macos_cuda(const FrameworkBuild& build, const matrix::MacosGpuSupport& macos, Report& report)
 {
     const std::string framework = build.package();
     const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
-    if (macos.cuda_through && !(*macos.cuda_through < release))
-        return true;
     report.add(Verdict::fail, "framework-no-macos-gpu",
         framework + " " + release.public_str() + " has no CUDA on macOS: " + framework
             + "'s macOS wheels are CPU builds"
@@ -42,16 +46,16 @@ bool check_macos(const FrameworkBuild& build, const matrix::MacosGpuSupport& mac
         macos.provenance.cite());
     report.suggest("run " + framework + " " + release.public_str()
         + " on Linux with an NVIDIA GPU (or in dlenv's Linux image); on macOS it runs on the CPU");
-    return false;
 }
 
 } // namespace
 
 bool check_host_os(const Context& ctx, Report& report)
 {
-    if (ctx.query.os == HostOs::macos && ctx.build)
-        if (const auto* macos = macos_gpu_support(ctx.matrix, ctx.build->framework))
-            return check_macos(*ctx.build, *macos, report);
+    if (ctx.query.os == HostOs::macos && ctx.build && !has_macos_cuda(ctx.matrix, *ctx.build)) {
+        fail_no_macos_cuda(*ctx.build, *macos_gpu_support(ctx.matrix, ctx.build->framework), report);
+        return false;
+    }
     if (!runs_windows_driver(ctx.query.os) || !ctx.build)
         return true;
     const FrameworkBuild& build = *ctx.build;

@@ -207,6 +207,11 @@ TEST_CASE("on macOS, explain gives the framework's macOS row", "[resolve]")
     query.frameworks = { FrameworkRequest::parse("tensorflow==2.14.0") };
     query.os = HostOs::macos;
     auto rows = rows_used(matrix::Matrix::embedded(), query);
+    // the build and its macOS row alone: no CUDA there, so nothing of CUDA or cuDNN is judged
+    CHECK(keys(rows)
+        == std::vector<std::string> { "tensorflow.json releases[line=2.14]",
+            "tensorflow.json releases[line=2.14].gpu_code", "tensorflow.json releases[line=2.14].pip_extra_issues[0]",
+            "tensorflow.json macos" });
     CHECK(row(rows, "macos").facts == std::vector<std::pair<std::string, std::string>> { { "cuda_through", "1.1" } });
     CHECK(row(rows, "macos").provenance.sources.front()->key == "TF_INSTALL_MAC");
     query.frameworks = { FrameworkRequest::parse("torch==2.1.2") };
