@@ -486,41 +486,55 @@ void check_companion_python(const Context& ctx, const FrameworkRequest& request,
         + (line ? ", or torch >= " + *line + " and its " + name + " with Python " + python->text() : ""));
 }
 
-// torchvision and torchaudio carry CUDA code of their own, built for one CUDA: on import they
-// refuse a torch compiled for another. torchaudio compares major and minor (its
-// _check_cuda_version: "Detected that PyTorch and TorchAudio were compiled with different CUDA
-// versions"); torchvision compares the major, and releases before it relaxed the check the
-// minor too. A CPU build has no CUDA kernels for its operators at all. Without a label pip
-// takes the build of the index torch came from ("0.12.0+cu116" sorts above "0.12.0").
+// torchvision and torchaudio carry CUDA code of their own, built for one CUDA, and check it on
+// import against torch's. torchvision compared major and minor ("Detected that PyTorch and
+// torchvision were compiled with different CUDA versions") until 0.16 compared the major alone
+// (vision#7726). torchaudio's check came with 0.13 (audio#2707) and compares major and minor in
+// every release through 2.11, its last (audio#4226 relaxed it after). A CPU build has no CUDA
+// kernels for its operators at all. Without a label pip takes the build of the index torch came
+// from ("0.12.0+cu116" sorts above "0.12.0").
 void check_companion_build(const FrameworkBuild& build, const FrameworkRequest& request, Report& report)
 {
     if (request.local.empty() || request.local == build.variant)
         return;
+    const bool vision = request.framework == Framework::torchvision;
     const std::string companion(to_string(request.framework));
     const std::string name = companion + " " + request.version + "+" + request.local;
-    const std::string source = "https://github.com/pytorch/vision/blob/main/torchvision/extension.py | "
-                               "https://github.com/pytorch/audio/blob/15ea6216d7f28542df372453248fe1ddbe93a7a6/src/"
-                               "torchaudio/_extension/utils.py";
+    const std::string source = vision
+        ? "https://github.com/pytorch/vision/blob/main/torchvision/extension.py | "
+          "https://github.com/pytorch/vision/pull/7726"
+        : "https://github.com/pytorch/audio/blob/15ea6216d7f28542df372453248fe1ddbe93a7a6/src/torchaudio/_extension/"
+          "utils.py | https://github.com/pytorch/audio/pull/2707";
     auto cuda = matrix::variant_cuda(request.local);
-    const std::string built_for = cuda
-        ? name + " is built for CUDA " + cuda->text() + " and " + build.name() + " for CUDA " + build.cuda.text() + ": "
-        : "";
     if (request.local == "cpu") {
         report.add(Verdict::warn, "companion-cpu-build",
             name + " is a CPU build beside " + build.name() + ": its operators have no CUDA kernels", source);
-    } else if (!cuda) {
+        report.suggest(
+            "install the companion of the same build: " + companion + "==" + request.version + "+" + build.variant);
         return;
-    } else if (cuda->major() != build.cuda.major()) {
-        report.add(Verdict::fail, "companion-cuda-mismatch",
-            built_for + "it refuses, on import, a torch compiled for another CUDA major", source);
-    } else if (cuda->minor() == build.cuda.minor()) {
+    }
+    if (!cuda || *cuda == build.cuda)
         return;
-    } else if (request.framework == Framework::torchaudio) {
-        report.add(Verdict::fail, "companion-cuda-mismatch",
-            built_for + "torchaudio refuses, on import, a torch compiled for another CUDA minor", source);
+    const std::string built_for
+        = name + " is built for CUDA " + cuda->text() + " and " + build.name() + " for CUDA " + build.cuda.text();
+    const auto version = Pep440Version::parse(request.version);
+    const bool major = cuda->major() != build.cuda.major();
+    const bool checks_minor = vision ? version < Pep440Version::parse("0.16") : true;
+    if (!vision && version < Pep440Version::parse("0.13")) {
+        report.add(Verdict::unknown, "companion-cuda-unchecked",
+            built_for
+                + ": torchaudio before 0.13 does not check torch's CUDA on import, and whether it runs beside "
+                  "it is not on record",
+            source);
+    } else if (!major && !checks_minor) {
+        report.add(Verdict::ok, "companion-cuda-minor",
+            built_for + ": torchvision from 0.16 checks the CUDA major alone, and it loads", source);
+        return;
     } else {
-        report.add(Verdict::warn, "companion-cuda-minor",
-            built_for + "releases before torchvision relaxed its check to the major refuse another minor too", source);
+        report.add(Verdict::fail, "companion-cuda-mismatch",
+            built_for + ": " + companion + " " + request.version
+                + " refuses, on import, a torch compiled for another CUDA " + (major ? "major" : "minor"),
+            source);
     }
     report.suggest(
         "install the companion of the same build: " + companion + "==" + request.version + "+" + build.variant);

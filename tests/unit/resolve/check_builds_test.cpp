@@ -11,34 +11,45 @@ using namespace dlenv::resolve::check_support;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
-TEST_CASE("a companion built for another CUDA than torch: another major fails, another minor warns, but for "
-          "torchaudio's",
-    "[resolve]")
+TEST_CASE("a companion built for another CUDA than torch fails where its import check refuses it", "[resolve]")
 {
     Report major = check({ .frameworks = { "torch==2.11.0+cu130", "torchaudio==2.11.0+cu128" } });
     SHOW(major);
     CHECK(major.verdict() == Verdict::fail);
     CHECK(problems(major) == Codes { "companion-cuda-mismatch" });
     CHECK(finding(major, "companion-cuda-mismatch")->message
-        == "torchaudio 2.11.0+cu128 is built for CUDA 12.8 and torch 2.11.0 cu130 for CUDA 13.0: it refuses, on "
-           "import, "
-           "a torch compiled for another CUDA major");
+        == "torchaudio 2.11.0+cu128 is built for CUDA 12.8 and torch 2.11.0 cu130 for CUDA 13.0: torchaudio 2.11.0 "
+           "refuses, on import, a torch compiled for another CUDA major");
     CHECK(suggests(major, "install the companion of the same build: torchaudio==2.11.0+cu130"));
 
-    Report minor = check({ .frameworks = { "torch==2.0.1+cu118", "torchvision==0.15.2+cu117" } });
-    SHOW(minor);
-    CHECK(minor.verdict() == Verdict::warn);
-    CHECK(problems(minor) == Codes { "companion-cuda-minor" });
+    // torchvision before 0.16 compared the minor too ('PyTorch has CUDA Version=11.7 and torchvision has CUDA
+    // Version=11.8'); from 0.16 the major alone (vision#7726)
+    Report old_vision = check({ .frameworks = { "torch==2.0.1+cu118", "torchvision==0.15.2+cu117" } });
+    SHOW(old_vision);
+    CHECK(problems(old_vision) == Codes { "companion-cuda-mismatch" });
+    CHECK(finding(old_vision, "companion-cuda-mismatch")->message
+        == "torchvision 0.15.2+cu117 is built for CUDA 11.7 and torch 2.0.1 cu118 for CUDA 11.8: torchvision 0.15.2 "
+           "refuses, on import, a torch compiled for another CUDA minor");
+    Report new_vision = check({ .frameworks = { "torch==2.4.0+cu124", "torchvision==0.19.0+cu121" } });
+    SHOW(new_vision);
+    CHECK(problems(new_vision).empty());
+    CHECK(finding(new_vision, "companion-cuda-minor")->message
+        == "torchvision 0.19.0+cu121 is built for CUDA 12.1 and torch 2.4.0 cu124 for CUDA 12.4: torchvision from "
+           "0.16 checks the CUDA major alone, and it loads");
 
-    // torchaudio's _check_cuda_version compares major and minor (autocut#106: 'PyTorch has CUDA version 11.8
-    // whereas TorchAudio has CUDA version 11.7')
+    // torchaudio's _check_cuda_version, from 0.13, compares major and minor (autocut#106: 'PyTorch has CUDA
+    // version 11.8 whereas TorchAudio has CUDA version 11.7'); before 0.13 it checked nothing
     Report audio = check({ .frameworks = { "torch==2.0.1+cu118", "torchaudio==2.0.2+cu117" } });
     SHOW(audio);
     CHECK(problems(audio) == Codes { "companion-cuda-mismatch" });
     CHECK(finding(audio, "companion-cuda-mismatch")->message
-        == "torchaudio 2.0.2+cu117 is built for CUDA 11.7 and torch 2.0.1 cu118 for CUDA 11.8: torchaudio refuses, "
-           "on import, a torch compiled for another CUDA minor");
+        == "torchaudio 2.0.2+cu117 is built for CUDA 11.7 and torch 2.0.1 cu118 for CUDA 11.8: torchaudio 2.0.2 "
+           "refuses, on import, a torch compiled for another CUDA minor");
     CHECK_THAT(finding(audio, "companion-cuda-mismatch")->why, Contains("src/torchaudio/_extension/utils.py"));
+    Report unchecked = check({ .frameworks = { "torch==1.12.1+cu116", "torchaudio==0.12.1+cu113" } });
+    SHOW(unchecked);
+    CHECK(problems(unchecked).empty());
+    CHECK(finding(unchecked, "companion-cuda-unchecked")->verdict == Verdict::unknown);
 
     Report cpu = check({ .frameworks = { "torch==2.1.2+cu121", "torchvision==0.16.2+cpu" } });
     CHECK(problems(cpu) == Codes { "companion-cpu-build" });
