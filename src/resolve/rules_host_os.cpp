@@ -2,53 +2,50 @@
 
 namespace dlenv::resolve {
 
-const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework)
-{
-    if (framework == Framework::torch && matrix.torch_windows())
-        return &*matrix.torch_windows();
-    if (framework == Framework::tensorflow && matrix.tensorflow_windows())
-        return &*matrix.tensorflow_windows();
-    if (framework == Framework::jax && matrix.jax_windows())
-        return &*matrix.jax_windows();
-    return nullptr;
-}
-
-const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, Framework framework)
-{
-    if (framework == Framework::torch && matrix.torch_macos())
-        return &*matrix.torch_macos();
-    if (framework == Framework::tensorflow && matrix.tensorflow_macos())
-        return &*matrix.tensorflow_macos();
-    if (framework == Framework::jax && matrix.jax_macos())
-        return &*matrix.jax_macos();
-    return nullptr;
-}
-
-bool has_macos_cuda(const matrix::Matrix& matrix, const FrameworkBuild& build)
-{
-    const auto* macos = macos_gpu_support(matrix, build.framework);
-    const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
-    return !macos || (macos->cuda_through && !(*macos->cuda_through < release));
-}
-
 namespace {
+
+// The block of one framework's file, of the three that have one; null where it has none.
+template <typename Block>
+const Block* framework_block(Framework framework, const std::optional<Block>& torch,
+    const std::optional<Block>& tensorflow, const std::optional<Block>& jax)
+{
+    const std::optional<Block>* block = framework == Framework::torch ? &torch
+        : framework == Framework::tensorflow                          ? &tensorflow
+        : framework == Framework::jax                                 ? &jax
+                                                                      : nullptr;
+    return block && *block ? &**block : nullptr;
+}
 
 // A framework's macOS wheels are CPU (or Metal) builds, TensorFlow's from 1.2.
 void fail_no_macos_cuda(const FrameworkBuild& build, const matrix::MacosGpuSupport& macos, Report& report)
 {
     const std::string framework = build.package();
-    const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
     report.add(Verdict::fail, "framework-no-macos-gpu",
-        framework + " " + release.public_str() + " has no CUDA on macOS: " + framework
-            + "'s macOS wheels are CPU builds"
+        framework + " " + build.release() + " has no CUDA on macOS: " + framework + "'s macOS wheels are CPU builds"
             + (macos.cuda_through ? " after " + macos.cuda_through->public_str() : std::string())
             + ", so it sees no NVIDIA GPU there",
         macos.provenance.cite());
-    report.suggest("run " + framework + " " + release.public_str()
+    report.suggest("run " + framework + " " + build.release()
         + " on Linux with an NVIDIA GPU (or in dlenv's Linux image); on macOS it runs on the CPU");
 }
 
 } // namespace
+
+const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework)
+{
+    return framework_block(framework, matrix.torch_windows(), matrix.tensorflow_windows(), matrix.jax_windows());
+}
+
+const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, Framework framework)
+{
+    return framework_block(framework, matrix.torch_macos(), matrix.tensorflow_macos(), matrix.jax_macos());
+}
+
+bool has_macos_cuda(const matrix::Matrix& matrix, const FrameworkBuild& build)
+{
+    const auto* macos = macos_gpu_support(matrix, build.framework);
+    return !macos || (macos->cuda_through && !(*macos->cuda_through < Pep440Version::parse(build.release())));
+}
 
 bool check_host_os(const Context& ctx, Report& report)
 {
