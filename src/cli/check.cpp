@@ -90,7 +90,7 @@ void register_check(CLI::App& app, Options& options, int& exit_code)
     cmd->add_option("--python", args->python, "Python version; X.Yt for CPython's free-threaded build")
         ->type_name("X.Y[t]");
     cmd->add_option("--os", args->os,
-           "Where the framework runs: linux (the default; where dlenv's images run), windows (native Windows) or "
+           "Where the framework runs: linux (the default; where dlenv's images run), windows (native Windows), "
            "wsl2 (WSL 2 on Windows, whose driver is the Windows host's) or macos")
         ->type_name("linux|windows|wsl2|macos");
     cmd->add_flag("--forward-compat", args->forward_compat,

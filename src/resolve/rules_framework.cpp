@@ -216,8 +216,6 @@ std::string host_cuda_extra(const matrix::JaxBuild& build)
     return build.pip_cuda || build.extra.empty() ? build.local_extra : build.extra;
 }
 
-// An extra that loads the CUDA installed on the host (jax[cuda12_local], or any before 0.4.7)
-// needs one in its build's range: name the release's build that fits, else the range.
 // ptxas releases XLA knows to miscompile its code, and warns of at run time: before 11.1 on every
 // GPU (its asm_compiler.cc: "ptxas before 11.1 is known to miscompile XLA code, leading to
 // incorrect results or invalid-address errors", jax#10083), and 12.x before 12.6.3 on compute
@@ -229,17 +227,22 @@ struct PtxasMiscompile {
     std::string_view source;
 };
 
-const PtxasMiscompile k_ptxas_miscompiles[] = {
-    { CudaVersion::parse("1.0"), CudaVersion::parse("11.1"), std::nullopt,
-        "https://github.com/jax-ml/jax/issues/10083" },
-    { CudaVersion::parse("12.0"), CudaVersion::parse("12.6.3"), ComputeCapability::parse("9.0"),
-        "https://github.com/openxla/xla/pull/19927" },
-};
+// Parsed on first use, not at every start-up.
+const std::vector<PtxasMiscompile>& ptxas_miscompiles()
+{
+    static const std::vector<PtxasMiscompile> known {
+        { CudaVersion::parse("1.0"), CudaVersion::parse("11.1"), std::nullopt,
+            "https://github.com/jax-ml/jax/issues/10083" },
+        { CudaVersion::parse("12.0"), CudaVersion::parse("12.6.3"), ComputeCapability::parse("9.0"),
+            "https://github.com/openxla/xla/pull/19927" },
+    };
+    return known;
+}
 
 // A JAX build that loads the host's CUDA compiles its kernels with that toolkit's ptxas.
 void check_jax_host_ptxas(const Context& ctx, const CudaVersion& host, Report& report)
 {
-    for (const auto& known : k_ptxas_miscompiles) {
+    for (const auto& known : ptxas_miscompiles()) {
         if (host < known.from || !(host < known.below))
             continue;
         std::vector<std::string> hit;
@@ -264,6 +267,8 @@ void check_jax_host_ptxas(const Context& ctx, const CudaVersion& host, Report& r
     }
 }
 
+// An extra that loads the CUDA installed on the host (jax[cuda12_local], or any before 0.4.7)
+// needs one in its build's range: name the release's build that fits, else the range.
 void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
@@ -573,11 +578,11 @@ void check_pip_extra_issues(
     const std::string installed = extra + "==" + build.release();
     // TensorFlow's extra installs from PyPI; JAX's before 0.4.26 from JAX's own wheel page
     const std::string index = build.framework == Framework::tensorflow ? " from PyPI" : "";
+    // a cuDNN of the build's major named beside it is one pinned below the major pip would take
+    const bool cudnn_pinned = ctx.query.cudnn && build.cudnn && ctx.query.cudnn->major() == build.cudnn->major();
     for (const auto& issue : issues) {
         if (!hits(issue, build, ctx.query.python))
             continue;
-        // a cuDNN of the build's major named beside it is one pinned below the major pip would take
-        const bool cudnn_pinned = ctx.query.cudnn && build.cudnn && ctx.query.cudnn->major() == build.cudnn->major();
         if (issue.kind == matrix::PipExtraIssue::Kind::library_too_new && cudnn_pinned)
             continue;
         const std::string use_fixed = issue.fixed_in ? "use " + extra + "==" + issue.fixed_in->public_str() : "";

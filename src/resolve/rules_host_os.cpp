@@ -61,8 +61,7 @@ bool check_host_os(const Context& ctx, Report& report)
         return true;
     const matrix::WindowsGpuSupport& windows = *known;
     const std::string framework = build.package();
-    const Pep440Version release = build.version ? *build.version : Pep440Version::parse(build.line);
-    const std::string name = framework + " " + release.public_str();
+    const std::string name = framework + " " + build.release();
 
     if (ctx.query.os == HostOs::windows_wsl2) {
         if (windows.wsl2_experimental.value_or(false))
@@ -93,8 +92,8 @@ bool check_host_os(const Context& ctx, Report& report)
             "pip's " + name + " from PyPI is the CPU build on native Windows: judged as the " + build.variant
                 + " build, which installs from " + index,
             windows.provenance.cite());
-        report.suggest("on native Windows install " + framework + " " + release.public_str() + " with --index-url "
-            + index + ", or name its build (" + framework + "==" + release.public_str() + "+" + build.variant + ")");
+        report.suggest("on native Windows install " + name + " with --index-url " + index + ", or name its build ("
+            + framework + "==" + build.release() + "+" + build.variant + ")");
     }
     return true;
 }
