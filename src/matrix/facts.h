@@ -503,22 +503,37 @@ struct JaxRelease {
     bool operator==(const JaxRelease&) const = default;
 };
 
+// A jax release and the jaxlib release a table pairs it with.
+struct JaxJaxlibPair {
+    Pep440Version jax;
+    Pep440Version jaxlib;
+
+    bool operator==(const JaxJaxlibPair&) const = default;
+};
+
 // The oldest jaxlib each jax release imports (jax/version.py's _minimum_jaxlib_version): jax
 // refuses an older one at import.
 struct MinimumJaxlib {
-    struct Row {
-        Pep440Version jax; // from this release on, to the next row
-        Pep440Version jaxlib;
-
-        bool operator==(const Row&) const = default;
-    };
-    std::vector<Row> rows; // by jax release, oldest first
+    std::vector<JaxJaxlibPair> rows; // from each row's jax release on, to the next row; oldest first
     Provenance provenance;
 
     // The oldest jaxlib `jax` imports; none: the release is older than every row.
     std::optional<Pep440Version> for_jax(const Pep440Version& jax) const;
 
     bool operator==(const MinimumJaxlib&) const = default;
+};
+
+// The jax releases published without a jaxlib of their number (patch releases of jax alone,
+// 0.4.37 and 0.5.2), each with the jaxlib its extras install (setup.py's
+// _current_jaxlib_version at the release's tag).
+struct JaxAloneReleases {
+    std::vector<JaxJaxlibPair> rows; // oldest first
+    Provenance provenance;
+
+    // The row of `jax`; none: jaxlib has a release of its number.
+    const JaxJaxlibPair* find(const Pep440Version& jax) const;
+
+    bool operator==(const JaxAloneReleases&) const = default;
 };
 
 // Where a framework's CUDA builds run on Windows (the "windows" block of its file): on native

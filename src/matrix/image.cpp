@@ -18,8 +18,8 @@ struct MatrixFields {
         a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases, m.m_architectures,
             m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_torch_aarch64, m.m_torchaudio_stable_abi,
             m.m_torch_capability_range_warning, m.m_torch_windows, m.m_tensorflow, m.m_jax, m.m_tensorflow_windows,
-            m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos, m.m_jax_macos, m.m_minimum_jaxlib, m.m_gpus,
-            m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
+            m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos, m.m_jax_macos, m.m_minimum_jaxlib,
+            m.m_jax_alone_releases, m.m_gpus, m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
     }
 };
 
@@ -91,8 +91,9 @@ template <typename A> void fields(A& a, JaxRelease& r)
     a(r.line, r.versions, r.jax_versions, r.python, r.python_free_threaded, r.builds, r.extra_aliases, r.blackwell,
         r.provenance);
 }
-template <typename A> void fields(A& a, MinimumJaxlib::Row& r) { a(r.jax, r.jaxlib); }
+template <typename A> void fields(A& a, JaxJaxlibPair& r) { a(r.jax, r.jaxlib); }
 template <typename A> void fields(A& a, MinimumJaxlib& r) { a(r.rows, r.provenance); }
+template <typename A> void fields(A& a, JaxAloneReleases& r) { a(r.rows, r.provenance); }
 template <typename A> void fields(A& a, WindowsGpuSupport& r)
 {
     a(r.native_gpu, r.native_gpu_through, r.pypi_cpu_only, r.wsl2_experimental, r.pip_extra_linux_only, r.provenance);

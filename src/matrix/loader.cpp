@@ -74,13 +74,16 @@ public:
             m.m_tensorflow_macos = read_macos(doc);
         });
         read(files, "jax.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "windows", "macos", "minimum_jaxlib", "releases" });
+            doc.allow_only(
+                { "format", "sources", "windows", "macos", "minimum_jaxlib", "jax_alone_releases", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_jax.push_back(read_jax(row));
             m.m_jax_windows = read_windows(doc);
             m.m_jax_macos = read_macos(doc);
             if (auto minimum = doc.find("minimum_jaxlib"))
                 m.m_minimum_jaxlib = read_minimum_jaxlib(*minimum);
+            if (auto alone = doc.find("jax_alone_releases"))
+                m.m_jax_alone_releases = read_jax_alone_releases(*alone);
         });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
         read_rows(files, "driver_releases.json", "branches", m.m_driver_releases,
@@ -445,17 +448,34 @@ private:
             list<ComputeCapability>(code->at("ptx")), provenance(*code) };
     }
 
+    // A table's rows of a jax release and a jaxlib release, by jax release, oldest first.
+    std::vector<JaxJaxlibPair> read_jax_jaxlib_rows(const JsonReader& table) const
+    {
+        table.allow_only({ "rows", "note", "source", "confidence" });
+        std::vector<JaxJaxlibPair> out;
+        for (const auto& row : table.at("rows").items()) {
+            row.allow_only({ "jax", "jaxlib" });
+            JaxJaxlibPair read { row.at("jax").as<Pep440Version>(), row.at("jaxlib").as<Pep440Version>() };
+            if (!out.empty() && !(out.back().jax < read.jax))
+                row.at("jax").fail("rows out of order", "list the jax releases oldest first, each once");
+            out.push_back(read);
+        }
+        return out;
+    }
+
     MinimumJaxlib read_minimum_jaxlib(const JsonReader& minimum) const
     {
-        minimum.allow_only({ "rows", "note", "source", "confidence" });
-        MinimumJaxlib out { {}, provenance(minimum) };
-        for (const auto& row : minimum.at("rows").items()) {
-            row.allow_only({ "jax", "jaxlib" });
-            MinimumJaxlib::Row read { row.at("jax").as<Pep440Version>(), row.at("jaxlib").as<Pep440Version>() };
-            if (!out.rows.empty() && !(out.rows.back().jax < read.jax))
-                row.at("jax").fail("rows out of order", "list the jax releases oldest first, each once");
-            out.rows.push_back(read);
-        }
+        return { read_jax_jaxlib_rows(minimum), provenance(minimum) };
+    }
+
+    JaxAloneReleases read_jax_alone_releases(const JsonReader& alone) const
+    {
+        JaxAloneReleases out { read_jax_jaxlib_rows(alone), provenance(alone) };
+        const auto rows = alone.at("rows").items();
+        for (std::size_t i = 0; i < out.rows.size(); ++i)
+            if (!(out.rows[i].jaxlib < out.rows[i].jax))
+                rows[i].at("jaxlib").fail("not older than the row's jax " + out.rows[i].jax.public_str(),
+                    "name the older jaxlib the release's extras install (setup.py's _current_jaxlib_version)");
         return out;
     }
 

@@ -40,6 +40,12 @@ std::optional<Pep440Version> MinimumJaxlib::for_jax(const Pep440Version& jax) co
     return minimum;
 }
 
+const JaxJaxlibPair* JaxAloneReleases::find(const Pep440Version& jax) const
+{
+    auto row = std::find_if(rows.begin(), rows.end(), [&](const JaxJaxlibPair& r) { return r.jax == jax; });
+    return row == rows.end() ? nullptr : &*row;
+}
+
 std::string_view to_string(GpuSegment segment)
 {
     switch (segment) {

@@ -64,6 +64,10 @@ public:
     const std::optional<MacosGpuSupport>& tensorflow_macos() const { return m_tensorflow_macos; }
     const std::optional<MacosGpuSupport>& jax_macos() const { return m_jax_macos; }
     const std::optional<MinimumJaxlib>& minimum_jaxlib() const { return m_minimum_jaxlib; } // none: not on record
+    const std::optional<JaxAloneReleases>& jax_alone_releases() const
+    {
+        return m_jax_alone_releases;
+    } // none: not on record
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
     const std::vector<CudaComponents>& cuda_components() const { return m_cuda_components; }
@@ -121,6 +125,7 @@ private:
     std::optional<MacosGpuSupport> m_tensorflow_macos;
     std::optional<MacosGpuSupport> m_jax_macos;
     std::optional<MinimumJaxlib> m_minimum_jaxlib;
+    std::optional<JaxAloneReleases> m_jax_alone_releases;
     std::vector<Gpu> m_gpus;
     std::vector<NvidiaImageRelease> m_nvidia_images;
     std::vector<CudaComponents> m_cuda_components;

@@ -235,7 +235,7 @@ void check_jaxlib_pairing(const matrix::Matrix& matrix, const Query& query, Repo
         minimum->provenance.cite());
     // the first jax release that needs a newer jaxlib than the one asked for
     const auto first_refusing = std::find_if(minimum->rows.begin(), minimum->rows.end(),
-        [&](const matrix::MinimumJaxlib::Row& row) { return jaxlib_version < row.jaxlib; });
+        [&](const matrix::JaxJaxlibPair& row) { return jaxlib_version < row.jaxlib; });
     report.suggest("use jaxlib " + oldest->public_str() + " or newer with jax " + jax->version + ", or a jax before "
         + first_refusing->jax.public_str() + " with jaxlib " + jaxlib->version);
 }

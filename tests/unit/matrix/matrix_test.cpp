@@ -363,6 +363,15 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             [](nlohmann::json& d) { d["minimum_jaxlib"]["rows"][1]["jax"] = "0.1.40"; },
             "m/jax.json: minimum_jaxlib.rows[1].jax: rows out of order",
             "list the jax releases oldest first, each once" },
+        { "a jax release published alone with a jaxlib not older than itself", "jax.json",
+            [](nlohmann::json& d) { d["jax_alone_releases"]["rows"][0]["jaxlib"] = "0.4.5"; },
+            "m/jax.json: jax_alone_releases.rows[0].jaxlib: not older than the row's jax 0.4.5",
+            "name the older jaxlib the release's extras install (setup.py's _current_jaxlib_version)" },
+        { "a misspelt field in a jax release published alone", "jax.json",
+            [](nlohmann::json& d) {
+                d["jax_alone_releases"]["rows"][0] = { { "jax", "0.4.5" }, { "jaxlibb", "0.4.4" } };
+            },
+            "m/jax.json: jax_alone_releases.rows[0].jaxlibb: unknown field", "did you mean \"jaxlib\"?" },
         { "a start-up capability warning that ends before it starts", "torch.json",
             [](nlohmann::json& d) { d["capability_range_warning"]["until"] = "2.9"; },
             "m/torch.json: capability_range_warning.until: a range that ends where it starts, or before",

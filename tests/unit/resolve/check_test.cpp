@@ -1032,6 +1032,29 @@ TEST_CASE("jax refuses a jaxlib newer than itself, or older than its minimum", "
     CHECK(has_code(check({ .frameworks = { "jax==0.4.38", "jaxlib==0.4.36" } }), "jaxlib-older-than-jax-needs"));
 }
 
+TEST_CASE("a jaxlib of a release jax published alone names no wheel", "[resolve][jax]")
+{
+    // jax 0.5.2 "Patch release of 0.5.1": its setup.py pins jaxlib 0.5.1 (PennyLaneAI/catalyst#1681:
+    // "jaxlib does not ship wheels for 0.5.2")
+    Error e = error_of({ .frameworks = { "jaxlib==0.5.2" } });
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message()
+        == "jaxlib==0.5.2: jaxlib 0.5.2 was never published: jax 0.5.2 was released alone, and its extras install "
+           "jaxlib 0.5.1");
+    CHECK(e.hint() == "pin jaxlib==0.5.1 with jax==0.5.2, or name jax alone");
+    // with a CUDA label, and before 0.4.26, as well: jax 0.4.8 was published without jaxlib 0.4.8
+    CHECK(error_of({ .frameworks = { "jaxlib==0.4.8+cuda12.cudnn88" } }).message()
+        == "jaxlib==0.4.8+cuda12.cudnn88: jaxlib 0.4.8 was never published: jax 0.4.8 was released alone, and its "
+           "extras install jaxlib 0.4.7");
+    // the jax release itself, and jaxlib 0.5.1 beside it, are what pip installs
+    CHECK(check({ .frameworks = { "jax[cuda12]==0.5.2" } }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "jax==0.5.2", "jaxlib==0.5.1" } }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "jaxlib==0.5.1" } }).verdict() == Verdict::ok);
+    CHECK(error_of({ .frameworks = { "jax==0.4.37", "jaxlib==0.4.37" } }).message()
+        == "jaxlib==0.4.37: jaxlib 0.4.37 was never published: jax 0.4.37 was released alone, and its extras "
+           "install jaxlib 0.4.36");
+}
+
 TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[resolve][jax]")
 {
     Error e = error_of({ .frameworks = { "jax[cuda11_pip]==0.4.20" }, .cuda = "12.2" });
