@@ -140,6 +140,13 @@ std::string take_extra(std::string_view text, std::string& name)
     return extra;
 }
 
+// Apple's Metal plugins run a framework on a Mac's own GPU, which no CUDA stack involves:
+// named, they are told apart from a misspelt framework.
+std::string_view metal_plugin_of(std::string_view name)
+{
+    return name == "tensorflow-metal" ? "tensorflow" : name == "jax-metal" ? "jax" : "";
+}
+
 } // namespace
 
 FrameworkRequest FrameworkRequest::parse(std::string_view text)
@@ -163,6 +170,12 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
         : is_conda_torch(name)                                 ? std::string(to_string(Framework::torch))
                                                                : name;
     auto it = std::find(names.begin(), names.end(), read_as);
+    if (const std::string framework(it == names.end() ? metal_plugin_of(name) : ""); !framework.empty())
+        throw Error(ErrorCode::invalid_input,
+            name + " is Apple's Metal plugin for " + framework + ", which runs it on a Mac's GPU: dlenv checks NVIDIA "
+                + "CUDA stacks",
+            "check " + framework + " itself (--framework " + framework + "==VERSION --os macos); which " + framework
+                + " releases the plugin supports is Apple's to say");
     if (it == names.end()) {
         auto near = closest_matches(name, names, 1);
         throw Error(ErrorCode::invalid_input, "unknown framework '" + name + "'",

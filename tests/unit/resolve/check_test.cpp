@@ -823,6 +823,17 @@ TEST_CASE("framework requests are NAME==VERSION for a framework dlenv knows", "[
             "write NAME[EXTRA]==VERSION, e.g. tensorflow[and-cuda]==2.16 or jax[cuda12]==0.4.31" },
         { "jax[]==0.4.31", "'jax[]==0.4.31' does not name one pip extra",
             "write NAME[EXTRA]==VERSION, e.g. tensorflow[and-cuda]==2.16 or jax[cuda12]==0.4.31" },
+        // tensorflow/tensorflow#84167: tensorflow-metal 1.1.0 beside tensorflow 2.18 on an Apple M2 Max
+        { "tensorflow-metal==1.1.0",
+            "tensorflow-metal is Apple's Metal plugin for tensorflow, which runs it on a Mac's GPU: dlenv checks "
+            "NVIDIA CUDA stacks",
+            "check tensorflow itself (--framework tensorflow==VERSION --os macos); which tensorflow releases the "
+            "plugin supports is Apple's to say" },
+        { "jax-metal",
+            "jax-metal is Apple's Metal plugin for jax, which runs it on a Mac's GPU: dlenv checks NVIDIA CUDA "
+            "stacks",
+            "check jax itself (--framework jax==VERSION --os macos); which jax releases the plugin supports is Apple's "
+            "to say" },
     }));
     CAPTURE(text);
     try {
