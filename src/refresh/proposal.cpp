@@ -25,6 +25,7 @@ Proposal propose(
     add_torch(docs, matrix, published, proposal);
     add_toolkits(docs, published, proposal);
     add_tensorflow(docs, matrix, published, proposal);
+    add_jax_alone(docs, matrix, published, proposal);
     report_unlisted(matrix, published, proposal);
     for (const auto& [name, text] : docs.changed())
         proposal.files[name] = text;

@@ -76,6 +76,51 @@ void add_tensorflow(Documents& docs, const matrix::Matrix& matrix, const Publish
         "a row per line (CUDA, cuDNN, Python from the tested build configurations)", proposal);
 }
 
+void add_jax_alone(Documents& docs, const matrix::Matrix& matrix, const Published& published, Proposal& proposal)
+{
+    const auto& jaxlib = releases_of(published, "jaxlib");
+    if (jaxlib.empty())
+        return; // jaxlib's releases were not read: nothing says which jax releases lack one
+    const auto& alone = matrix.jax_alone_releases();
+    // the jax releases of the rows whose jax and jaxlib share their numbers (0.4.0 on)
+    std::vector<Pep440Version> shared;
+    for (const auto& release : matrix.jax_releases())
+        if (!release.jax_versions)
+            shared.insert(shared.end(), release.versions.begin(), release.versions.end());
+    for (const auto& version : releases_of(published, "jax")) {
+        if (std::find(shared.begin(), shared.end(), version) == shared.end()
+            || std::find(jaxlib.begin(), jaxlib.end(), version) != jaxlib.end() || (alone && alone->find(version)))
+            continue;
+        std::optional<Pep440Version> installs; // the newest jaxlib before it
+        for (const auto& v : jaxlib)
+            if (v < version && (!installs || *installs < v))
+                installs = v;
+        if (!installs)
+            continue;
+        Json& doc = docs.edit("jax.json");
+        std::vector<std::string> sources;
+        for (const std::string project : { "jax", "jaxlib" })
+            sources.push_back(docs.cite("jax.json", source_key("PYPI_", project),
+                "PyPI JSON API of " + project + " (its releases), read by dlenv matrix refresh",
+                published.upstream.pypi + project + "/json"));
+        if (!doc.contains("jax_alone_releases"))
+            doc["jax_alone_releases"]
+                = { { "rows", Json::array() }, { "source", Json::array() }, { "confidence", "confirmed" } };
+        Json& table = doc["jax_alone_releases"];
+        Json& rows = table["rows"];
+        auto at = std::find_if(rows.begin(), rows.end(),
+            [&](const Json& row) { return version < Pep440Version::parse(row["jax"].get<std::string>()); });
+        rows.insert(at, Json { { "jax", version.public_str() }, { "jaxlib", installs->public_str() } });
+        for (const auto& key : sources)
+            if (std::find(table["source"].begin(), table["source"].end(), Json(key)) == table["source"].end())
+                table["source"].push_back(key);
+        proposal.changes.push_back({ "jax.json", "jax_alone_releases[jax=" + version.public_str() + "]", true,
+            "jaxlib " + installs->public_str() + ", the newest before it (PyPI has jax " + version.public_str()
+                + " and no jaxlib of its number)",
+            {} });
+    }
+}
+
 void report_unlisted(const matrix::Matrix& matrix, const Published& published, Proposal& proposal)
 {
     std::optional<Pep440Version> newest_jax;

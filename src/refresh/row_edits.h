@@ -45,6 +45,9 @@ std::string source_key(std::string_view prefix, std::string_view name);
 void add_torch(Documents& docs, const matrix::Matrix& matrix, const Published& published, Proposal& proposal);
 void add_toolkits(Documents& docs, const Published& published, Proposal& proposal);
 void add_tensorflow(Documents& docs, const matrix::Matrix& matrix, const Published& published, Proposal& proposal);
+// jax releases of the matrix's rows that PyPI has no jaxlib of, as rows of jax_alone_releases
+// with the newest jaxlib before each.
+void add_jax_alone(Documents& docs, const matrix::Matrix& matrix, const Published& published, Proposal& proposal);
 // Published jax, jaxlib and cuDNN releases newer than every row, which need hand rows.
 void report_unlisted(const matrix::Matrix& matrix, const Published& published, Proposal& proposal);
 

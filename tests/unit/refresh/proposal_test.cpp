@@ -158,6 +158,37 @@ TEST_CASE("a CUDA update release the matrix lacks is proposed without a driver, 
     CHECK(refreshed.first_toolkit(CudaVersion::parse("12.4"))->version.text() == "12.4.0");
 }
 
+TEST_CASE("a jax release PyPI has no jaxlib of is proposed as published alone, with the jaxlib before it", "[refresh]")
+{
+    // PyPI: jax 0.5.1, 0.5.2 and 0.5.3, jaxlib 0.5.1 and 0.5.3; the matrix without its rows
+    Files files = with_edit("jax.json", [](nlohmann::ordered_json& d) { d.erase("jax_alone_releases"); });
+    Published published = nothing_new();
+    published.pypi["jax"]
+        = { Pep440Version::parse("0.5.1"), Pep440Version::parse("0.5.2"), Pep440Version::parse("0.5.3") };
+    published.pypi["jaxlib"] = { Pep440Version::parse("0.5.1"), Pep440Version::parse("0.5.3") };
+    Proposal proposal = propose_on(files, published);
+    REQUIRE(proposal.changes.size() == 1);
+    CHECK(proposal.changes[0].file == "jax.json");
+    CHECK(proposal.changes[0].key == "jax_alone_releases[jax=0.5.2]");
+    CHECK(proposal.changes[0].summary
+        == "jaxlib 0.5.1, the newest before it (PyPI has jax 0.5.2 and no jaxlib of its number)");
+    CHECK(proposal.changes[0].hand_facts.empty());
+    CHECK(proposal.hand_rows.empty());
+    auto doc = nlohmann::ordered_json::parse(proposal.files.at("jax.json"));
+    CHECK(
+        doc["jax_alone_releases"]["rows"] == nlohmann::ordered_json::parse(R"([{"jax": "0.5.2", "jaxlib": "0.5.1"}])"));
+    CHECK(doc["jax_alone_releases"]["source"] == nlohmann::ordered_json::parse(R"(["PYPI_JAX", "PYPI_JAXLIB"])"));
+    CHECK(doc["sources"]["PYPI_JAXLIB"]["url"] == "http://127.0.0.1:1/pypi/jaxlib/json");
+    // the refreshed matrix refuses jaxlib 0.5.2 as the shipped one does
+    auto refreshed = matrix::Matrix::load(proposal.files, "refreshed");
+    REQUIRE(refreshed.jax_alone_releases());
+    CHECK(refreshed.jax_alone_releases()->find(Pep440Version::parse("0.5.2"))->jaxlib == Pep440Version::parse("0.5.1"));
+    // where the matrix has the row, or jaxlib's releases were not read, nothing is proposed
+    CHECK(propose_on(matrix::matrix_files({}), published).empty());
+    published.pypi.erase("jaxlib");
+    CHECK(propose_on(files, published).empty());
+}
+
 TEST_CASE("PyPI releases extend a known TensorFlow line, and newer lines, jax and cuDNN need hand rows", "[refresh]")
 {
     const auto& embedded = matrix::Matrix::embedded();
