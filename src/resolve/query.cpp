@@ -90,7 +90,34 @@ bool is_tensorflow_gpu(std::string_view name)
 
 // tensorflow-gpu is read as tensorflow of the same version: from 2.1 the two are one build
 // under two names, and before 2.1 the matrix's rows are the tensorflow-gpu builds (tensorflow
-// itself was the CPU one). From 2.12 the name does not install, which the check says.
+// itself was the CPU one). From 2.12 the name installs nothing.
+
+// PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a 2.12.0 that fails to install ("The
+// \"tensorflow-gpu\" package has been removed! Please install \"tensorflow\" instead. Other than
+// the name, the two packages have been identical since TensorFlow 2.1"), per
+// https://pypi.org/project/tensorflow-gpu/; `pip install tensorflow-gpu` picks that stub
+// (tensorflow#60886). tensorflow's 2.12 pre-releases were never published as tensorflow-gpu
+// (tensorflow#59720). From 2.14 pip brings CUDA with tensorflow[and-cuda]
+// (https://www.tensorflow.org/install/pip).
+constexpr std::string_view k_tensorflow_gpu_stub = "2.12.0";
+
+void refuse_retired_tensorflow_gpu(const std::string& version_text)
+{
+    const auto stub = Pep440Version::parse(k_tensorflow_gpu_stub);
+    const auto version = Pep440Version::parse(version_text);
+    if (Pep440Version::parse(version.base_str()) < stub)
+        return;
+    throw Error(ErrorCode::invalid_input,
+        "tensorflow-gpu==" + version_text + " does not install: the package was retired after 2.11, "
+            + (version == stub ? "and 2.12.0 is a stub whose install stops with \"The tensorflow-gpu package has been "
+                                 "removed\""
+                    : version < stub ? "and tensorflow's 2.12 pre-releases were never published under its name"
+                                     : "and its one later release, 2.12.0, is a stub whose install fails"),
+        "install tensorflow==" + version_text + ", the same GPU build under its own name"
+            + (version < Pep440Version::parse("2.14")
+                    ? std::string()
+                    : " (tensorflow[and-cuda]==" + version_text + " brings CUDA and cuDNN from pip)"));
+}
 
 // tf-nightly is the package of TensorFlow's nightly builds, each versioned as the release it
 // comes before (2.14.0.dev20230531): read as tensorflow of that pre-release.
@@ -188,7 +215,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.tensorflow_gpu = tensorflow_gpu;
     if (eq == std::string_view::npos && !tensorflow_nightly) { // the newest release: pip's answer to the name alone
         if (tensorflow_gpu)
-            request.version = k_tensorflow_gpu_stub;
+            refuse_retired_tensorflow_gpu(std::string(k_tensorflow_gpu_stub));
         return request;
     }
     const std::string version(eq == std::string_view::npos ? "" : text.substr(eq + 2));
@@ -203,6 +230,8 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
             "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
     request.version = parsed->public_str();
     request.local = parsed->local_str();
+    if (tensorflow_gpu)
+        refuse_retired_tensorflow_gpu(request.version);
     return request;
 }
 

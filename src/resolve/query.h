@@ -14,9 +14,6 @@ enum class Framework { torch, torchvision, torchaudio, tensorflow, jax };
 std::string_view to_string(Framework framework);
 bool is_companion(Framework framework); // torchvision and torchaudio go along with torch
 
-// PyPI's last tensorflow-gpu: a stub whose install fails, what pip installs for the name alone.
-inline constexpr std::string_view k_tensorflow_gpu_stub = "2.12.0";
-
 // "torch==2.1", "torch==2.1.2+cu118", "tensorflow[and-cuda]==2.16", "jax[cuda12]": a
 // framework, a version or release line (none: the newest release, as pip reads the name
 // alone), optionally the build's local label, which pins the CUDA variant, and the pip extra

@@ -295,44 +295,13 @@ void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Re
         + (jax.pip_cuda ? ", or use jax[" + jax.extra + "], whose pip wheels bring their CUDA" : ""));
 }
 
-// PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a 2.12.0 that fails to install ("The
-// \"tensorflow-gpu\" package has been removed! Please install \"tensorflow\" instead. Other than
-// the name, the two packages have been identical since TensorFlow 2.1"), per
-// https://pypi.org/project/tensorflow-gpu/; `pip install tensorflow-gpu` picks that stub
-// (tensorflow#60886). From 2.14 pip brings CUDA with tensorflow[and-cuda]
-// (https://www.tensorflow.org/install/pip). tensorflow's 2.12 pre-releases were never published
-// as tensorflow-gpu (tensorflow#59720).
-void check_retired_tensorflow_gpu(const FrameworkRequest& request, const Pep440Version& version, Report& report)
-{
-    const auto stub = Pep440Version::parse(k_tensorflow_gpu_stub);
-    if (Pep440Version::parse(version.base_str()) < stub)
-        return;
-    std::string named = "tensorflow-gpu==" + request.version;
-    report.add(Verdict::fail, "tensorflow-gpu-retired",
-        named + " does not install: the package was retired after 2.11, "
-            + (version == stub ? "and 2.12.0 is a stub whose install stops with \"The tensorflow-gpu package has been "
-                                 "removed\""
-                    : version < stub ? "and tensorflow's 2.12 pre-releases were never published under its name"
-                                     : "and its one later release, 2.12.0, is a stub whose install fails"),
-        "https://pypi.org/project/tensorflow-gpu/ | https://github.com/tensorflow/tensorflow/issues/60886"
-            + std::string(version < stub ? " | https://github.com/tensorflow/tensorflow/issues/59720" : ""));
-    report.suggest("install tensorflow==" + request.version + ", the same GPU build under its own name"
-        + (version < Pep440Version::parse("2.14")
-                ? std::string()
-                : " (tensorflow[and-cuda]==" + request.version + " brings CUDA and cuDNN from pip)"));
-}
-
 // Before 2.1 TensorFlow's GPU build is the tensorflow-gpu package and tensorflow the CPU one,
 // but for 1.15.0, whose tensorflow carried both (tensorflow#36347: "1.15.2 uses tensorflow_gpu
 // for GPU and tensorflow for CPU"). The rows are the GPU builds: say which package that is.
 void check_tensorflow_package(const FrameworkRequest& request, Report& report)
 {
     const auto version = Pep440Version::parse(request.version); // 1.15 reads as 1.15.0
-    if (request.tensorflow_gpu) {
-        check_retired_tensorflow_gpu(request, version, report);
-        return;
-    }
-    if (!(version < Pep440Version::parse("2.1")) || version == Pep440Version::parse("1.15.0"))
+    if (request.tensorflow_gpu || !(version < Pep440Version::parse("2.1")) || version == Pep440Version::parse("1.15.0"))
         return;
     report.add(Verdict::ok, "tensorflow-cpu-package",
         "before 2.1 the tensorflow package is the CPU build: " + request.text()

@@ -903,10 +903,10 @@ TEST_CASE("tf-nightly is read as the tensorflow pre-release its version names, a
     }
 }
 
-TEST_CASE("tensorflow-gpu from 2.12 does not install, and the check says to name tensorflow", "[resolve]")
+TEST_CASE("tensorflow-gpu from 2.12 names no build: the request is refused, saying to name tensorflow", "[resolve]")
 {
     // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a 2.12.0 stub that fails to install
-    auto [text, message, suggestion] = GENERATE(table<std::string, std::string, std::string>({
+    auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
         { "tensorflow-gpu==2.12.0",
             "tensorflow-gpu==2.12.0 does not install: the package was retired after 2.11, and 2.12.0 is a stub "
             "whose install stops with \"The tensorflow-gpu package has been removed\"",
@@ -921,29 +921,20 @@ TEST_CASE("tensorflow-gpu from 2.12 does not install, and the check says to name
             "tensorflow-gpu==2.12.0 does not install: the package was retired after 2.11, and 2.12.0 is a stub "
             "whose install stops with \"The tensorflow-gpu package has been removed\"",
             "install tensorflow==2.12.0, the same GPU build under its own name" },
+        // tensorflow#59720: 'PyPi lists the tensorflow==2.12.0rc0 package, but not ... tensorflow-gpu==2.12.0rc0'
+        { "tensorflow-gpu==2.12.0rc0",
+            "tensorflow-gpu==2.12.0rc0 does not install: the package was retired after 2.11, and tensorflow's 2.12 "
+            "pre-releases were never published under its name",
+            "install tensorflow==2.12.0rc0, the same GPU build under its own name" },
     }));
     CAPTURE(text);
-    Report r = check({ .frameworks = { text } });
-    CHECK(problems(r) == Codes { "tensorflow-gpu-retired" });
-    CHECK(r.verdict() == Verdict::fail);
-    CHECK(finding(r, "tensorflow-gpu-retired")->message == message);
-    CHECK(r.suggestions.front() == suggestion);
-    CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==2.11.0" } }), "tensorflow-gpu-retired"));
-    CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==2.11.0rc2" } }), "tensorflow-gpu-retired"));
-}
-
-TEST_CASE("tensorflow's 2.12 pre-releases were never published as tensorflow-gpu", "[resolve]")
-{
-    // tensorflow#59720: 'PyPi lists the tensorflow==2.12.0rc0 package, but not ... tensorflow-gpu==2.12.0rc0'
-    Report r = check({ .frameworks = { "tensorflow-gpu==2.12.0rc0" } });
-    SHOW(r);
-    CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "framework-pre-release", "tensorflow-gpu-retired" });
-    CHECK(finding(r, "tensorflow-gpu-retired")->message
-        == "tensorflow-gpu==2.12.0rc0 does not install: the package was retired after 2.11, and tensorflow's 2.12 "
-           "pre-releases were never published under its name");
-    CHECK_THAT(finding(r, "tensorflow-gpu-retired")->why, Contains("tensorflow/issues/59720"));
-    CHECK(suggests(r, "install tensorflow==2.12.0rc0, the same GPU build under its own name"));
+    Error e = error_of({ .frameworks = { text } });
+    CHECK(e.code() == ErrorCode::invalid_input);
+    CHECK(e.message() == message);
+    CHECK(e.hint() == hint);
+    // the releases before it are tensorflow's GPU builds under the old name
+    CHECK(check({ .frameworks = { "tensorflow-gpu==2.11.0" } }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "tensorflow-gpu==2.11.0rc2" } }).verdict() == Verdict::warn);
 }
 
 TEST_CASE("TensorFlow 1.0 to 1.4 are CUDA 8 builds, with cuDNN 5.1 and then 6", "[resolve]")
