@@ -186,10 +186,13 @@ std::vector<FrameworkRequest> primaries(const Query& query)
             continue;
         }
         // jax and jaxlib are one framework, as its two packages: the CUDA build is jaxlib's,
-        // whose version may trail jax's (jax 0.3.16 on jaxlib 0.3.15)
+        // whose version may trail jax's (jax 0.3.16 on jaxlib 0.3.15); at the same version a
+        // jax extra names it (jax[cuda12]==0.9.0.1 beside jaxlib==0.9.0.1)
         if (same->jaxlib != request.jaxlib) {
-            if (request.jaxlib)
-                *same = request;
+            const FrameworkRequest& jax = request.jaxlib ? *same : request;
+            const FrameworkRequest& jaxlib = request.jaxlib ? request : *same;
+            bool extra_names_build = !jax.extra.empty() && jaxlib.local.empty() && jax.version == jaxlib.version;
+            *same = extra_names_build ? jax : jaxlib;
             continue;
         }
         if (same->version != request.version)

@@ -1034,6 +1034,26 @@ TEST_CASE("jax refuses a jaxlib newer than itself, or older than its minimum", "
     CHECK(has_code(check({ .frameworks = { "jax==0.4.38", "jaxlib==0.4.36" } }), "jaxlib-older-than-jax-needs"));
 }
 
+TEST_CASE("jax's extra names the build of the jaxlib of its version beside it", "[resolve][jax]")
+{
+    // jax[cuda12] with jaxlib of the same release is the CUDA 12 build, not the release's
+    // default CUDA 13 one, which would ask for driver 580
+    Report r = check({ .frameworks = { "jax[cuda12]==0.9.0", "jaxlib==0.9.0" }, .driver = "570.133.07" });
+    CHECK(
+        finding(r, "framework-build")->message == "jax[cuda12]==0.9.0 runs as jax 0.9.0 cuda12: CUDA 12.1, cuDNN 9.8");
+    CHECK_FALSE(has_code(r, "driver-too-old"));
+    // an extra the release lacks is jax's to answer for
+    CHECK(error_of({ .frameworks = { "jax[cuda99]==0.9.0", "jaxlib==0.9.0" } }).message()
+        == "jax[cuda99]==0.9.0: jax 0.9.0 has no extra 'cuda99'");
+    // a labelled jaxlib names its build itself, and a jaxlib of another version is the build
+    CHECK(finding(check({ .frameworks = { "jax[cuda12_pip]==0.4.20", "jaxlib==0.4.20+cuda11.cudnn86" } }),
+              "framework-build")
+              ->message
+        == "jaxlib==0.4.20+cuda11.cudnn86 runs as jaxlib 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6");
+    CHECK(finding(check({ .frameworks = { "jax[cuda]==0.3.16", "jaxlib==0.3.15" } }), "framework-build")
+              ->message.starts_with("jaxlib==0.3.15 runs as jaxlib 0.3.15"));
+}
+
 TEST_CASE("a jaxlib of a release jax published alone names no wheel", "[resolve][jax]")
 {
     // jax 0.5.2 "Patch release of 0.5.1": its setup.py pins jaxlib 0.5.1 (PennyLaneAI/catalyst#1681:
