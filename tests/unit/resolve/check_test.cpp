@@ -1054,6 +1054,18 @@ TEST_CASE("jax's extra names the build of the jaxlib of its version beside it", 
               ->message.starts_with("jaxlib==0.3.15 runs as jaxlib 0.3.15"));
 }
 
+TEST_CASE("jax 0.8.3 and 0.9.0.1, tagged and published without a CHANGELOG entry, are releases", "[resolve][jax]")
+{
+    // ma-gilles/recovar#64 pins jax, jaxlib and the CUDA 12 plugin at 0.9.0.1
+    Report r = check({ .frameworks = { "jax==0.9.0.1", "jaxlib==0.9.0.1" } });
+    CHECK(r.verdict() == Verdict::ok);
+    CHECK(finding(r, "framework-build")->message
+        == "jaxlib==0.9.0.1 runs as jaxlib 0.9.0.1 cuda13: CUDA 13.0, cuDNN 9.12.0.46");
+    CHECK(check({ .frameworks = { "jax[cuda12]==0.8.3", "jaxlib==0.8.3" } }).verdict() == Verdict::ok);
+    // jax/version.py at jax-v0.9.0.1: its minimum jaxlib is its own
+    CHECK(has_code(check({ .frameworks = { "jax==0.9.0.1", "jaxlib==0.9.0" } }), "jaxlib-older-than-jax-needs"));
+}
+
 TEST_CASE("a jaxlib of a release jax published alone names no wheel", "[resolve][jax]")
 {
     // jax 0.5.2 "Patch release of 0.5.1": its setup.py pins jaxlib 0.5.1 (PennyLaneAI/catalyst#1681:
