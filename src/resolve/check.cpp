@@ -176,8 +176,11 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 std::vector<FrameworkRequest> primaries(const Query& query)
 {
     std::vector<FrameworkRequest> out;
+    const FrameworkRequest* plugin = nullptr; // its version is checked against jaxlib's
     for (const auto& request : query.frameworks) {
-        if (is_companion(request.framework))
+        if (!request.jax_plugin.empty())
+            plugin = &request;
+        if (is_companion(request.framework) || plugin == &request)
             continue;
         auto same = std::find_if(out.begin(), out.end(),
             [&](const FrameworkRequest& other) { return other.framework == request.framework; });
@@ -201,6 +204,15 @@ std::vector<FrameworkRequest> primaries(const Query& query)
                     + request.text(),
                 "name each framework once");
     }
+    bool jax_named
+        = std::any_of(out.begin(), out.end(), [](const FrameworkRequest& r) { return r.framework == Framework::jax; });
+    if (plugin && !jax_named) {
+        const std::string cuda = plugin->jax_plugin.substr(std::string("jax-").size(), std::string("cuda12").size());
+        const std::string version = plugin->version.empty() ? "" : "==" + plugin->version;
+        throw Error(ErrorCode::invalid_input,
+            plugin->text() + " is the CUDA half of jax[" + cuda + "], which checks with jax",
+            "name jax beside it (jax[" + cuda + "]" + version + "), and jaxlib if it is pinned");
+    }
     return out;
 }
 
@@ -212,7 +224,7 @@ void check_jaxlib_pairing(const matrix::Matrix& matrix, const Query& query, Repo
     const FrameworkRequest* jax = nullptr;
     const FrameworkRequest* jaxlib = nullptr;
     for (const auto& request : query.frameworks)
-        if (request.framework == Framework::jax)
+        if (request.framework == Framework::jax && request.jax_plugin.empty())
             (request.jaxlib ? jaxlib : jax) = &request;
     if (!jax || !jaxlib)
         return;
@@ -241,6 +253,61 @@ void check_jaxlib_pairing(const matrix::Matrix& matrix, const Query& query, Repo
         [&](const matrix::JaxJaxlibPair& row) { return jaxlib_version < row.jaxlib; });
     report.suggest("use jaxlib " + oldest->public_str() + " or newer with jax " + jax->version + ", or a jax before "
         + first_refusing->jax.public_str() + " with jaxlib " + jaxlib->version);
+}
+
+// The jaxlib a query installs: the one it names, or the one the jax it names installs (its
+// own version, or the older one of a release published alone); none where only a line is named.
+std::optional<Pep440Version> installed_jaxlib(const matrix::Matrix& matrix, const Query& query)
+{
+    std::optional<Pep440Version> out;
+    for (const auto& request : query.frameworks) {
+        if (request.framework != Framework::jax || !request.jax_plugin.empty() || (out && !request.jaxlib))
+            continue;
+        const auto version = Pep440Version::parse(request.version);
+        if (version.release().size() < 3)
+            continue;
+        const auto& alone = matrix.jax_alone_releases();
+        const auto* row = !request.jaxlib && alone ? alone->find(version) : nullptr;
+        out = row ? row->jaxlib : version;
+    }
+    return out;
+}
+
+// From 0.5.3 jaxlib loads a CUDA plugin of its own version alone, and jax then runs on the
+// CPU (jaxlib/plugin_support.py, jax-ml/jax c7ed1bd3a8 "Add version check to jaxlib plugin
+// imports"); before it, and for the PJRT package, what another version does is not on record.
+void check_jax_plugin_pairing(const matrix::Matrix& matrix, const Query& query, Report& report)
+{
+    const auto jaxlib = installed_jaxlib(matrix, query);
+    if (!jaxlib)
+        return;
+    const std::string source
+        = "https://github.com/jax-ml/jax/blob/cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/jaxlib/plugin_support.py | "
+          "https://github.com/jax-ml/jax/commit/c7ed1bd3a8";
+    for (const auto& plugin : query.frameworks) {
+        if (plugin.jax_plugin.empty())
+            continue;
+        const auto version = Pep440Version::parse(plugin.version);
+        if (version.release() == jaxlib->release())
+            continue;
+        const std::string pair = plugin.package() + " " + plugin.version + " beside jaxlib " + jaxlib->public_str();
+        report.suggest("pin " + plugin.package() + "==" + jaxlib->public_str() + ", jaxlib's version");
+        bool checked = plugin.jax_plugin.ends_with("-plugin") && !(*jaxlib < Pep440Version::parse("0.5.3"));
+        if (!checked) {
+            report.add(Verdict::unknown, "jax-plugin-version-unchecked",
+                pair + ": jaxlib " + jaxlib->public_str()
+                    + " does not check that version, and whether the two work together is not on record",
+                source);
+            continue;
+        }
+        std::string module = plugin.jax_plugin;
+        std::replace(module.begin(), module.end(), '-', '_');
+        report.add(Verdict::fail, "jax-plugin-version-mismatch",
+            pair + ": jaxlib loads a CUDA plugin of its own version alone (\"JAX plugin " + module + " version "
+                + plugin.version + " is installed, but it is not compatible with the installed jaxlib version "
+                + jaxlib->public_str() + ", so it will not be used\"), and jax runs on the CPU",
+            source);
+    }
 }
 
 // Several frameworks in one environment: each one's own check, its findings and
@@ -434,6 +501,7 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
     };
     Report report = answer(query);
     check_jaxlib_pairing(matrix, named, report);
+    check_jax_plugin_pairing(matrix, named, report);
     report.findings.insert(report.findings.begin(), newest.begin(), newest.end());
     if (!branch)
         return report;

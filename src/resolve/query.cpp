@@ -133,6 +133,19 @@ bool is_jaxlib(std::string_view name)
     return name == "jaxlib";
 }
 
+// jax[cuda12]'s CUDA half, from 0.4.26: the plugin (jax-cuda12-plugin) and from 0.4.29 its
+// PJRT package (jax-cuda12-pjrt), likewise for CUDA 13; pip's names, spelt with dashes.
+std::string jax_plugin_name(std::string_view name)
+{
+    std::string normal(name);
+    std::replace(normal.begin(), normal.end(), '_', '-');
+    for (const char* major : { "12", "13" })
+        for (const char* part : { "plugin", "pjrt" })
+            if (normal == std::string("jax-cuda") + major + "-" + part)
+                return normal;
+    return "";
+}
+
 // "pytorch" is conda's name for torch (the pytorch channel's and conda-forge's package), of
 // the same releases.
 bool is_conda_torch(std::string_view name)
@@ -192,8 +205,9 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     FrameworkRequest request {};
     bool tensorflow_gpu = is_tensorflow_gpu(name);
     bool tensorflow_nightly = is_tensorflow_nightly(name);
+    std::string jax_plugin = jax_plugin_name(name);
     std::string read_as = tensorflow_gpu || tensorflow_nightly ? std::string(to_string(Framework::tensorflow))
-        : is_jaxlib(name)                                      ? std::string(to_string(Framework::jax))
+        : is_jaxlib(name) || !jax_plugin.empty()               ? std::string(to_string(Framework::jax))
         : is_conda_torch(name)                                 ? std::string(to_string(Framework::torch))
                                                                : name;
     auto it = std::find(names.begin(), names.end(), read_as);
@@ -213,6 +227,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.extra = std::move(extra);
     request.jaxlib = is_jaxlib(name);
     request.tensorflow_gpu = tensorflow_gpu;
+    request.jax_plugin = jax_plugin;
     if (eq == std::string_view::npos && !tensorflow_nightly) { // the newest release: pip's answer to the name alone
         if (tensorflow_gpu)
             refuse_retired_tensorflow_gpu(std::string(k_tensorflow_gpu_stub));
@@ -276,7 +291,7 @@ std::string FrameworkRequest::text() const
 
 std::string FrameworkRequest::package() const
 {
-    return jaxlib ? "jaxlib" : std::string(to_string(framework));
+    return jaxlib ? "jaxlib" : !jax_plugin.empty() ? jax_plugin : std::string(to_string(framework));
 }
 
 } // namespace dlenv::resolve

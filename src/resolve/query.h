@@ -25,6 +25,9 @@ struct FrameworkRequest {
     std::string extra {}; // "and-cuda", "cuda12"; empty: JAX's pip CUDA build, none for TensorFlow
     bool jaxlib = false; // named as jaxlib, whose versions before 0.4 are not jax's
     bool tensorflow_gpu = false; // named as tensorflow-gpu, the GPU build's package before 2.1
+    // "jax-cuda12-plugin" or "jax-cuda12-pjrt" where named so: the CUDA half of jax[cuda12],
+    // whose version is its jaxlib's
+    std::string jax_plugin {};
     // `version` is the newest release on record, read for a request that named none: pip may
     // settle on an older one
     bool version_read = false;
@@ -32,7 +35,7 @@ struct FrameworkRequest {
     // Throws Error(invalid_input) naming the frameworks dlenv knows.
     static FrameworkRequest parse(std::string_view text);
     std::string text() const;
-    std::string package() const; // "jaxlib" where named so, else the framework's name
+    std::string package() const; // "jaxlib" or the JAX plugin where named so, else the framework's name
     // A release candidate or nightly (2.16.0rc0, 2.6.0.dev20241112), judged by its release's facts.
     bool is_pre_release() const;
     // torch's local label names a wheel variant (cu118, cpu, rocm6.2); any other ("32f93b1",

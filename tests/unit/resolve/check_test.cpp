@@ -1066,6 +1066,42 @@ TEST_CASE("jax 0.8.3 and 0.9.0.1, tagged and published without a CHANGELOG entry
     CHECK(has_code(check({ .frameworks = { "jax==0.9.0.1", "jaxlib==0.9.0" } }), "jaxlib-older-than-jax-needs"));
 }
 
+TEST_CASE("a JAX CUDA plugin of another version than jaxlib is not loaded from 0.5.3", "[resolve][jax]")
+{
+    // ma-gilles/recovar#64: jax and jaxlib 0.9.0.1 with jax-cuda12-plugin 0.9.2: "JAX plugin
+    // jax_cuda12_plugin version 0.9.2 is installed, but it is not compatible with the installed
+    // jaxlib version 0.9.0.1", then "No FFI handler registered for cusolver_potrf_ffi"
+    Report r = check({ .frameworks = { "jax==0.9.0.1", "jaxlib==0.9.0.1", "jax-cuda12-plugin==0.9.2" } });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "jax-plugin-version-mismatch" });
+    CHECK(finding(r, "jax-plugin-version-mismatch")->message
+        == "jax-cuda12-plugin 0.9.2 beside jaxlib 0.9.0.1: jaxlib loads a CUDA plugin of its own version alone (\"JAX "
+           "plugin jax_cuda12_plugin version 0.9.2 is installed, but it is not compatible with the installed jaxlib "
+           "version 0.9.0.1, so it will not be used\"), and jax runs on the CPU");
+    CHECK_THAT(finding(r, "jax-plugin-version-mismatch")->why, Contains("jaxlib/plugin_support.py"));
+    CHECK(suggests(r, "pin jax-cuda12-plugin==0.9.0.1, jaxlib's version"));
+    // pip's other spelling; the jaxlib a jax names installs, where no jaxlib is named (jax 0.5.2
+    // installs jaxlib 0.5.1); the plugin of jaxlib's version
+    CHECK(problems(check({ .frameworks = { "jax[cuda12]==0.6.2", "jax_cuda12_plugin==0.6.1" } }))
+        == Codes { "jax-plugin-version-mismatch" });
+    CHECK(check({ .frameworks = { "jax==0.5.2", "jax-cuda12-plugin==0.5.1" } }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "jax[cuda12]==0.9.2", "jax-cuda12-plugin==0.9.2", "jax-cuda12-pjrt==0.9.2" } })
+              .verdict()
+        == Verdict::ok);
+    // before 0.5.3, and for the PJRT package, jaxlib checks no version: not on record
+    for (const auto& pair : { std::vector<std::string> { "jax==0.4.30", "jax-cuda12-plugin==0.4.31" },
+             std::vector<std::string> { "jax==0.9.2", "jax-cuda12-pjrt==0.9.1" } }) {
+        Report unchecked = check({ .frameworks = pair });
+        CHECK(unchecked.verdict() == Verdict::ok);
+        CHECK(finding(unchecked, "jax-plugin-version-unchecked")->verdict == Verdict::unknown);
+    }
+    // a plugin alone is no JAX
+    Error alone = error_of({ .frameworks = { "jax-cuda13-plugin==0.9.2" } });
+    CHECK(alone.message() == "jax-cuda13-plugin==0.9.2 is the CUDA half of jax[cuda13], which checks with jax");
+    CHECK(alone.hint() == "name jax beside it (jax[cuda13]==0.9.2), and jaxlib if it is pinned");
+}
+
 TEST_CASE("a jaxlib of a release jax published alone names no wheel", "[resolve][jax]")
 {
     // jax 0.5.2 "Patch release of 0.5.1": its setup.py pins jaxlib 0.5.1 (PennyLaneAI/catalyst#1681:
