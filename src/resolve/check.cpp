@@ -8,6 +8,7 @@
 #include "resolve/rules.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace dlenv::resolve {
 namespace {
@@ -48,9 +49,45 @@ std::string non_cuda_build(std::string_view label)
     return "";
 }
 
+// jaxlib and the JAX plugins are published together, at the version of the jax release they
+// come with: none for a release published alone (jax 0.5.2 installs jaxlib 0.5.1), and a plugin
+// only for the releases whose CUDA builds name it (jax-cuda12-plugin from 0.4.26, its PJRT
+// package from 0.4.29, CUDA 13's from 0.8.0). A requirement of another names no wheel.
+void refuse_unpublished_jax_package(const matrix::Matrix& matrix, const FrameworkRequest& request)
+{
+    if (!request.jaxlib && request.jax_plugin.empty())
+        return;
+    const auto version = Pep440Version::parse(request.version);
+    const std::string package = request.package();
+    const std::string never = request.text() + ": " + package + " " + version.public_str() + " was never published: ";
+    const auto& alone = matrix.jax_alone_releases();
+    if (const auto* row = alone ? alone->find(version) : nullptr) {
+        const std::string jax = row->jax.public_str();
+        throw Error(ErrorCode::invalid_input,
+            never + "jax " + jax + " was released alone, and its extras install jaxlib " + row->jaxlib.public_str(),
+            "pin " + package + "==" + row->jaxlib.public_str() + " with jax==" + jax + ", or name jax alone");
+    }
+    if (request.jax_plugin.empty() || version.release().size() < 3)
+        return;
+    const auto& release = find_release_line(matrix.jax_releases(), request);
+    std::vector<std::string> packages;
+    for (const auto& build : release.builds)
+        for (const auto* name : { &build.plugin, &build.pjrt })
+            if (!name->empty() && std::find(packages.begin(), packages.end(), *name) == packages.end())
+                packages.push_back(*name);
+    if (std::find(packages.begin(), packages.end(), request.jax_plugin) != packages.end())
+        return;
+    throw Error(ErrorCode::invalid_input,
+        never + "jax " + version.public_str() + "'s CUDA builds install "
+            + (packages.empty() ? "a CUDA jaxlib, no plugin" : join_alternatives(packages, " and ")),
+        "name the packages of jax " + version.public_str() + ", or a release that has " + package);
+}
+
 // Unknown versions are bad input (exit 2), not a failed check: name the nearest ones.
 void validate_versions(const matrix::Matrix& matrix, const Query& query)
 {
+    for (const auto& request : query.frameworks)
+        refuse_unpublished_jax_package(matrix, request);
     if (query.cuda && matrix.toolkit_releases(*query.cuda).empty())
         throw Error(ErrorCode::invalid_input, "CUDA " + query.cuda->text() + " is not a CUDA release",
             "nearest known: "
@@ -173,14 +210,24 @@ std::string jax_build_list(const matrix::JaxRelease& release)
 
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives);
 
+// The extra whose CUDA build a JAX plugin is: "cuda12" for jax-cuda12-plugin and jax-cuda12-pjrt.
+std::string plugin_extra(const FrameworkRequest& plugin)
+{
+    const std::string_view name = plugin.jax_plugin; // "jax-cuda12-plugin"
+    const auto start = name.find('-') + 1;
+    return std::string(name.substr(start, name.find('-', start) - start));
+}
+
 std::vector<FrameworkRequest> primaries(const Query& query)
 {
     std::vector<FrameworkRequest> out;
-    const FrameworkRequest* plugin = nullptr; // its version is checked against jaxlib's
+    const FrameworkRequest* plugin = nullptr; // jax's CUDA half, which names its build
     for (const auto& request : query.frameworks) {
-        if (!request.jax_plugin.empty())
+        if (!request.jax_plugin.empty()) {
             plugin = &request;
-        if (is_companion(request.framework) || plugin == &request)
+            continue;
+        }
+        if (is_companion(request.framework))
             continue;
         auto same = std::find_if(out.begin(), out.end(),
             [&](const FrameworkRequest& other) { return other.framework == request.framework; });
@@ -204,14 +251,20 @@ std::vector<FrameworkRequest> primaries(const Query& query)
                     + request.text(),
                 "name each framework once");
     }
-    bool jax_named
-        = std::any_of(out.begin(), out.end(), [](const FrameworkRequest& r) { return r.framework == Framework::jax; });
-    if (plugin && !jax_named) {
-        const std::string cuda = plugin->jax_plugin.substr(std::string("jax-").size(), std::string("cuda12").size());
-        const std::string version = plugin->version.empty() ? "" : "==" + plugin->version;
+    if (!plugin)
+        return out;
+    auto jax
+        = std::find_if(out.begin(), out.end(), [](const FrameworkRequest& r) { return r.framework == Framework::jax; });
+    const std::string extra = plugin_extra(*plugin);
+    if (jax == out.end())
         throw Error(ErrorCode::invalid_input,
-            plugin->text() + " is the CUDA half of jax[" + cuda + "], which checks with jax",
-            "name jax beside it (jax[" + cuda + "]" + version + "), and jaxlib if it is pinned");
+            plugin->text() + " is the CUDA half of jax[" + extra + "], which checks with jax",
+            "name jax beside it (jax[" + extra + "]" + (plugin->version.empty() ? "" : "==" + plugin->version)
+                + "), and jaxlib if it is pinned");
+    // jax with jax-cuda12-plugin is what jax[cuda12] installs
+    if (jax->extra.empty() && jax->local.empty()) {
+        jax->extra = extra;
+        jax->extra_implied = true;
     }
     return out;
 }
@@ -284,11 +337,26 @@ void check_jax_plugin_pairing(const matrix::Matrix& matrix, const Query& query, 
     const std::string source
         = "https://github.com/jax-ml/jax/blob/cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/jaxlib/plugin_support.py | "
           "https://github.com/jax-ml/jax/commit/c7ed1bd3a8";
+    // the CUDA extra jax or jaxlib is named with, where one is
+    std::string extra;
+    for (const auto& request : query.frameworks)
+        if (request.framework == Framework::jax && request.jax_plugin.empty() && !request.extra.empty())
+            extra = request.extra;
     for (const auto& plugin : query.frameworks) {
         if (plugin.jax_plugin.empty())
             continue;
+        // "cuda12" of jax[cuda12] or jax[cuda12-local]; jax[cuda], an alias, names no major
+        const std::string own = plugin_extra(plugin);
+        const bool names_major = extra.size() >= own.size() && extra.starts_with("cuda")
+            && std::isdigit(static_cast<unsigned char>(extra[4]));
+        if (names_major && !extra.starts_with(own))
+            report.add(Verdict::unknown, "jax-plugin-other-cuda",
+                plugin.package() + " is CUDA " + own.substr(4) + "'s, beside jax[" + extra
+                    + "]: with both CUDA majors' plugins installed, which one jax uses is not on record",
+                source);
+        // one named without a version is the one jax's extra pins; a release line, any of it
         const auto version = Pep440Version::parse(plugin.version);
-        if (version.release() == jaxlib->release())
+        if (plugin.version_read || version.release().size() < 3 || version.release() == jaxlib->release())
             continue;
         const std::string pair = plugin.package() + " " + plugin.version + " beside jaxlib " + jaxlib->public_str();
         report.suggest("pin " + plugin.package() + "==" + jaxlib->public_str() + ", jaxlib's version");
@@ -490,7 +558,7 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
     Query query = named;
     validate_versions(matrix, query);
     auto frameworks = primaries(query);
-    // one request per framework (jaxlib's, where jax and jaxlib are both named), then companions
+    // one request per framework (of jax and jaxlib, the one that names the build), then companions
     std::vector<FrameworkRequest> asked_once = frameworks;
     for (const auto& request : query.frameworks)
         if (is_companion(request.framework))

@@ -160,23 +160,6 @@ std::optional<JaxlibLabel> parse_jaxlib_label(std::string_view local)
     return label;
 }
 
-// A jax release published alone has no jaxlib of its number (jax 0.5.2 installs jaxlib 0.5.1),
-// so a requirement of that jaxlib names no wheel.
-void refuse_unpublished_jaxlib(
-    const matrix::Matrix& matrix, const FrameworkRequest& request, const Pep440Version& version)
-{
-    const auto& alone = matrix.jax_alone_releases();
-    const auto* row = alone ? alone->find(version) : nullptr;
-    if (!row)
-        return;
-    const std::string jax = row->jax.public_str();
-    const std::string jaxlib = row->jaxlib.public_str();
-    throw Error(ErrorCode::invalid_input,
-        request.text() + ": jaxlib " + jax + " was never published: jax " + jax
-            + " was released alone, and its extras install jaxlib " + jaxlib,
-        "pin jaxlib==" + jaxlib + " with jax==" + jax + ", or name jax alone");
-}
-
 } // namespace
 
 std::string FrameworkBuild::package() const
@@ -342,8 +325,6 @@ std::optional<FrameworkBuild> select_framework_build(
     }
     case Framework::jax: {
         const auto& release = find_release_line(matrix.jax_releases(), request);
-        if (request.jaxlib && exact)
-            refuse_unpublished_jaxlib(matrix, request, *exact);
         const NamedJaxExtra named_extra = jax_extra(release, request.extra);
         const std::string& extra = named_extra.extra;
         // The first build that fits the CUDA, unless a later one is the extra the request names

@@ -101,22 +101,28 @@ bool is_tensorflow_gpu(std::string_view name)
 // (https://www.tensorflow.org/install/pip).
 constexpr std::string_view k_tensorflow_gpu_stub = "2.12.0";
 
+// `version_text` empty: the name alone, for which pip installs the stub.
 void refuse_retired_tensorflow_gpu(const std::string& version_text)
 {
     const auto stub = Pep440Version::parse(k_tensorflow_gpu_stub);
-    const auto version = Pep440Version::parse(version_text);
+    const auto version = version_text.empty() ? stub : Pep440Version::parse(version_text);
     if (Pep440Version::parse(version.base_str()) < stub)
         return;
+    const std::string pinned = version_text.empty() ? "" : "==" + version_text;
+    const std::string retired = "the package was retired after 2.11, ";
     throw Error(ErrorCode::invalid_input,
-        "tensorflow-gpu==" + version_text + " does not install: the package was retired after 2.11, "
-            + (version == stub ? "and 2.12.0 is a stub whose install stops with \"The tensorflow-gpu package has been "
-                                 "removed\""
+        "tensorflow-gpu" + pinned + " does not install: " + retired
+            + (version_text.empty() ? "and pip installs its last release, 2.12.0, a stub whose install stops with "
+                                      "\"The tensorflow-gpu package has been removed\""
+                    : version == stub
+                    ? "and 2.12.0 is a stub whose install stops with \"The tensorflow-gpu package has been removed\""
                     : version < stub ? "and tensorflow's 2.12 pre-releases were never published under its name"
                                      : "and its one later release, 2.12.0, is a stub whose install fails"),
-        "install tensorflow==" + version_text + ", the same GPU build under its own name"
-            + (version < Pep440Version::parse("2.14")
+        "install tensorflow" + pinned + ", the same GPU build under its own name"
+            + (!version_text.empty() && version < Pep440Version::parse("2.14")
                     ? std::string()
-                    : " (tensorflow[and-cuda]==" + version_text + " brings CUDA and cuDNN from pip)"));
+                    : " (tensorflow[and-cuda]" + pinned + " brings CUDA and cuDNN from pip)")
+            + "; see https://pypi.org/project/tensorflow-gpu/");
 }
 
 // tf-nightly is the package of TensorFlow's nightly builds, each versioned as the release it
@@ -184,7 +190,9 @@ std::string take_extra(std::string_view text, std::string& name)
 // named, they are told apart from a misspelt framework.
 std::string_view metal_plugin_of(std::string_view name)
 {
-    return name == "tensorflow-metal" ? "tensorflow" : name == "jax-metal" ? "jax" : "";
+    return name == "tensorflow-metal" || name == "tensorflow_metal" ? "tensorflow"
+        : name == "jax-metal" || name == "jax_metal"                ? "jax"
+                                                                    : "";
 }
 
 } // namespace
@@ -230,7 +238,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.jax_plugin = jax_plugin;
     if (eq == std::string_view::npos && !tensorflow_nightly) { // the newest release: pip's answer to the name alone
         if (tensorflow_gpu)
-            refuse_retired_tensorflow_gpu(std::string(k_tensorflow_gpu_stub));
+            refuse_retired_tensorflow_gpu("");
         return request;
     }
     const std::string version(eq == std::string_view::npos ? "" : text.substr(eq + 2));
@@ -285,8 +293,8 @@ bool FrameworkRequest::is_pre_release() const
 
 std::string FrameworkRequest::text() const
 {
-    return package() + (extra.empty() ? "" : "[" + extra + "]") + (version.empty() ? "" : "==" + version)
-        + (local.empty() ? "" : "+" + local);
+    return package() + (extra.empty() || extra_implied ? "" : "[" + extra + "]")
+        + (version.empty() ? "" : "==" + version) + (local.empty() ? "" : "+" + local);
 }
 
 std::string FrameworkRequest::package() const

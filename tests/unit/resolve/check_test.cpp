@@ -906,26 +906,30 @@ TEST_CASE("tf-nightly is read as the tensorflow pre-release its version names, a
 TEST_CASE("tensorflow-gpu from 2.12 names no build: the request is refused, saying to name tensorflow", "[resolve]")
 {
     // PyPI's tensorflow-gpu: GPU builds up to 2.11.0, then a 2.12.0 stub that fails to install
-    auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
+    const std::string pypi = "; see https://pypi.org/project/tensorflow-gpu/";
+    auto [text, message, hint] = GENERATE_REF(table<std::string, std::string, std::string>({
         { "tensorflow-gpu==2.12.0",
             "tensorflow-gpu==2.12.0 does not install: the package was retired after 2.11, and 2.12.0 is a stub "
             "whose install stops with \"The tensorflow-gpu package has been removed\"",
-            "install tensorflow==2.12.0, the same GPU build under its own name" },
+            "install tensorflow==2.12.0, the same GPU build under its own name" + pypi },
         { "tensorflow-gpu==2.14",
             "tensorflow-gpu==2.14 does not install: the package was retired after 2.11, and its one later "
             "release, 2.12.0, is a stub whose install fails",
             "install tensorflow==2.14, the same GPU build under its own name (tensorflow[and-cuda]==2.14 brings "
-            "CUDA and cuDNN from pip)" },
+            "CUDA and cuDNN from pip)"
+                + pypi },
         // pip installs the newest tensorflow-gpu, the stub (tensorflow#60886)
         { "tensorflow-gpu",
-            "tensorflow-gpu==2.12.0 does not install: the package was retired after 2.11, and 2.12.0 is a stub "
-            "whose install stops with \"The tensorflow-gpu package has been removed\"",
-            "install tensorflow==2.12.0, the same GPU build under its own name" },
+            "tensorflow-gpu does not install: the package was retired after 2.11, and pip installs its last "
+            "release, 2.12.0, a stub whose install stops with \"The tensorflow-gpu package has been removed\"",
+            "install tensorflow, the same GPU build under its own name (tensorflow[and-cuda] brings CUDA and cuDNN "
+            "from pip)"
+                + pypi },
         // tensorflow#59720: 'PyPi lists the tensorflow==2.12.0rc0 package, but not ... tensorflow-gpu==2.12.0rc0'
         { "tensorflow-gpu==2.12.0rc0",
             "tensorflow-gpu==2.12.0rc0 does not install: the package was retired after 2.11, and tensorflow's 2.12 "
             "pre-releases were never published under its name",
-            "install tensorflow==2.12.0rc0, the same GPU build under its own name" },
+            "install tensorflow==2.12.0rc0, the same GPU build under its own name" + pypi },
     }));
     CAPTURE(text);
     Error e = error_of({ .frameworks = { text } });
@@ -1085,7 +1089,9 @@ TEST_CASE("a JAX CUDA plugin of another version than jaxlib is not loaded from 0
     // installs jaxlib 0.5.1); the plugin of jaxlib's version
     CHECK(problems(check({ .frameworks = { "jax[cuda12]==0.6.2", "jax_cuda12_plugin==0.6.1" } }))
         == Codes { "jax-plugin-version-mismatch" });
-    CHECK(check({ .frameworks = { "jax==0.5.2", "jax-cuda12-plugin==0.5.1" } }).verdict() == Verdict::ok);
+    Report alone = check({ .frameworks = { "jax==0.5.2", "jax-cuda12-plugin==0.5.1" } });
+    CHECK(alone.verdict() == Verdict::ok);
+    CHECK_FALSE(has_code(alone, "jax-plugin-version-unchecked"));
     CHECK(check({ .frameworks = { "jax[cuda12]==0.9.2", "jax-cuda12-plugin==0.9.2", "jax-cuda12-pjrt==0.9.2" } })
               .verdict()
         == Verdict::ok);
@@ -1096,10 +1102,66 @@ TEST_CASE("a JAX CUDA plugin of another version than jaxlib is not loaded from 0
         CHECK(unchecked.verdict() == Verdict::ok);
         CHECK(finding(unchecked, "jax-plugin-version-unchecked")->verdict == Verdict::unknown);
     }
+    // one named without a version is the one jax[cuda12] pins, a release line any of its releases
+    for (const auto& pair : { std::vector<std::string> { "jax[cuda12]==0.9.0", "jax-cuda12-plugin" },
+             std::vector<std::string> { "jax==0.9.0", "jax-cuda12-plugin==0.9" } }) {
+        Report matched = check({ .frameworks = pair });
+        CHECK(matched.verdict() == Verdict::ok);
+        CHECK_FALSE(has_code(matched, "jax-plugin-version-mismatch"));
+        CHECK_FALSE(has_code(matched, "jax-plugin-version-unchecked"));
+    }
     // a plugin alone is no JAX
-    Error alone = error_of({ .frameworks = { "jax-cuda13-plugin==0.9.2" } });
-    CHECK(alone.message() == "jax-cuda13-plugin==0.9.2 is the CUDA half of jax[cuda13], which checks with jax");
-    CHECK(alone.hint() == "name jax beside it (jax[cuda13]==0.9.2), and jaxlib if it is pinned");
+    Error lone = error_of({ .frameworks = { "jax-cuda13-plugin==0.9.2" } });
+    CHECK(lone.message() == "jax-cuda13-plugin==0.9.2 is the CUDA half of jax[cuda13], which checks with jax");
+    CHECK(lone.hint() == "name jax beside it (jax[cuda13]==0.9.2), and jaxlib if it is pinned");
+}
+
+TEST_CASE("a JAX CUDA plugin names jax's build, and a version never published is refused", "[resolve][jax]")
+{
+    // jax and jaxlib with jax-cuda12-plugin are jax[cuda12]: the CUDA 12 build, which driver 570
+    // runs, not the release's default CUDA 13 one
+    Report r = check(
+        { .frameworks = { "jax==0.9.0.1", "jaxlib==0.9.0.1", "jax-cuda12-plugin==0.9.0.1" }, .driver = "570.133.07" });
+    CHECK(finding(r, "framework-build")->message
+        == "jaxlib==0.9.0.1 runs as jaxlib 0.9.0.1 cuda12: CUDA 12.1, cuDNN 9.8");
+    CHECK(r.verdict() == Verdict::warn);
+    CHECK(problems(r) == Codes { "jax-ptxas-newer-than-driver" });
+    // a plugin of the other CUDA major beside a jax extra: two plugins installed
+    CHECK(
+        finding(check({ .frameworks = { "jax[cuda12]==0.9.0", "jax-cuda13-plugin==0.9.0" } }), "jax-plugin-other-cuda")
+            ->message
+        == "jax-cuda13-plugin is CUDA 13's, beside jax[cuda12]: with both CUDA majors' plugins installed, which one "
+           "jax uses is not on record");
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "jax[cuda]==0.5.0", "jax-cuda12-plugin==0.5.0" } }), "jax-plugin-other-cuda"));
+    // published only with the releases whose builds name them, and not where jax was released alone
+    auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
+        { "jax-cuda12-plugin==0.4.20",
+            "jax-cuda12-plugin==0.4.20: jax-cuda12-plugin 0.4.20 was never published: jax 0.4.20's CUDA builds "
+            "install a CUDA jaxlib, no plugin",
+            "name the packages of jax 0.4.20, or a release that has jax-cuda12-plugin" },
+        { "jax-cuda12-pjrt==0.4.26",
+            "jax-cuda12-pjrt==0.4.26: jax-cuda12-pjrt 0.4.26 was never published: jax 0.4.26's CUDA builds install "
+            "jax-cuda12-plugin",
+            "name the packages of jax 0.4.26, or a release that has jax-cuda12-pjrt" },
+        { "jax-cuda13-plugin==0.6.0",
+            "jax-cuda13-plugin==0.6.0: jax-cuda13-plugin 0.6.0 was never published: jax 0.6.0's CUDA builds install "
+            "jax-cuda12-plugin and jax-cuda12-pjrt",
+            "name the packages of jax 0.6.0, or a release that has jax-cuda13-plugin" },
+        { "jax-cuda12-plugin==0.5.2",
+            "jax-cuda12-plugin==0.5.2: jax-cuda12-plugin 0.5.2 was never published: jax 0.5.2 was released alone, "
+            "and its extras install jaxlib 0.5.1",
+            "pin jax-cuda12-plugin==0.5.1 with jax==0.5.2, or name jax alone" },
+        // beside a jax extra, which used to stand in for the jaxlib request
+        { "jaxlib==0.5.2",
+            "jaxlib==0.5.2: jaxlib 0.5.2 was never published: jax 0.5.2 was released alone, and its extras install "
+            "jaxlib 0.5.1",
+            "pin jaxlib==0.5.1 with jax==0.5.2, or name jax alone" },
+    }));
+    CAPTURE(text);
+    Error e = error_of({ .frameworks = { "jax[cuda12]==" + text.substr(text.find("==") + 2), text } });
+    CHECK(e.message() == message);
+    CHECK(e.hint() == hint);
 }
 
 TEST_CASE("a jaxlib of a release jax published alone names no wheel", "[resolve][jax]")
