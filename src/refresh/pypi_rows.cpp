@@ -104,8 +104,11 @@ void add_jax_alone(Documents& docs, const matrix::Matrix& matrix, const Publishe
                 "PyPI JSON API of " + project + " (its releases), read by dlenv matrix refresh",
                 published.upstream.pypi + project + "/json"));
         if (!doc.contains("jax_alone_releases"))
-            doc["jax_alone_releases"]
-                = { { "rows", Json::array() }, { "source", Json::array() }, { "confidence", "confirmed" } };
+            doc["jax_alone_releases"] = { { "rows", Json::array() },
+                { "note",
+                    "Rows proposed from PyPI: the jaxlib is the newest before the release, to be checked "
+                    "against setup.py's _current_jaxlib_version at its tag." },
+                { "source", Json::array() }, { "confidence", "secondary" } };
         Json& table = doc["jax_alone_releases"];
         Json& rows = table["rows"];
         auto at = std::find_if(rows.begin(), rows.end(),
@@ -116,7 +119,7 @@ void add_jax_alone(Documents& docs, const matrix::Matrix& matrix, const Publishe
                 table["source"].push_back(key);
         proposal.changes.push_back({ "jax.json", "jax_alone_releases[jax=" + version.public_str() + "]", true,
             "jaxlib " + installs->public_str() + ", the newest before it (PyPI has jax " + version.public_str()
-                + " and no jaxlib of its number)",
+                + " and no jaxlib of its number; check setup.py's _current_jaxlib_version at its tag)",
             {} });
     }
 }

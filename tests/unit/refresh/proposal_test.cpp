@@ -171,13 +171,15 @@ TEST_CASE("a jax release PyPI has no jaxlib of is proposed as published alone, w
     CHECK(proposal.changes[0].file == "jax.json");
     CHECK(proposal.changes[0].key == "jax_alone_releases[jax=0.5.2]");
     CHECK(proposal.changes[0].summary
-        == "jaxlib 0.5.1, the newest before it (PyPI has jax 0.5.2 and no jaxlib of its number)");
+        == "jaxlib 0.5.1, the newest before it (PyPI has jax 0.5.2 and no jaxlib of its number; check setup.py's "
+           "_current_jaxlib_version at its tag)");
     CHECK(proposal.changes[0].hand_facts.empty());
     CHECK(proposal.hand_rows.empty());
     auto doc = nlohmann::ordered_json::parse(proposal.files.at("jax.json"));
     CHECK(
         doc["jax_alone_releases"]["rows"] == nlohmann::ordered_json::parse(R"([{"jax": "0.5.2", "jaxlib": "0.5.1"}])"));
     CHECK(doc["jax_alone_releases"]["source"] == nlohmann::ordered_json::parse(R"(["PYPI_JAX", "PYPI_JAXLIB"])"));
+    CHECK(doc["jax_alone_releases"]["confidence"] == "secondary");
     CHECK(doc["sources"]["PYPI_JAXLIB"]["url"] == "http://127.0.0.1:1/pypi/jaxlib/json");
     // the refreshed matrix refuses jaxlib 0.5.2 as the shipped one does
     auto refreshed = matrix::Matrix::load(proposal.files, "refreshed");
