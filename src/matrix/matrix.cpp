@@ -203,6 +203,11 @@ const CudaComponents* Matrix::cuda_components(const CudaVersion& release) const
     return nullptr;
 }
 
+const JaxJaxlibPair* Matrix::jax_released_alone(const Pep440Version& jax) const
+{
+    return m_jax_alone_releases ? m_jax_alone_releases->find(jax) : nullptr;
+}
+
 const PythonRuntimeBuild* Matrix::python_runtime(const PythonVersion& minor) const
 {
     for (const auto& build : m_python_runtimes)

@@ -64,10 +64,9 @@ public:
     const std::optional<MacosGpuSupport>& tensorflow_macos() const { return m_tensorflow_macos; }
     const std::optional<MacosGpuSupport>& jax_macos() const { return m_jax_macos; }
     const std::optional<MinimumJaxlib>& minimum_jaxlib() const { return m_minimum_jaxlib; } // none: not on record
-    const std::optional<JaxAloneReleases>& jax_alone_releases() const
-    {
-        return m_jax_alone_releases;
-    } // none: not on record
+    // The row of a jax release published alone, with the jaxlib it installs; null where jaxlib
+    // has a release of its number, or the table is not on record.
+    const JaxJaxlibPair* jax_released_alone(const Pep440Version& jax) const;
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
     const std::vector<CudaComponents>& cuda_components() const { return m_cuda_components; }

@@ -81,7 +81,6 @@ void add_jax_alone(Documents& docs, const matrix::Matrix& matrix, const Publishe
     const auto& jaxlib = releases_of(published, "jaxlib");
     if (jaxlib.empty())
         return; // jaxlib's releases were not read: nothing says which jax releases lack one
-    const auto& alone = matrix.jax_alone_releases();
     // the jax releases of the rows whose jax and jaxlib share their numbers (0.4.0 on)
     std::vector<Pep440Version> shared;
     for (const auto& release : matrix.jax_releases())
@@ -89,7 +88,7 @@ void add_jax_alone(Documents& docs, const matrix::Matrix& matrix, const Publishe
             shared.insert(shared.end(), release.versions.begin(), release.versions.end());
     for (const auto& version : releases_of(published, "jax")) {
         if (std::find(shared.begin(), shared.end(), version) == shared.end()
-            || std::find(jaxlib.begin(), jaxlib.end(), version) != jaxlib.end() || (alone && alone->find(version)))
+            || std::find(jaxlib.begin(), jaxlib.end(), version) != jaxlib.end() || matrix.jax_released_alone(version))
             continue;
         std::optional<Pep440Version> installs; // the newest jaxlib before it
         for (const auto& v : jaxlib)

@@ -60,8 +60,7 @@ void refuse_unpublished_jax_package(const matrix::Matrix& matrix, const Framewor
     const auto version = Pep440Version::parse(request.version);
     const std::string package = request.package();
     const std::string never = request.text() + ": " + package + " " + version.public_str() + " was never published: ";
-    const auto& alone = matrix.jax_alone_releases();
-    if (const auto* row = alone ? alone->find(version) : nullptr) {
+    if (const auto* row = matrix.jax_released_alone(version)) {
         const std::string jax = row->jax.public_str();
         throw Error(ErrorCode::invalid_input,
             never + "jax " + jax + " was released alone, and its extras install jaxlib " + row->jaxlib.public_str(),
@@ -269,16 +268,35 @@ std::vector<FrameworkRequest> primaries(const Query& query)
     return out;
 }
 
+// The requests of JAX's packages in a query: jax, jaxlib and its CUDA plugins.
+struct JaxRequests {
+    const FrameworkRequest* jax = nullptr;
+    const FrameworkRequest* jaxlib = nullptr;
+    std::vector<const FrameworkRequest*> plugins;
+};
+
+JaxRequests jax_requests(const Query& query)
+{
+    JaxRequests out;
+    for (const auto& request : query.frameworks) {
+        if (request.framework != Framework::jax)
+            continue;
+        if (!request.jax_plugin.empty())
+            out.plugins.push_back(&request);
+        else
+            (request.jaxlib ? out.jaxlib : out.jax) = &request;
+    }
+    return out;
+}
+
 // jax refuses at import a jaxlib newer than itself ("jaxlib version X is newer than and
 // incompatible with jax version Y", jax/_src/lib/__init__.py) or older than its
 // _minimum_jaxlib_version, where both name a release.
 void check_jaxlib_pairing(const matrix::Matrix& matrix, const Query& query, Report& report)
 {
-    const FrameworkRequest* jax = nullptr;
-    const FrameworkRequest* jaxlib = nullptr;
-    for (const auto& request : query.frameworks)
-        if (request.framework == Framework::jax && request.jax_plugin.empty())
-            (request.jaxlib ? jaxlib : jax) = &request;
+    const JaxRequests named = jax_requests(query);
+    const FrameworkRequest* jax = named.jax;
+    const FrameworkRequest* jaxlib = named.jaxlib;
     if (!jax || !jaxlib)
         return;
     const auto jax_version = Pep440Version::parse(jax->version);
@@ -310,20 +328,18 @@ void check_jaxlib_pairing(const matrix::Matrix& matrix, const Query& query, Repo
 
 // The jaxlib a query installs: the one it names, or the one the jax it names installs (its
 // own version, or the older one of a release published alone); none where only a line is named.
-std::optional<Pep440Version> installed_jaxlib(const matrix::Matrix& matrix, const Query& query)
+std::optional<Pep440Version> installed_jaxlib(const matrix::Matrix& matrix, const JaxRequests& named)
 {
-    std::optional<Pep440Version> out;
-    for (const auto& request : query.frameworks) {
-        if (request.framework != Framework::jax || !request.jax_plugin.empty() || (out && !request.jaxlib))
+    for (const auto* request : { named.jaxlib, named.jax }) {
+        if (!request)
             continue;
-        const auto version = Pep440Version::parse(request.version);
+        const auto version = Pep440Version::parse(request->version);
         if (version.release().size() < 3)
             continue;
-        const auto& alone = matrix.jax_alone_releases();
-        const auto* row = !request.jaxlib && alone ? alone->find(version) : nullptr;
-        out = row ? row->jaxlib : version;
+        const auto* row = request->jaxlib ? nullptr : matrix.jax_released_alone(version);
+        return row ? row->jaxlib : version;
     }
-    return out;
+    return std::nullopt;
 }
 
 // From 0.5.3 jaxlib loads a CUDA plugin of its own version alone, and jax then runs on the
@@ -331,20 +347,19 @@ std::optional<Pep440Version> installed_jaxlib(const matrix::Matrix& matrix, cons
 // imports"); before it, and for the PJRT package, what another version does is not on record.
 void check_jax_plugin_pairing(const matrix::Matrix& matrix, const Query& query, Report& report)
 {
-    const auto jaxlib = installed_jaxlib(matrix, query);
+    const JaxRequests named = jax_requests(query);
+    const auto jaxlib = installed_jaxlib(matrix, named);
     if (!jaxlib)
         return;
     const std::string source
         = "https://github.com/jax-ml/jax/blob/cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/jaxlib/plugin_support.py | "
           "https://github.com/jax-ml/jax/commit/c7ed1bd3a8";
     // the CUDA extra jax or jaxlib is named with, where one is
-    std::string extra;
-    for (const auto& request : query.frameworks)
-        if (request.framework == Framework::jax && request.jax_plugin.empty() && !request.extra.empty())
-            extra = request.extra;
-    for (const auto& plugin : query.frameworks) {
-        if (plugin.jax_plugin.empty())
-            continue;
+    const std::string extra = named.jax && !named.jax->extra.empty() ? named.jax->extra
+        : named.jaxlib                                               ? named.jaxlib->extra
+                                                                     : "";
+    for (const auto* named_plugin : named.plugins) {
+        const FrameworkRequest& plugin = *named_plugin;
         // "cuda12" of jax[cuda12] or jax[cuda12-local]; jax[cuda], an alias, names no major
         const std::string own = plugin_extra(plugin);
         const bool names_major = extra.size() >= own.size() && extra.starts_with("cuda")

@@ -183,8 +183,9 @@ TEST_CASE("a jax release PyPI has no jaxlib of is proposed as published alone, w
     CHECK(doc["sources"]["PYPI_JAXLIB"]["url"] == "http://127.0.0.1:1/pypi/jaxlib/json");
     // the refreshed matrix refuses jaxlib 0.5.2 as the shipped one does
     auto refreshed = matrix::Matrix::load(proposal.files, "refreshed");
-    REQUIRE(refreshed.jax_alone_releases());
-    CHECK(refreshed.jax_alone_releases()->find(Pep440Version::parse("0.5.2"))->jaxlib == Pep440Version::parse("0.5.1"));
+    const auto* alone = refreshed.jax_released_alone(Pep440Version::parse("0.5.2"));
+    REQUIRE(alone);
+    CHECK(alone->jaxlib == Pep440Version::parse("0.5.1"));
     // where the matrix has the row, or jaxlib's releases were not read, nothing is proposed
     CHECK(propose_on(matrix::matrix_files({}), published).empty());
     published.pypi.erase("jaxlib");
