@@ -208,6 +208,12 @@ const JaxJaxlibPair* Matrix::jax_released_alone(const Pep440Version& jax) const
     return m_jax_alone_releases ? m_jax_alone_releases->find(jax) : nullptr;
 }
 
+Pep440Version Matrix::jaxlib_installed_with(const Pep440Version& jax) const
+{
+    const auto* row = jax_released_alone(jax);
+    return row ? row->jaxlib : jax;
+}
+
 const PythonRuntimeBuild* Matrix::python_runtime(const PythonVersion& minor) const
 {
     for (const auto& build : m_python_runtimes)

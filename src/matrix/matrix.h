@@ -67,6 +67,9 @@ public:
     // The row of a jax release published alone, with the jaxlib it installs; null where jaxlib
     // has a release of its number, or the table is not on record.
     const JaxJaxlibPair* jax_released_alone(const Pep440Version& jax) const;
+    // The jaxlib a jax release's extras install: its own number, or for one released alone the
+    // jaxlib before it (jax 0.5.2 installs jaxlib 0.5.1).
+    Pep440Version jaxlib_installed_with(const Pep440Version& jax) const;
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<NvidiaImageRelease>& nvidia_image_releases() const { return m_nvidia_images; }
     const std::vector<CudaComponents>& cuda_components() const { return m_cuda_components; }

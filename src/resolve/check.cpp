@@ -336,8 +336,7 @@ std::optional<Pep440Version> installed_jaxlib(const matrix::Matrix& matrix, cons
         const auto version = Pep440Version::parse(request->version);
         if (version.release().size() < 3)
             continue;
-        const auto* row = request->jaxlib ? nullptr : matrix.jax_released_alone(version);
-        return row ? row->jaxlib : version;
+        return request->jaxlib ? version : matrix.jaxlib_installed_with(version);
     }
     return std::nullopt;
 }
@@ -369,9 +368,9 @@ void check_jax_plugin_pairing(const matrix::Matrix& matrix, const Query& query, 
                 plugin.package() + " is CUDA " + own.substr(4) + "'s, beside jax[" + extra
                     + "]: with both CUDA majors' plugins installed, which one jax uses is not on record",
                 source);
-        // one named without a version is the one jax's extra pins; a release line, any of it
+        // a release line stands for any of its releases
         const auto version = Pep440Version::parse(plugin.version);
-        if (plugin.version_read || version.release().size() < 3 || version.release() == jaxlib->release())
+        if (version.release().size() < 3 || version.release() == jaxlib->release())
             continue;
         const std::string pair = plugin.package() + " " + plugin.version + " beside jaxlib " + jaxlib->public_str();
         report.suggest("pin " + plugin.package() + "==" + jaxlib->public_str() + ", jaxlib's version");

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "resolve/framework_build.h"
+#include "resolve/jax_pip_pick.h"
 
 #include <optional>
 
@@ -89,6 +90,15 @@ Finding newest_finding(const FrameworkRequest& asked, const Pep440Version& versi
         .why = why };
 }
 
+Finding pinned_beside_finding(const FrameworkRequest& asked, const JaxPipPick& pick, const std::string& why)
+{
+    return Finding { .code = "framework-newest-release",
+        .verdict = Verdict::ok,
+        .message = asked.text() + " names no version: read as " + asked.package() + " " + pick.version.str() + ", "
+            + pick.because,
+        .why = why };
+}
+
 } // namespace
 
 NewestRead read_newest_releases(const matrix::Matrix& matrix, const Query& query)
@@ -99,9 +109,18 @@ NewestRead read_newest_releases(const matrix::Matrix& matrix, const Query& query
         request.version = newest.version.public_str();
         request.version_read = true;
     };
-    for (auto& request : read.query.frameworks)
-        if (request.version.empty() && !is_companion(request.framework))
-            read_as(request, newest_framework(matrix, request));
+    for (auto& request : read.query.frameworks) {
+        if (!request.version.empty() || is_companion(request.framework))
+            continue;
+        const Newest newest = newest_framework(matrix, request);
+        if (const auto pick = jax_pip_pick(matrix, query, request)) {
+            read.findings.push_back(pinned_beside_finding(request, *pick, newest.why));
+            request.version = pick->version.public_str();
+            request.version_read = true;
+            continue;
+        }
+        read_as(request, newest);
+    }
     std::optional<FrameworkRequest> torch;
     for (const auto& request : read.query.frameworks)
         if (request.framework == Framework::torch)

@@ -31,8 +31,8 @@ struct FrameworkRequest {
     // `extra` is not the request's own but what a JAX plugin beside it names (jax with
     // jax-cuda12-plugin is jax[cuda12]): it picks the build, and text() leaves it out
     bool extra_implied = false;
-    // `version` is the newest release on record, read for a request that named none: pip may
-    // settle on an older one
+    // `version` was read for a request that named none: the newest release on record (pip may
+    // settle on an older one), or the one a JAX package pinned beside it requires
     bool version_read = false;
 
     // Throws Error(invalid_input) naming the frameworks dlenv knows.

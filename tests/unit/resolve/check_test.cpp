@@ -1116,6 +1116,37 @@ TEST_CASE("a JAX CUDA plugin of another version than jaxlib is not loaded from 0
     CHECK(lone.hint() == "name jax beside it (jax[cuda13]==0.9.2), and jaxlib if it is pinned");
 }
 
+TEST_CASE("a JAX package named without a version is the one pip installs beside the pinned ones", "[resolve][jax]")
+{
+    auto read_as = [](const std::vector<std::string>& frameworks) {
+        return finding(check({ .frameworks = frameworks }), "framework-newest-release")->message;
+    };
+    // setup.py at jax-v0.6.0: "jaxlib >={_minimum_jaxlib_version}, <={_jax_version}", and the
+    // cuda12 extra "jax-cuda12-plugin[with-cuda]>={_current_jaxlib_version},<={_jax_version}"
+    Report jaxlib = check({ .frameworks = { "jax==0.6.0", "jaxlib" } });
+    CHECK(jaxlib.verdict() == Verdict::ok);
+    CHECK(finding(jaxlib, "framework-newest-release")->message
+        == "jaxlib names no version: read as jaxlib 0.6.0, the jaxlib jax==0.6.0 requires");
+    CHECK(read_as({ "jax[cuda12]==0.5.2", "jax-cuda12-plugin" })
+        == "jax-cuda12-plugin names no version: read as jax-cuda12-plugin 0.5.1, the version jax[cuda12]==0.5.2 pins");
+    CHECK(read_as({ "jax", "jaxlib==0.6.0" })
+        == "jax names no version: read as jax 0.6.0, the newest whose requirements admit jaxlib==0.6.0 (what pip "
+           "settles on)");
+    CHECK(read_as({ "jax[cuda12]", "jaxlib==0.5.1" })
+        == "jax[cuda12] names no version: read as jax 0.5.2, the newest whose requirements admit jaxlib==0.5.1 "
+           "(what pip settles on)");
+    // before 0.4.30 jax requires no jaxlib: pip backs off to 0.4.29, which refuses 0.4.25 at import
+    Report backed_off = check({ .frameworks = { "jax", "jaxlib==0.4.25" } });
+    CHECK(problems(backed_off) == Codes { "jaxlib-older-than-jax-needs" });
+    CHECK_THAT(finding(backed_off, "framework-newest-release")->message, Contains("read as jax 0.4.29"));
+    CHECK(problems(check({ .frameworks = { "jax==0.4.20", "jaxlib" } })) == Codes { "jaxlib-newer-than-jax" });
+    // jax with no CUDA extra pins no plugin: pip installs the newest, which jaxlib 0.6.0 does not load
+    Report unpinned = check({ .frameworks = { "jax==0.6.0", "jax-cuda12-plugin" } });
+    CHECK(problems(unpinned) == Codes { "jax-plugin-version-mismatch" });
+    CHECK(suggests(unpinned, "pin jax-cuda12-plugin==0.6.0, jaxlib's version"));
+    CHECK(check({ .frameworks = { "jax[cuda]", "jax-cuda12-plugin==0.6.0" } }).verdict() == Verdict::ok);
+}
+
 TEST_CASE("a JAX CUDA plugin names jax's build, and a version never published is refused", "[resolve][jax]")
 {
     // jax and jaxlib with jax-cuda12-plugin are jax[cuda12]: the CUDA 12 build, which driver 570
