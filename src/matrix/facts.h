@@ -295,6 +295,9 @@ struct CompanionSet {
     Pep440Version torch;
     std::optional<Pep440Version> torchvision;
     std::optional<Pep440Version> torchaudio;
+    // Its torchvision's wheels carry no local label (0.8.0's: the index lists "0.8.0" alone), so
+    // no torchvision==0.8.0+cu110 exists. False also where it is not known.
+    bool torchvision_unlabelled = false;
     Provenance provenance;
 
     bool operator==(const CompanionSet&) const = default;

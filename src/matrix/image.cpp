@@ -61,7 +61,10 @@ template <typename A> void fields(A& a, TorchVariant& r)
         r.linux_aarch64, r.provenance);
 }
 template <typename A> void fields(A& a, PlatformGpuCode& r) { a(r.arch_list, r.ptx, r.provenance); }
-template <typename A> void fields(A& a, CompanionSet& r) { a(r.torch, r.torchvision, r.torchaudio, r.provenance); }
+template <typename A> void fields(A& a, CompanionSet& r)
+{
+    a(r.torch, r.torchvision, r.torchaudio, r.torchvision_unlabelled, r.provenance);
+}
 template <typename A> void fields(A& a, TorchRelease& r)
 {
     a(r.line, r.versions, r.python, r.python_experimental, r.python_experimental_windows,

@@ -428,10 +428,11 @@ private:
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
-                c.allow_only({ "torch", "torchvision", "torchaudio", "note", "source", "confidence" });
-                release.companions.push_back(
-                    { c.at("torch").as<Pep440Version>(), c.optional_as<Pep440Version>("torchvision"),
-                        c.optional_as<Pep440Version>("torchaudio"), provenance(c) });
+                c.allow_only(
+                    { "torch", "torchvision", "torchaudio", "torchvision_unlabelled", "note", "source", "confidence" });
+                release.companions.push_back({ c.at("torch").as<Pep440Version>(),
+                    c.optional_as<Pep440Version>("torchvision"), c.optional_as<Pep440Version>("torchaudio"),
+                    c.find("torchvision_unlabelled") && c.at("torchvision_unlabelled").boolean(), provenance(c) });
             }
         std::sort(release.versions.begin(), release.versions.end());
         return release;

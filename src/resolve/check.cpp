@@ -135,6 +135,24 @@ std::string variant_list(const matrix::TorchRelease& release)
     return join_alternatives(names, " and ");
 }
 
+// A torchvision release whose wheels carry no local label names none of its builds by one; the
+// fix release beside it, built with the same torch, does (vision#2912: torchvision 0.8.0+cu110 is
+// not on the index, "will have to issue a v0.8.1 to resolve this").
+[[noreturn]] void refuse_unlabelled_torchvision(
+    const matrix::TorchRelease& release, const matrix::CompanionSet& set, const FrameworkRequest& companion)
+{
+    const std::string name = "torchvision " + companion.version;
+    std::string hint = "write torchvision==" + companion.version + ", the name its wheels carry";
+    for (const auto& other : release.companions)
+        if (other.torch == set.torch && other.torchvision && !other.torchvision_unlabelled) {
+            hint = "use torchvision==" + other.torchvision->public_str() + "+" + companion.local
+                + ", built with the same torch " + set.torch.str() + ", whose wheels carry the label";
+            break;
+        }
+    throw Error(ErrorCode::invalid_input,
+        companion.text() + ": " + name + " names no published wheel: its wheels carry no local label", hint);
+}
+
 // A companion is published for the builds of the torch it is built with: a CUDA label that torch
 // has no build for names a wheel never published (torchvision==0.6.0+cu121; 0.6.0 is torch
 // 1.5.0's, built for CUDA 9.2 to 10.2), as for torch itself.
@@ -149,6 +167,8 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
     const auto [release, set] = companion_of(matrix, companion);
     if (!release)
         return; // an unknown release is check_companion's to refuse
+    if (companion.framework == Framework::torchvision && set->torchvision_unlabelled)
+        refuse_unlabelled_torchvision(*release, *set, companion);
     const auto& variants = release->variants;
     if (std::any_of(variants.begin(), variants.end(), [&](const auto& v) { return v.tag == companion.local; }))
         return;

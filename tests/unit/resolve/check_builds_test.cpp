@@ -65,11 +65,18 @@ TEST_CASE("a companion without a label is the build of torch's index, which pip 
             .empty());
 }
 
-TEST_CASE("the default builds of torch 1.3 to 1.6 carry no label, so naming theirs is refused", "[resolve]")
+TEST_CASE("the default builds of torch 1.3 to 1.8.0 carry no label, so naming theirs is refused", "[resolve]")
 {
     // pytorch#37113: 'torch==1.4.0+cu101' cannot be found, 'the 10.1 wheels for torch 1.4.0 don't have a suffix';
-    // pip's listing of the index (#42999) has 1.5.0+cu101 and 1.6.0+cu101, no +cu102
+    // pip's listing of the index (#42999) has 1.5.0+cu101 and 1.6.0+cu101, no +cu102; a later one
+    // (#143953) 1.7.0+cu101, 1.7.1+cu110 and 1.8.0+cu111, no +cu102 before 1.8.1+cu102 (#53821)
     auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
+        { "torch==1.7.0+cu102",
+            "torch==1.7.0+cu102 names no published wheel: the cu102 build of torch 1.7.0 carries no label",
+            "write torch==1.7.0, the name its cu102 wheels carry" },
+        { "torch==1.8.0+cu102",
+            "torch==1.8.0+cu102 names no published wheel: the cu102 build of torch 1.8.0 carries no label",
+            "write torch==1.8.0, the name its cu102 wheels carry" },
         { "torch==1.4.0+cu101",
             "torch==1.4.0+cu101 names no published wheel: the cu101 build of torch 1.4.0 carries no label",
             "write torch==1.4.0, the name its cu101 wheels carry" },
@@ -84,8 +91,22 @@ TEST_CASE("the default builds of torch 1.3 to 1.6 carry no label, so naming thei
     CHECK(refused.hint() == hint);
     // the labelled builds beside them, and the default named by its version, are judged
     CHECK(check({ .frameworks = { "torch==1.6.0+cu101" } }).verdict() == Verdict::ok);
+    CHECK(check({ .frameworks = { "torch==1.8.1+cu102" } }).verdict() == Verdict::ok);
     CHECK_THAT(finding(check({ .frameworks = { "torch==1.4.0" } }), "framework-build")->message,
         Contains("runs as torch 1.4.0 cu101"));
+}
+
+TEST_CASE("torchvision 0.8.0 carries no label: its CUDA 11.0 build by label is its fix release's", "[resolve]")
+{
+    // vision#2912: "Cannot pip install torchvision==0.8.0+cu110", the index lists 0.8.0 alone;
+    // "will have to issue a v0.8.1 to resolve this"
+    Error refused = error_of({ .frameworks = { "torch==1.7.0+cu110", "torchvision==0.8.0+cu110" } });
+    CHECK(refused.code() == ErrorCode::invalid_input);
+    CHECK(refused.message()
+        == "torchvision==0.8.0+cu110: torchvision 0.8.0 names no published wheel: its wheels carry no local label");
+    CHECK(refused.hint()
+        == "use torchvision==0.8.1+cu110, built with the same torch 1.7.0, whose wheels carry the label");
+    CHECK(check({ .frameworks = { "torch==1.7.0+cu110", "torchvision==0.8.1+cu110" } }).verdict() == Verdict::ok);
 }
 
 TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[resolve]")
