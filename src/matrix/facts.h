@@ -463,7 +463,8 @@ struct JaxBuild {
 // ptxas cannot compile for a newer GPU. The release's XLA decides, not jaxlib's cubins.
 struct JaxBlackwell {
     std::vector<ComputeCapability> runs_on; // the Blackwell architectures it is known to run on
-    bool others_fail = false; // the others fail; false: whether they run is not on record
+    std::vector<ComputeCapability> fails_on; // those it is known to fail on
+    bool others_fail = false; // all but runs_on fail; false: whether the others run is not on record
     Provenance provenance;
 
     bool operator==(const JaxBlackwell&) const = default;

@@ -88,7 +88,7 @@ template <typename A> void fields(A& a, JaxBuild& r)
         r.cubins, r.toolkit_driver_required, r.pip_cudnn_min, r.pip_extra_issues);
 }
 template <typename A> void fields(A& a, JaxExtraAlias& r) { a(r.name, r.means, r.deprecated, r.provenance); }
-template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.others_fail, r.provenance); }
+template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.fails_on, r.others_fail, r.provenance); }
 template <typename A> void fields(A& a, JaxRelease& r)
 {
     a(r.line, r.versions, r.jax_versions, r.python, r.python_free_threaded, r.builds, r.extra_aliases, r.blackwell,

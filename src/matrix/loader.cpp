@@ -438,6 +438,23 @@ private:
         return release;
     }
 
+    // A blackwell record's list of architectures (fails_on may be absent: none).
+    static std::vector<ComputeCapability> blackwell_list(const JsonReader& blackwell, std::string_view field)
+    {
+        std::vector<ComputeCapability> out;
+        auto list = blackwell.find(field);
+        if (!list)
+            return out;
+        for (const auto& item : list->items()) {
+            auto cc = item.as<ComputeCapability>();
+            if (cc.major() < 10)
+                item.fail("compute capability " + cc.text() + " is not a Blackwell architecture",
+                    "list only 10.0 and newer: older GPUs are judged by the build's min_compute_capability");
+            out.push_back(cc);
+        }
+        return out;
+    }
+
     // null or absent: not on record
     std::optional<PlatformGpuCode> read_platform_code(const JsonReader& variant, std::string_view platform) const
     {
@@ -646,16 +663,10 @@ private:
                 release.extra_aliases.push_back(read_jax_extra_alias(alias, extras));
         }
         if (auto blackwell = row.find("blackwell")) { // null: not on record
-            blackwell->allow_only({ "runs_on", "others_fail", "note", "source", "confidence" });
-            JaxBlackwell facts { {}, blackwell->at("others_fail").boolean(), provenance(*blackwell) };
-            for (const auto& item : blackwell->at("runs_on").items()) {
-                auto cc = item.as<ComputeCapability>();
-                if (cc.major() < 10)
-                    item.fail("compute capability " + cc.text() + " is not a Blackwell architecture",
-                        "list only 10.0 and newer: older GPUs are judged by the build's min_compute_capability");
-                facts.runs_on.push_back(cc);
-            }
-            release.blackwell = std::move(facts);
+            blackwell->allow_only({ "runs_on", "fails_on", "others_fail", "note", "source", "confidence" });
+            release.blackwell
+                = JaxBlackwell { blackwell_list(*blackwell, "runs_on"), blackwell_list(*blackwell, "fails_on"),
+                      blackwell->at("others_fail").boolean(), provenance(*blackwell) };
         }
         std::sort(release.versions.begin(), release.versions.end());
         return release;

@@ -166,6 +166,7 @@ void add_build(const FrameworkBuild& build, Rows& rows)
         if (release.blackwell) // sourced from reports and the build configuration, apart from the requirements
             rows.add("jax.json", "releases[line=" + release.line + "].blackwell",
                 { { "runs_on", list_text(release.blackwell->runs_on) },
+                    { "fails_on", list_text(release.blackwell->fails_on) },
                     { "others_fail", release.blackwell->others_fail ? "true" : "false" } },
                 release.blackwell->provenance);
     }

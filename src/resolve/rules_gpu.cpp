@@ -268,10 +268,20 @@ void check_framework_minimum(const FrameworkBuild& build, const GpuTarget& gpu, 
             against + " (which architectures it carries code for is not on record)", source, gpu.label);
 }
 
+bool listed(const std::vector<ComputeCapability>& list, const ComputeCapability& cc)
+{
+    return std::find(list.begin(), list.end(), cc) != list.end();
+}
+
 bool known_to_run(const matrix::JaxRelease& release, const ComputeCapability& cc)
 {
+    return release.blackwell && listed(release.blackwell->runs_on, cc);
+}
+
+bool known_to_fail(const matrix::JaxRelease& release, const ComputeCapability& cc)
+{
     const auto& blackwell = release.blackwell;
-    return blackwell && std::find(blackwell->runs_on.begin(), blackwell->runs_on.end(), cc) != blackwell->runs_on.end();
+    return blackwell && (blackwell->others_fail || listed(blackwell->fails_on, cc)) && !listed(blackwell->runs_on, cc);
 }
 
 // The oldest JAX release known to run on `cc`.
@@ -299,7 +309,7 @@ void check_jax_blackwell(
             blackwell->provenance.cite(), gpu.label);
         return;
     }
-    if (blackwell && blackwell->others_fail)
+    if (known_to_fail(*build.jax, cc))
         report.add(Verdict::fail, "jax-xla-unknown-gpu",
             release + " cannot run on " + gpu.with_sm() + ": its XLA does not know compute capability " + cc.text()
                 + " and compiles arch-conditional PTX for an older architecture, which ptxas refuses "

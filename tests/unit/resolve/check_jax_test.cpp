@@ -309,6 +309,19 @@ TEST_CASE("jax before 0.6 dies on a Blackwell GPU where its XLA falls back to sm
     CHECK(finding(built, "jax-runs-on-gpu")->message
         == "jax 0.6.0 runs on NVIDIA B200 (sm_100): its XLA compiles for compute capability 10.0");
 
+    // AlphaFold 3 on jax 0.4.34 and an RTX 5090 (alphafold3#387), and the releases before it
+    // lie between it and 0.4.30; compute capability 10.0 is not on record for them (0.4.38 runs on a B200)
+    for (const auto* version : { "jax==0.4.34", "jax==0.4.31" }) {
+        CAPTURE(version);
+        CHECK(
+            problems(check({ .frameworks = { version }, .gpus = { "RTX 5090" } })) == Codes { "jax-xla-unknown-gpu" });
+        CHECK(finding(check({ .frameworks = { version }, .gpus = { "B200" } }), "jax-gpu-unconfirmed")->verdict
+            == Verdict::unknown);
+    }
+    CHECK_THAT(finding(check({ .frameworks = { "jaxlib==0.4.34" }, .gpus = { "sm_120" } }), "jax-xla-unknown-gpu")->why,
+        Contains("https://github.com/google-deepmind/alphafold3/issues/387"));
+    CHECK(has_code(check({ .frameworks = { "jax==0.4.35" }, .gpus = { "RTX 5090" } }), "jax-gpu-unconfirmed"));
+
     // between the last release reported failing and the first built for Blackwell
     Report between = check({ .frameworks = { "jax==0.5.3" }, .gpus = { "sm_120" } });
     SHOW(between);

@@ -114,7 +114,8 @@ TEST_CASE("explain gives what a jax release does on Blackwell as a row of its ow
     const auto& blackwell = row(rows, "releases[line=0.4].blackwell");
     CHECK(blackwell.file == "jax.json");
     CHECK(blackwell.facts
-        == std::vector<std::pair<std::string, std::string>> { { "runs_on", "none" }, { "others_fail", "true" } });
+        == std::vector<std::pair<std::string, std::string>> {
+            { "runs_on", "none" }, { "fails_on", "none" }, { "others_fail", "true" } });
     CHECK(blackwell.provenance.confidence == matrix::Confidence::secondary);
     CHECK(blackwell.provenance.sources.front()->key == "HURO_3");
 }
