@@ -41,7 +41,7 @@ public:
         });
         read(files, "torch.json", [&](const JsonReader& doc) {
             doc.allow_only({ "format", "sources", "linux_aarch64", "torchaudio_stable_abi", "capability_range_warning",
-                "windows", "macos", "releases" });
+                "compile_gpu_minimum", "windows", "macos", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_torch.push_back(read_torch(row));
             m.m_torch_windows = read_windows(doc);
@@ -64,6 +64,11 @@ public:
                 if (!(m.m_torch_capability_range_warning->from < m.m_torch_capability_range_warning->until))
                     warning->at("until").fail("a range that ends where it starts, or before",
                         "give the first release without the warning, after `from`");
+            }
+            if (auto compile = doc.find("compile_gpu_minimum")) {
+                compile->allow_only({ "from", "min", "note", "source", "confidence" });
+                m.m_torch_compile_gpu_minimum = TorchCompileGpuMinimum { compile->at("from").as<Pep440Version>(),
+                    compile->at("min").as<ComputeCapability>(), provenance(*compile) };
             }
         });
         read(files, "tensorflow.json", [&](const JsonReader& doc) {

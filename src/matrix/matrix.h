@@ -50,6 +50,11 @@ public:
     // none: not on record
     const std::optional<TorchaudioStableAbi>& torchaudio_stable_abi() const { return m_torchaudio_stable_abi; }
     // none: not on record
+    // none: not on record
+    const std::optional<TorchCompileGpuMinimum>& torch_compile_gpu_minimum() const
+    {
+        return m_torch_compile_gpu_minimum;
+    }
     const std::optional<TorchCapabilityRangeWarning>& torch_capability_range_warning() const
     {
         return m_torch_capability_range_warning;
@@ -118,6 +123,7 @@ private:
     std::optional<TorchAarch64> m_torch_aarch64;
     std::optional<TorchaudioStableAbi> m_torchaudio_stable_abi;
     std::optional<TorchCapabilityRangeWarning> m_torch_capability_range_warning;
+    std::optional<TorchCompileGpuMinimum> m_torch_compile_gpu_minimum;
     std::vector<TensorflowRelease> m_tensorflow;
     std::vector<JaxRelease> m_jax;
     std::optional<WindowsGpuSupport> m_torch_windows;

@@ -294,6 +294,13 @@ void add_cudnn(const matrix::Matrix& matrix, const CudnnVersion& version, Rows& 
             { { "builds", joined(release->builds, cudnn_build_text) } }, release->provenance);
 }
 
+// Whether the query names a GPU below compute capability `cc`.
+bool names_gpu_below(const matrix::Matrix& matrix, const Query& query, const ComputeCapability& cc)
+{
+    return std::any_of(query.gpus.begin(), query.gpus.end(),
+        [&](const std::string& text) { return resolve_gpu(matrix, text).compute_capability < cc; });
+}
+
 } // namespace
 
 std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
@@ -313,6 +320,10 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
         if (const auto* warning = torch_capability_range_warning(matrix, *build))
             rows.add("torch.json", "capability_range_warning",
                 { { "from", warning->from.str() }, { "until", warning->until.str() } }, warning->provenance);
+        if (const auto* minimum = torch_compile_gpu_minimum(matrix, *build);
+            minimum && names_gpu_below(matrix, query, minimum->min))
+            rows.add("torch.json", "compile_gpu_minimum",
+                { { "from", minimum->from.str() }, { "min", minimum->min.text() } }, minimum->provenance);
         if (runs_windows_driver(query.os))
             add_windows(matrix, build->framework, rows);
         if (query.os == HostOs::macos) {

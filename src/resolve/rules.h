@@ -48,6 +48,10 @@ bool runs_upstream_wheels(const matrix::JetsonSoftware& jetson, const CudaVersio
 // release prints (2.9 and 2.10); null where it prints none.
 const matrix::TorchCapabilityRangeWarning* torch_capability_range_warning(
     const matrix::Matrix& matrix, const FrameworkBuild& build); // rules_gpu.cpp
+// The oldest GPU the torch build's torch.compile compiles for; null before torch.compile, or
+// where not on record.
+const matrix::TorchCompileGpuMinimum* torch_compile_gpu_minimum(
+    const matrix::Matrix& matrix, const FrameworkBuild& build); // rules_gpu.cpp
 // A torch build on a GPU whose host is always Linux aarch64 (GH200, GB200): whether PyTorch
 // publishes a CUDA build for aarch64 of its release, and whether pip's wheel is one.
 void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report); // rules_aarch64.cpp

@@ -77,7 +77,8 @@ std::optional<std::string> torch_build_for(const matrix::Matrix& matrix, const C
     return best;
 }
 
-void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture* arch, Report& report)
+// Judges the build's GPU code for `gpu`; false where it cannot run there.
+bool check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Architecture* arch, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
     const std::string sm = gpu.compute_capability.sm_name();
@@ -89,9 +90,10 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                   "kernels for "
                 + sm,
             source, gpu.label);
-        return;
+        return true;
     }
     CodePath path = code_path(*build.arch_list, build.ptx, gpu.compute_capability);
+    bool may_run = true;
     std::string archs = arch_list_text(*build.arch_list, build.ptx);
     if (path.exact) {
         report.add(
@@ -117,6 +119,7 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
         const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
         const auto toolkit_floor = toolkit ? toolkit_driver(*toolkit, ctx.query.os) : std::nullopt;
         bool minor_version_mode = ctx.query.driver && toolkit_floor && *ctx.query.driver < *toolkit_floor;
+        may_run = !minor_version_mode;
         if (minor_version_mode)
             report.add(Verdict::fail, "gpu-ptx-jit-driver-too-old",
                 gpu.label + " needs the driver to JIT-compile " + build.name() + "'s compute_"
@@ -142,6 +145,7 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
                 + "'s host, carry is not on record: whether it runs there is not known",
             source, gpu.label);
     } else {
+        may_run = false;
         report.add(Verdict::fail, "gpu-no-kernel",
             build.name() + " carries no code for " + gpu.with_sm() + ": its GPU code is " + archs
                 + ", and a cubin runs only on the same major with an equal or higher minor "
@@ -158,6 +162,23 @@ void check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
             "CUDA " + ctx.cuda->text() + " cannot target " + sm + " (needs CUDA >= " + arch->min_cuda.text()
                 + "): extensions built against " + build.name() + " cannot carry " + sm + " code",
             arch->provenance.cite(), gpu.label);
+    return may_run;
+}
+
+// torch.compile's default backend, Inductor, generates Triton kernels, and Triton needs compute
+// capability 7.0: below it eager mode runs and torch.compile raises. The GPU runs the build, so
+// this is said beside the verdict, not as a caveat of it.
+void check_compile_gpu(const Context& ctx, const GpuTarget& gpu, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    const auto* minimum = torch_compile_gpu_minimum(ctx.matrix, build);
+    if (!minimum || !(gpu.compute_capability < minimum->min))
+        return;
+    report.add(Verdict::ok, "torch-compile-unsupported-gpu",
+        build.name() + " runs on " + gpu.with_sm() + " in eager mode, but torch.compile refuses it: its default "
+            + "backend generates Triton kernels, which need compute capability " + minimum->min.text() + " (\"Found "
+            + gpu.label + " which is too old to be supported by the triton GPU compiler\")",
+        minimum->provenance.cite(), gpu.label);
 }
 
 // TensorFlow's wheels carry cubins for some architectures and PTX for the newest; XLA
@@ -457,7 +478,8 @@ void check_gpus(const Context& all, Report& report)
             if (gpu.compute_capability.major() >= 10)
                 check_jax_blackwell(ctx.matrix, *ctx.build, gpu, report);
         } else if (ctx.build && ctx.build->framework == Framework::torch) {
-            check_build_code(ctx, gpu, arch, report);
+            if (check_build_code(ctx, gpu, arch, report))
+                check_compile_gpu(ctx, gpu, report);
         } else if (ctx.cuda && arch) {
             bool code_on_record = ctx.build && ctx.build->tensorflow && ctx.build->tensorflow->gpu_code;
             if (code_on_record && check_tensorflow_beyond_toolkit(ctx, gpu, *arch, report))
@@ -467,6 +489,15 @@ void check_gpus(const Context& all, Report& report)
                 check_tensorflow_code(*ctx.build, gpu, report);
         }
     }
+}
+
+const matrix::TorchCompileGpuMinimum* torch_compile_gpu_minimum(
+    const matrix::Matrix& matrix, const FrameworkBuild& build)
+{
+    const auto& minimum = matrix.torch_compile_gpu_minimum();
+    if (!minimum || build.framework != Framework::torch)
+        return nullptr;
+    return Pep440Version::parse(build.line) < minimum->from ? nullptr : &*minimum;
 }
 
 const matrix::TorchCapabilityRangeWarning* torch_capability_range_warning(

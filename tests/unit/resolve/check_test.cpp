@@ -619,6 +619,31 @@ TEST_CASE("a torch line's wheels may run a Python its torch.compile refuses", "[
     CHECK(problems(check({ .frameworks = { "torch==2.9.0" }, .python = "3.15" })) == Codes { "python-unsupported" });
 }
 
+TEST_CASE("torch.compile refuses a GPU below compute capability 7.0, which eager mode runs", "[resolve]")
+{
+    // pytorch#93801: "Triton currently only supports CUDA Capability >= 7.0"; Inductor raises
+    // "Found ... which is too old to be supported by the triton GPU compiler" (nanoGPT#157, a GTX 1080)
+    Report pascal = check({ .frameworks = { "torch==2.0.0" }, .gpus = { "GeForce GTX 1080" } });
+    SHOW(pascal);
+    CHECK(pascal.verdict() == Verdict::ok);
+    const Finding* compile = finding(pascal, "torch-compile-unsupported-gpu");
+    REQUIRE(compile);
+    CHECK(compile->message
+        == "torch 2.0.0 cu117 runs on NVIDIA GeForce GTX 1080 (sm_61) in eager mode, but torch.compile refuses it: "
+           "its default backend generates Triton kernels, which need compute capability 7.0 (\"Found NVIDIA GeForce "
+           "GTX 1080 which is too old to be supported by the triton GPU compiler\")");
+    CHECK(compile->why
+        == "https://github.com/pytorch/pytorch/issues/93801 | https://github.com/pytorch/pytorch/issues/93528");
+    // before torch.compile, on Volta and newer, and where the build has no code for the GPU
+    CHECK_FALSE(has_code(
+        check({ .frameworks = { "torch==1.13.1" }, .gpus = { "GTX 1080" } }), "torch-compile-unsupported-gpu"));
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "torch==2.0.0" }, .gpus = { "V100" } }), "torch-compile-unsupported-gpu"));
+    Report no_kernel = check({ .frameworks = { "torch==2.8.0+cu128" }, .gpus = { "GTX 1080" } });
+    CHECK(has_code(no_kernel, "gpu-no-kernel"));
+    CHECK_FALSE(has_code(no_kernel, "torch-compile-unsupported-gpu"));
+}
+
 TEST_CASE("a Python a torch line supports experimentally warns, citing PyTorch's release matrix", "[resolve]")
 {
     // RELEASE.md: 2.2 and 2.3 ">=3.8, <=3.11, (3.12 experimental)"; 2.5 ">=3.9, <=3.12, (3.13 experimental)".

@@ -105,6 +105,21 @@ TEST_CASE("explain gives the start-up capability warning of torch 2.9 and 2.10 t
         std::none_of(later.begin(), later.end(), [](const RowUsed& r) { return r.key == "capability_range_warning"; }));
 }
 
+TEST_CASE("explain gives torch.compile's GPU minimum where a GPU below it is named", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("torch==2.4.0") };
+    query.gpus = { "GTX 1080" };
+    const auto rows = rows_used(matrix::Matrix::embedded(), query);
+    const auto& minimum = row(rows, "compile_gpu_minimum");
+    CHECK(minimum.file == "torch.json");
+    CHECK(minimum.facts == std::vector<std::pair<std::string, std::string>> { { "from", "2.0" }, { "min", "7.0" } });
+    CHECK(minimum.provenance.sources.front()->key == "PT_93801");
+    query.gpus = { "A100" };
+    const auto ampere = rows_used(matrix::Matrix::embedded(), query);
+    CHECK(std::none_of(ampere.begin(), ampere.end(), [](const RowUsed& r) { return r.key == "compile_gpu_minimum"; }));
+}
+
 TEST_CASE("explain gives what a jax release does on Blackwell as a row of its own, with its own sources", "[resolve]")
 {
     Query query;
