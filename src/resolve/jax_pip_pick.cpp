@@ -77,6 +77,15 @@ std::string plugin_major(const std::string& plugin)
     return plugin.substr(start, plugin.find('-', start) - start);
 }
 
+JaxPipPick pick(const matrix::Matrix& matrix, const Pep440Version& version, std::string because)
+{
+    std::string why;
+    for (const auto& release : matrix.jax_releases())
+        if (std::find(release.versions.begin(), release.versions.end(), version) != release.versions.end())
+            why = release.provenance.cite();
+    return { version, std::move(because), std::move(why) };
+}
+
 // jaxlib named without a version beside jax==X: any extra of X pins jaxlib X (or, for a jax
 // released alone, the jaxlib before it), and so does X itself from 0.4.30.
 std::optional<JaxPipPick> pick_jaxlib(const matrix::Matrix& matrix, const Named& named)
@@ -84,7 +93,7 @@ std::optional<JaxPipPick> pick_jaxlib(const matrix::Matrix& matrix, const Named&
     const auto jax = pinned(named.jax);
     if (!jax || *jax < Pep440Version::parse("0.4") || (named.jax->extra.empty() && *jax < first_jax_requiring_jaxlib()))
         return std::nullopt;
-    return JaxPipPick { matrix.jaxlib_installed_with(*jax), "the jaxlib " + named.jax->text() + " requires" };
+    return pick(matrix, matrix.jaxlib_installed_with(*jax), "the jaxlib " + named.jax->text() + " requires");
 }
 
 // A plugin named without a version beside jax[cudaNN]==X: the extra pins the plugin of
@@ -96,7 +105,7 @@ std::optional<JaxPipPick> pick_plugin(const matrix::Matrix& matrix, const Named&
         return std::nullopt;
     if (!extra_meant(matrix, *jax, named.jax->extra).starts_with(plugin_major(plugin.jax_plugin)))
         return std::nullopt;
-    return JaxPipPick { matrix.jaxlib_installed_with(*jax), "the version " + named.jax->text() + " pins" };
+    return pick(matrix, matrix.jaxlib_installed_with(*jax), "the version " + named.jax->text() + " pins");
 }
 
 // jax named without a version beside a pinned jaxlib (or plugin): pip settles on the newest
@@ -124,8 +133,8 @@ std::optional<JaxPipPick> pick_jax(const matrix::Matrix& matrix, const Named& na
     };
     for (const auto& release : jax_versions_newest_first(matrix))
         if (admits(release))
-            return JaxPipPick { release,
-                "the newest whose requirements admit " + beside->text() + " (what pip settles on)" };
+            return pick(
+                matrix, release, "the newest whose requirements admit " + beside->text() + " (what pip settles on)");
     return std::nullopt;
 }
 

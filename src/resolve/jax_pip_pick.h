@@ -14,6 +14,7 @@ namespace dlenv::resolve {
 struct JaxPipPick {
     Pep440Version version;
     std::string because; // "the jaxlib jax==0.6.0 requires"
+    std::string why; // the sources of the row that holds `version`
 };
 
 // None: nothing named beside `unversioned` constrains it, and pip installs the newest release.

@@ -90,13 +90,13 @@ Finding newest_finding(const FrameworkRequest& asked, const Pep440Version& versi
         .why = why };
 }
 
-Finding pinned_beside_finding(const FrameworkRequest& asked, const JaxPipPick& pick, const std::string& why)
+Finding pinned_beside_finding(const FrameworkRequest& asked, const JaxPipPick& pick)
 {
     return Finding { .code = "framework-newest-release",
         .verdict = Verdict::ok,
         .message = asked.text() + " names no version: read as " + asked.package() + " " + pick.version.str() + ", "
             + pick.because,
-        .why = why };
+        .why = pick.why };
 }
 
 } // namespace
@@ -112,14 +112,13 @@ NewestRead read_newest_releases(const matrix::Matrix& matrix, const Query& query
     for (auto& request : read.query.frameworks) {
         if (!request.version.empty() || is_companion(request.framework))
             continue;
-        const Newest newest = newest_framework(matrix, request);
         if (const auto pick = jax_pip_pick(matrix, query, request)) {
-            read.findings.push_back(pinned_beside_finding(request, *pick, newest.why));
+            read.findings.push_back(pinned_beside_finding(request, *pick));
             request.version = pick->version.public_str();
             request.version_read = true;
             continue;
         }
-        read_as(request, newest);
+        read_as(request, newest_framework(matrix, request));
     }
     std::optional<FrameworkRequest> torch;
     for (const auto& request : read.query.frameworks)
