@@ -166,15 +166,16 @@ bool check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
 }
 
 // torch.compile's default backend, Inductor, generates Triton kernels, and Triton needs compute
-// capability 7.0: below it eager mode runs and torch.compile raises. The GPU runs the build, so
-// this is said beside the verdict, not as a caveat of it.
+// capability 7.0: below it eager mode runs and torch.compile raises. torch's wheels bring Triton
+// on Linux alone; on native Windows torch.compile has none whatever the GPU, so the GPU's
+// capability says nothing there.
 void check_compile_gpu(const Context& ctx, const GpuTarget& gpu, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
     const auto* minimum = torch_compile_gpu_minimum(ctx.matrix, build);
-    if (!minimum || !(gpu.compute_capability < minimum->min))
+    if (!minimum || !(gpu.compute_capability < minimum->min) || ctx.query.os == HostOs::windows_native)
         return;
-    report.add(Verdict::ok, "torch-compile-unsupported-gpu",
+    report.add(Verdict::warn, "torch-compile-unsupported-gpu",
         build.name() + " runs on " + gpu.with_sm() + " in eager mode, but torch.compile refuses it: its default "
             + "backend generates Triton kernels, which need compute capability " + minimum->min.text() + " (\"Found "
             + gpu.label + " which is too old to be supported by the triton GPU compiler\")",

@@ -139,7 +139,7 @@ TEST_CASE("a GPU the framework has code for and a framework beside it does not f
     Report r = check({ .frameworks = { "torch==2.4.1+cu121", "jax==0.4.31" }, .gpus = { "sm_50" } });
     SHOW(r);
     CHECK(r.verdict() == Verdict::fail);
-    CHECK(problems(r) == Codes { "gpu-below-framework-minimum" });
+    CHECK(problems(r) == Codes { "gpu-below-framework-minimum", "torch-compile-unsupported-gpu" });
     CHECK(finding(r, "gpu-cubin")->message == "torch==2.4.1+cu121: torch 2.4.1 cu121 carries sm_50 kernels for sm_50");
     CHECK(finding(r, "gpu-below-framework-minimum")->message
         == "jax==0.4.31: JAX's cuda12 build supports compute capability 5.2 and newer; sm_50 is 5.0");
