@@ -395,6 +395,16 @@ void check_jax_plugin_pairing(const matrix::Matrix& matrix, const Query& query, 
         const std::string pair = plugin.package() + " " + plugin.version + " beside jaxlib " + jaxlib->public_str();
         report.suggest("pin " + plugin.package() + "==" + jaxlib->public_str() + ", jaxlib's version");
         bool checked = plugin.jax_plugin.ends_with("-plugin") && !(*jaxlib < Pep440Version::parse("0.5.3"));
+        // jax#24901: from 0.4.32 a plugin newer than jax's crashes it at the first array, even on
+        // the CPU; before, its PJRT API version mismatch stopped the CUDA backend alone
+        if (!checked && *jaxlib < version && !(version < Pep440Version::parse("0.4.32"))) {
+            report.add(Verdict::fail, "jax-plugin-newer-than-jaxlib",
+                pair
+                    + ": a CUDA plugin from 0.4.32 on, newer than jaxlib, crashes jax with a segmentation fault "
+                      "at its first array, even with JAX_PLATFORMS=cpu",
+                "https://github.com/jax-ml/jax/issues/24901");
+            continue;
+        }
         if (!checked) {
             report.add(Verdict::unknown, "jax-plugin-version-unchecked",
                 pair + ": jaxlib " + jaxlib->public_str()

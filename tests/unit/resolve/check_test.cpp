@@ -1139,6 +1139,15 @@ TEST_CASE("a JAX CUDA plugin of another version than jaxlib is not loaded from 0
         CHECK_FALSE(has_code(matched, "jax-plugin-version-mismatch"));
         CHECK_FALSE(has_code(matched, "jax-plugin-version-unchecked"));
     }
+    // jax#24901: "Since version 0.4.32 of the jax-cuda12-pjrt and jax-cuda12-plugin packages,
+    // installing an older version of jax/jaxlib generates a segfault as soon as an array is instantiated"
+    Report newer = check({ .frameworks = { "jax==0.4.31", "jaxlib==0.4.31", "jax-cuda12-plugin==0.4.35" } });
+    CHECK(problems(newer) == Codes { "jax-plugin-newer-than-jaxlib" });
+    CHECK(finding(newer, "jax-plugin-newer-than-jaxlib")->message
+        == "jax-cuda12-plugin 0.4.35 beside jaxlib 0.4.31: a CUDA plugin from 0.4.32 on, newer than jaxlib, crashes "
+           "jax with a segmentation fault at its first array, even with JAX_PLATFORMS=cpu");
+    CHECK(problems(check({ .frameworks = { "jax==0.5.0", "jax-cuda12-pjrt==0.5.1" } }))
+        == Codes { "jax-plugin-newer-than-jaxlib" });
     // a plugin alone is no JAX
     Error lone = error_of({ .frameworks = { "jax-cuda13-plugin==0.9.2" } });
     CHECK(lone.message() == "jax-cuda13-plugin==0.9.2 is the CUDA half of jax[cuda13], which checks with jax");
