@@ -25,23 +25,6 @@ bool same_extra(const std::string& extra, const std::string& written)
     return !extra.empty() && pypi::normalize_name(extra) == pypi::normalize_name(written);
 }
 
-struct NamedJaxExtra {
-    std::string extra; // as the matrix spells it; `written` where the release has no such extra
-    const matrix::JaxExtraAlias* alias = nullptr; // the other name `written` is, if it is one
-};
-
-// The build extra of `release` that `written` names: one of its builds' own, or an alias of one.
-NamedJaxExtra jax_extra(const matrix::JaxRelease& release, const std::string& written)
-{
-    for (const auto& extra : release.build_extras())
-        if (same_extra(extra, written))
-            return { extra };
-    for (const auto& alias : release.extra_aliases)
-        if (same_extra(alias.name, written))
-            return { alias.means, &alias };
-    return { written };
-}
-
 FrameworkBuild torch_build(const matrix::TorchRelease& release, const matrix::TorchVariant& variant)
 {
     return FrameworkBuild { .framework = Framework::torch,
@@ -420,6 +403,17 @@ void require_known_extra(const FrameworkBuild& build, const std::string& where, 
     throw Error(ErrorCode::invalid_input, where + ": " + release + " has no extra '" + build.extra + "'",
         known.empty() ? "drop " + written + ": " + release + " has no pip extra that brings CUDA"
                       : "its extras: " + join_alternatives(known, " and "));
+}
+
+NamedJaxExtra jax_extra(const matrix::JaxRelease& release, const std::string& written)
+{
+    for (const auto& extra : release.build_extras())
+        if (same_extra(extra, written))
+            return { extra };
+    for (const auto& alias : release.extra_aliases)
+        if (same_extra(alias.name, written))
+            return { alias.means, &alias };
+    return { written };
 }
 
 } // namespace dlenv::resolve

@@ -53,6 +53,15 @@ struct FrameworkBuild {
     std::string name() const; // "torch 2.1 cu118", "tensorflow 2.14", "jaxlib 0.1.74 cuda11_cudnn82"
 };
 
+struct NamedJaxExtra {
+    std::string extra; // as the matrix spells it; `written` where the release has no such extra
+    const matrix::JaxExtraAlias* alias = nullptr; // the other name `written` is, if it is one
+};
+
+// The build extra of `release` that `written` names, as pip compares extras (PEP 685): one of
+// its builds' own, or an alias of one.
+NamedJaxExtra jax_extra(const matrix::JaxRelease& release, const std::string& written);
+
 // The release line a request names ("2.1", or "2.1.2" within it). Throws
 // Error(invalid_input) naming the closest lines or the line's releases.
 template <typename Release>

@@ -1,5 +1,7 @@
 #include "resolve/jax_pip_pick.h"
 
+#include "resolve/framework_build.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -14,7 +16,15 @@ const Pep440Version& first_jax_requiring_jaxlib()
     return version;
 }
 
-// The release a request pins: a full version, not a line or a pre-release.
+// Before 0.4 jaxlib was numbered apart from jax.
+const Pep440Version& first_shared_numbering()
+{
+    static const Pep440Version version = Pep440Version::parse("0.4");
+    return version;
+}
+
+// The release a request pins: a full version, not a line or a pre-release; one read for an
+// unversioned request counts.
 std::optional<Pep440Version> pinned(const FrameworkRequest* request)
 {
     if (!request || request->version.empty())
@@ -31,10 +41,10 @@ struct Named {
     const FrameworkRequest* plugin = nullptr; // the first one pinned
 };
 
-Named named_jax_packages(const Query& asked)
+Named named_jax_packages(const Query& query)
 {
     Named out;
-    for (const auto& request : asked.frameworks) {
+    for (const auto& request : query.frameworks) {
         if (request.framework != Framework::jax)
             continue;
         if (!request.jax_plugin.empty()) {
@@ -46,95 +56,135 @@ Named named_jax_packages(const Query& asked)
     return out;
 }
 
-// Every jax release on record, newest first (before 0.4 a row's `versions` are jaxlib's).
+// The row of jax release `version` (from 0.4, where a row's versions are jax's).
+const matrix::JaxRelease* release_of(const matrix::Matrix& matrix, const Pep440Version& version)
+{
+    for (const auto& release : matrix.jax_releases())
+        if (!release.jax_versions
+            && std::find(release.versions.begin(), release.versions.end(), version) != release.versions.end())
+            return &release;
+    return nullptr;
+}
+
+// The build `extra` installs in jax `version`; null where the release has no such extra, which
+// pip then ignores.
+const matrix::JaxBuild* build_of_extra(
+    const matrix::Matrix& matrix, const Pep440Version& version, const std::string& extra)
+{
+    const auto* release = release_of(matrix, version);
+    if (!release || extra.empty())
+        return nullptr;
+    const std::string meant = jax_extra(*release, extra).extra;
+    for (const auto& build : release->builds)
+        if (build.extra == meant || build.local_extra == meant)
+            return &build;
+    return nullptr;
+}
+
+bool installs(const matrix::JaxBuild& build, const std::string& plugin)
+{
+    return build.plugin == plugin || build.pjrt == plugin;
+}
+
+// Every jax release from 0.4 on, newest first.
 std::vector<Pep440Version> jax_versions_newest_first(const matrix::Matrix& matrix)
 {
     std::vector<Pep440Version> out;
     for (const auto& release : matrix.jax_releases())
-        for (const auto& version : release.jax_versions ? *release.jax_versions : release.versions)
-            if (!version.is_prerelease())
-                out.push_back(version);
+        if (!release.jax_versions)
+            for (const auto& version : release.versions)
+                if (!version.is_prerelease())
+                    out.push_back(version);
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return b < a; });
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 
-// The build extra `extra` stands for in jax `version`'s setup.py: itself, or what its alias means.
-std::string extra_meant(const matrix::Matrix& matrix, const Pep440Version& version, const std::string& extra)
-{
-    for (const auto& release : matrix.jax_releases())
-        if (std::find(release.versions.begin(), release.versions.end(), version) != release.versions.end())
-            for (const auto& alias : release.extra_aliases)
-                if (alias.name == extra)
-                    return alias.means;
-    return extra;
-}
-
-// "cuda12" of jax-cuda12-plugin and jax-cuda12-pjrt.
-std::string plugin_major(const std::string& plugin)
-{
-    const auto start = plugin.find('-') + 1;
-    return plugin.substr(start, plugin.find('-', start) - start);
-}
-
 JaxPipPick pick(const matrix::Matrix& matrix, const Pep440Version& version, std::string because)
 {
-    std::string why;
-    for (const auto& release : matrix.jax_releases())
-        if (std::find(release.versions.begin(), release.versions.end(), version) != release.versions.end())
-            why = release.provenance.cite();
-    return { version, std::move(because), std::move(why) };
+    const auto* release = release_of(matrix, version);
+    return { version, std::move(because), release ? release->provenance.cite() : "" };
 }
 
-// jaxlib named without a version beside jax==X: any extra of X pins jaxlib X (or, for a jax
-// released alone, the jaxlib before it), and so does X itself from 0.4.30.
+// Whether jax `version`, with the extra of `jax`, requires a jaxlib: any extra it has, and
+// jax itself from 0.4.30.
+bool requires_jaxlib(const matrix::Matrix& matrix, const Pep440Version& version, const FrameworkRequest& jax)
+{
+    return build_of_extra(matrix, version, jax.extra) || !(version < first_jax_requiring_jaxlib());
+}
+
+// jaxlib named without a version beside jax==X: X's requirement pins it to X's jaxlib (X's
+// own number, or for a jax released alone the jaxlib before it); beside a jax line, to that line.
 std::optional<JaxPipPick> pick_jaxlib(const matrix::Matrix& matrix, const Named& named)
 {
-    const auto jax = pinned(named.jax);
-    if (!jax || *jax < Pep440Version::parse("0.4") || (named.jax->extra.empty() && *jax < first_jax_requiring_jaxlib()))
+    if (!named.jax || named.jax->version.empty())
         return std::nullopt;
-    return pick(matrix, matrix.jaxlib_installed_with(*jax), "the jaxlib " + named.jax->text() + " requires");
+    const std::string because = "the jaxlib " + named.jax->text() + " requires";
+    if (const auto jax = pinned(named.jax)) {
+        if (*jax < first_shared_numbering() || !requires_jaxlib(matrix, *jax, *named.jax))
+            return std::nullopt;
+        return pick(matrix, matrix.jaxlib_installed_with(*jax), because);
+    }
+    const auto line = Pep440Version::parse(named.jax->version);
+    if (line.release().size() != 2 || line < first_shared_numbering())
+        return std::nullopt;
+    // pip takes the line's newest release, whose requirement keeps jaxlib in the line
+    for (const auto& version : jax_versions_newest_first(matrix))
+        if (std::equal(line.release().begin(), line.release().end(), version.release().begin()))
+            return requires_jaxlib(matrix, version, *named.jax) ? std::optional(JaxPipPick { line, because, "" })
+                                                                : std::nullopt;
+    return std::nullopt;
 }
 
-// A plugin named without a version beside jax[cudaNN]==X: the extra pins the plugin of
-// X's jaxlib. Beside jax with no CUDA extra, nothing pins it.
+// A plugin named without a version beside jax[cudaNN]==X whose build installs it: the extra
+// pins it to X's jaxlib. Beside jax with no such extra, nothing pins it.
 std::optional<JaxPipPick> pick_plugin(const matrix::Matrix& matrix, const Named& named, const FrameworkRequest& plugin)
 {
     const auto jax = pinned(named.jax);
-    if (!jax || named.jax->extra.empty())
+    if (!jax)
         return std::nullopt;
-    if (!extra_meant(matrix, *jax, named.jax->extra).starts_with(plugin_major(plugin.jax_plugin)))
+    const auto* build = build_of_extra(matrix, *jax, named.jax->extra);
+    if (!build || !installs(*build, plugin.jax_plugin))
         return std::nullopt;
     return pick(matrix, matrix.jaxlib_installed_with(*jax), "the version " + named.jax->text() + " pins");
 }
 
 // jax named without a version beside a pinned jaxlib (or plugin): pip settles on the newest
-// jax whose requirements admit it. An extra requires the jaxlib and plugin of the release's
-// own jaxlib up to the release; jax alone, from 0.4.30, a jaxlib from its minimum up to itself.
+// jax whose requirements admit it. A release's extra requires its own jaxlib and plugin up to
+// the release; jax alone, from 0.4.30, a jaxlib from its minimum up to itself; a release
+// without the extra is judged as jax alone.
 std::optional<JaxPipPick> pick_jax(const matrix::Matrix& matrix, const Named& named, const FrameworkRequest& jax)
 {
     const FrameworkRequest* beside = pinned(named.jaxlib) ? named.jaxlib : named.plugin;
     const auto version = pinned(beside);
-    if (!version || *version < Pep440Version::parse("0.4"))
+    if (!version)
         return std::nullopt;
-    const bool extra = !jax.extra.empty();
-    if (beside == named.plugin && !extra)
-        return std::nullopt; // jax alone requires no plugin
+    const bool plugin = beside == named.plugin;
     const auto& minimum = matrix.minimum_jaxlib();
+    // between the release's own jaxlib and the release, as its extra pins them
+    auto within_extra = [&](const Pep440Version& release) {
+        return !(*version < matrix.jaxlib_installed_with(release)) && !(release < *version);
+    };
     auto admits = [&](const Pep440Version& release) {
-        if (release < *version)
-            return false;
-        if (extra)
-            return !(*version < matrix.jaxlib_installed_with(release));
+        const auto* build = build_of_extra(matrix, release, jax.extra);
+        if (plugin) // only an extra that installs this plugin pins it
+            return !(build && installs(*build, beside->jax_plugin)) || within_extra(release);
+        if (build)
+            return !(*version < first_shared_numbering()) && within_extra(release);
         if (release < first_jax_requiring_jaxlib())
             return true;
         const auto oldest = minimum ? minimum->for_jax(release) : std::nullopt;
-        return !oldest || !(*version < *oldest);
+        return !(release < *version) && (!oldest || !(*version < *oldest));
     };
-    for (const auto& release : jax_versions_newest_first(matrix))
-        if (admits(release))
-            return pick(
-                matrix, release, "the newest whose requirements admit " + beside->text() + " (what pip settles on)");
+    const auto releases = jax_versions_newest_first(matrix);
+    for (const auto& release : releases) {
+        if (!admits(release))
+            continue;
+        if (release == releases.front())
+            return std::nullopt; // nothing held it back: the newest, as for any unversioned package
+        return pick(
+            matrix, release, "the newest whose requirements admit " + beside->text() + " (what pip settles on)");
+    }
     return std::nullopt;
 }
 

@@ -109,17 +109,25 @@ NewestRead read_newest_releases(const matrix::Matrix& matrix, const Query& query
         request.version = newest.version.public_str();
         request.version_read = true;
     };
-    for (auto& request : read.query.frameworks) {
-        if (!request.version.empty() || is_companion(request.framework))
-            continue;
-        if (const auto pick = jax_pip_pick(matrix, query, request)) {
+    // a JAX package read from the ones pinned beside it may pin another in turn (jax from
+    // jaxlib, then the plugin from jax): read until none is left to read so
+    for (bool read_one = true; read_one;) {
+        read_one = false;
+        for (auto& request : read.query.frameworks) {
+            if (!request.version.empty())
+                continue;
+            const auto pick = jax_pip_pick(matrix, read.query, request);
+            if (!pick)
+                continue;
             read.findings.push_back(pinned_beside_finding(request, *pick));
             request.version = pick->version.public_str();
             request.version_read = true;
-            continue;
+            read_one = true;
         }
-        read_as(request, newest_framework(matrix, request));
     }
+    for (auto& request : read.query.frameworks)
+        if (request.version.empty() && !is_companion(request.framework))
+            read_as(request, newest_framework(matrix, request));
     std::optional<FrameworkRequest> torch;
     for (const auto& request : read.query.frameworks)
         if (request.framework == Framework::torch)

@@ -640,6 +640,11 @@ TEST_CASE("torch.compile refuses a GPU below compute capability 7.0, which eager
         check({ .frameworks = { "torch==1.13.1" }, .gpus = { "GTX 1080" } }), "torch-compile-unsupported-gpu"));
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.0.0" }, .gpus = { "V100" } }), "torch-compile-unsupported-gpu"));
+    // torch's words name the device, which a bare compute capability does not
+    CHECK_THAT(
+        finding(check({ .frameworks = { "torch==2.0.0" }, .gpus = { "sm_61" } }), "torch-compile-unsupported-gpu")
+            ->message,
+        Catch::Matchers::EndsWith("which need compute capability 7.0"));
     // torch's wheels bring Triton on Linux alone: on native Windows the GPU is not what stops it
     CHECK_FALSE(has_code(check({ .frameworks = { "torch==2.7.1+cu128" }, .gpus = { "sm_61" }, .os = "windows" }),
         "torch-compile-unsupported-gpu"));
@@ -1148,6 +1153,15 @@ TEST_CASE("a JAX CUDA plugin of another version than jaxlib is not loaded from 0
            "jax with a segmentation fault at its first array, even with JAX_PLATFORMS=cpu");
     CHECK(problems(check({ .frameworks = { "jax==0.5.0", "jax-cuda12-pjrt==0.5.1" } }))
         == Codes { "jax-plugin-newer-than-jaxlib" });
+    // before 0.4.32 a newer plugin is not on record; from jaxlib 0.5.3 jaxlib skips it; pip's newest
+    CHECK(
+        finding(check({ .frameworks = { "jax==0.4.30", "jax-cuda12-plugin==0.4.31" } }), "jax-plugin-version-unchecked")
+            ->verdict
+        == Verdict::unknown);
+    CHECK(problems(check({ .frameworks = { "jax==0.6.0", "jax-cuda12-plugin==0.6.1" } }))
+        == Codes { "jax-plugin-version-mismatch" });
+    CHECK(problems(check({ .frameworks = { "jax==0.4.35", "jax-cuda12-plugin" } }))
+        == Codes { "jax-plugin-newer-than-jaxlib" });
     // a plugin alone is no JAX
     Error lone = error_of({ .frameworks = { "jax-cuda13-plugin==0.9.2" } });
     CHECK(lone.message() == "jax-cuda13-plugin==0.9.2 is the CUDA half of jax[cuda13], which checks with jax");
@@ -1183,6 +1197,23 @@ TEST_CASE("a JAX package named without a version is the one pip installs beside 
     CHECK(problems(unpinned) == Codes { "jax-plugin-version-mismatch" });
     CHECK(suggests(unpinned, "pin jax-cuda12-plugin==0.6.0, jaxlib's version"));
     CHECK(check({ .frameworks = { "jax[cuda]", "jax-cuda12-plugin==0.6.0" } }).verdict() == Verdict::ok);
+    // one read in turn pins the next: jax from jaxlib, then the plugin from jax
+    for (const auto& three : { std::vector<std::string> { "jax[cuda12]", "jaxlib==0.6.0", "jax-cuda12-plugin" },
+             std::vector<std::string> { "jax[cuda12]", "jaxlib", "jax-cuda12-plugin==0.6.0" } }) {
+        Report chained = check({ .frameworks = three });
+        CHECK(chained.verdict() == Verdict::ok);
+        CHECK(problems(chained).empty());
+    }
+    // an extra pins only a plugin its build installs, written as pip compares extras
+    CHECK(read_as({ "jax[CUDA12]==0.6.0", "jax-cuda12-plugin" })
+        == "jax-cuda12-plugin names no version: read as jax-cuda12-plugin 0.6.0, the version jax[CUDA12]==0.6.0 pins");
+    CHECK_THAT(read_as({ "jax[cuda12]==0.4.26", "jax-cuda12-pjrt" }), Contains("the newest release on record"));
+    CHECK_THAT(read_as({ "jax[cuda13]", "jax-cuda12-plugin==0.6.0" }), Contains("the newest release on record"));
+    // a release without the extra is judged as jax alone: 0.4.26-0.4.29's cuda12 pins jaxlib, 0.4.25 has none
+    CHECK_THAT(read_as({ "jax[cuda12]", "jaxlib==0.4.4" }), Contains("read as jax 0.4.25"));
+    // a jax release line keeps jaxlib in the line
+    CHECK(read_as({ "jax==0.6", "jaxlib" })
+        == "jaxlib names no version: read as jaxlib 0.6, the jaxlib jax==0.6 requires");
 }
 
 TEST_CASE("a JAX CUDA plugin names jax's build, and a version never published is refused", "[resolve][jax]")
