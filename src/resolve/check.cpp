@@ -158,7 +158,7 @@ std::string variant_list(const matrix::TorchRelease& release)
 // 1.5.0's, built for CUDA 9.2 to 10.2), as for torch itself.
 void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkRequest& companion)
 {
-    if (companion.local.empty() || !matrix::variant_cuda(companion.local) || companion.is_pre_release())
+    if (companion.local.empty() || companion.is_pre_release())
         return;
     // torchaudio on PyTorch's stable ABI is published beside later torch releases too, for their builds
     if (companion.framework == Framework::torchaudio
@@ -167,10 +167,12 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
     const auto [release, set] = companion_of(matrix, companion);
     if (!release)
         return; // an unknown release is check_companion's to refuse
-    if (companion.framework == Framework::torchvision && set->torchvision_unlabelled)
-        refuse_unlabelled_torchvision(*release, *set, companion);
     const auto& variants = release->variants;
-    if (std::any_of(variants.begin(), variants.end(), [&](const auto& v) { return v.tag == companion.local; }))
+    const bool torch_has_it = companion.local == "cpu"
+        || std::any_of(variants.begin(), variants.end(), [&](const auto& v) { return v.tag == companion.local; });
+    if (torch_has_it && companion.framework == Framework::torchvision && set->torchvision_unlabelled)
+        refuse_unlabelled_torchvision(*release, *set, companion);
+    if (torch_has_it || !matrix::variant_cuda(companion.local))
         return;
     std::string name = companion.package() + " " + companion.version;
     throw Error(ErrorCode::invalid_input, companion.text() + ": " + name + " has no " + companion.local + " build",

@@ -107,6 +107,11 @@ TEST_CASE("torchvision 0.8.0 carries no label: its CUDA 11.0 build by label is i
     CHECK(refused.hint()
         == "use torchvision==0.8.1+cu110, built with the same torch 1.7.0, whose wheels carry the label");
     CHECK(check({ .frameworks = { "torch==1.7.0+cu110", "torchvision==0.8.1+cu110" } }).verdict() == Verdict::ok);
+    // the CPU label names no wheel either; a label torch has no build for is refused as such
+    CHECK(error_of({ .frameworks = { "torch==1.7.0+cu110", "torchvision==0.8.0+cpu" } }).hint()
+        == "use torchvision==0.8.1+cpu, built with the same torch 1.7.0, whose wheels carry the label");
+    CHECK(error_of({ .frameworks = { "torch==1.7.0+cu110", "torchvision==0.8.0+cu121" } }).message()
+        == "torchvision==0.8.0+cu121: torchvision 0.8.0 has no cu121 build");
 }
 
 TEST_CASE("jaxlib is read as jax, and its local label picks the CUDA build", "[resolve]")
