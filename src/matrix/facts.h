@@ -354,9 +354,6 @@ struct TorchaudioStableAbi {
     bool operator==(const TorchaudioStableAbi&) const = default;
 };
 
-// The torch releases whose start-up check (torch.cuda's capability check) warns of a GPU above
-// the newest architecture its wheel was built for, though that major's cubins run it: GB10's 12.1
-// on 12.0 code. 2.11 replaced the check with one that knows binary compatibility.
 // The oldest GPU torch.compile's default backend compiles for, from the release that brought
 // it: Inductor generates Triton kernels, and Triton supports compute capability 7.0 and newer,
 // so below it torch.compile raises while eager mode runs.
@@ -368,6 +365,9 @@ struct TorchCompileGpuMinimum {
     bool operator==(const TorchCompileGpuMinimum&) const = default;
 };
 
+// The torch releases whose start-up check (torch.cuda's capability check) warns of a GPU above
+// the newest architecture its wheel was built for, though that major's cubins run it: GB10's 12.1
+// on 12.0 code. 2.11 replaced the check with one that knows binary compatibility.
 struct TorchCapabilityRangeWarning {
     Pep440Version from; // 2.9
     Pep440Version until; // 2.11: the first release without it

@@ -672,6 +672,12 @@ private:
             release.blackwell
                 = JaxBlackwell { blackwell_list(*blackwell, "runs_on"), blackwell_list(*blackwell, "fails_on"),
                       blackwell->at("others_fail").boolean(), provenance(*blackwell) };
+            const auto& facts = *release.blackwell;
+            for (const auto& cc : facts.fails_on)
+                if (std::find(facts.runs_on.begin(), facts.runs_on.end(), cc) != facts.runs_on.end())
+                    blackwell->at("fails_on")
+                        .fail("compute capability " + cc.text() + " is in runs_on too",
+                            "list an architecture where the sources put it: runs_on or fails_on");
         }
         std::sort(release.versions.begin(), release.versions.end());
         return release;

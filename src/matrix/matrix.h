@@ -50,11 +50,11 @@ public:
     // none: not on record
     const std::optional<TorchaudioStableAbi>& torchaudio_stable_abi() const { return m_torchaudio_stable_abi; }
     // none: not on record
-    // none: not on record
     const std::optional<TorchCompileGpuMinimum>& torch_compile_gpu_minimum() const
     {
         return m_torch_compile_gpu_minimum;
     }
+    // none: not on record
     const std::optional<TorchCapabilityRangeWarning>& torch_capability_range_warning() const
     {
         return m_torch_capability_range_warning;

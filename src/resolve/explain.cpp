@@ -321,7 +321,7 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
             rows.add("torch.json", "capability_range_warning",
                 { { "from", warning->from.str() }, { "until", warning->until.str() } }, warning->provenance);
         if (const auto* minimum = torch_compile_gpu_minimum(matrix, *build);
-            minimum && names_gpu_below(matrix, query, minimum->min))
+            minimum && brings_triton(query.os) && names_gpu_below(matrix, query, minimum->min))
             rows.add("torch.json", "compile_gpu_minimum",
                 { { "from", minimum->from.str() }, { "min", minimum->min.text() } }, minimum->provenance);
         if (runs_windows_driver(query.os))

@@ -52,6 +52,9 @@ const matrix::TorchCapabilityRangeWarning* torch_capability_range_warning(
 // where not on record.
 const matrix::TorchCompileGpuMinimum* torch_compile_gpu_minimum(
     const matrix::Matrix& matrix, const FrameworkBuild& build); // rules_gpu.cpp
+// Whether torch's wheels bring Triton, torch.compile's default backend, on `os`: on Linux
+// alone, so not on native Windows.
+bool brings_triton(HostOs os); // rules_gpu.cpp
 // A torch build on a GPU whose host is always Linux aarch64 (GH200, GB200): whether PyTorch
 // publishes a CUDA build for aarch64 of its release, and whether pip's wheel is one.
 void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report); // rules_aarch64.cpp

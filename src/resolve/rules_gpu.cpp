@@ -173,12 +173,14 @@ void check_compile_gpu(const Context& ctx, const GpuTarget& gpu, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
     const auto* minimum = torch_compile_gpu_minimum(ctx.matrix, build);
-    if (!minimum || !(gpu.compute_capability < minimum->min) || ctx.query.os == HostOs::windows_native)
+    if (!minimum || !(gpu.compute_capability < minimum->min) || !brings_triton(ctx.query.os))
         return;
+    // torch's words name the device, which a bare compute capability does not
+    const std::string quote
+        = gpu.model ? " (\"Found " + gpu.label + " which is too old to be supported by the triton GPU compiler\")" : "";
     report.add(Verdict::warn, "torch-compile-unsupported-gpu",
         build.name() + " runs on " + gpu.with_sm() + " in eager mode, but torch.compile refuses it: its default "
-            + "backend generates Triton kernels, which need compute capability " + minimum->min.text() + " (\"Found "
-            + gpu.label + " which is too old to be supported by the triton GPU compiler\")",
+            + "backend generates Triton kernels, which need compute capability " + minimum->min.text() + quote,
         minimum->provenance.cite(), gpu.label);
 }
 
@@ -334,8 +336,7 @@ void check_jax_blackwell(
     if (known_to_fail(*build.jax, cc))
         report.add(Verdict::fail, "jax-xla-unknown-gpu",
             release + " cannot run on " + gpu.with_sm() + ": its XLA does not know compute capability " + cc.text()
-                + " and compiles arch-conditional PTX for an older architecture, which ptxas refuses "
-                  "(\"cannot be compiled to future architecture\")",
+                + ", and the kernels it compiles for it fail at ptxas",
             blackwell->provenance.cite(), gpu.label);
     else
         report.add(Verdict::unknown, "jax-gpu-unconfirmed",
@@ -490,6 +491,11 @@ void check_gpus(const Context& all, Report& report)
                 check_tensorflow_code(*ctx.build, gpu, report);
         }
     }
+}
+
+bool brings_triton(HostOs os)
+{
+    return os != HostOs::windows_native;
 }
 
 const matrix::TorchCompileGpuMinimum* torch_compile_gpu_minimum(

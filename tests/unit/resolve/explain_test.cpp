@@ -115,6 +115,11 @@ TEST_CASE("explain gives torch.compile's GPU minimum where a GPU below it is nam
     CHECK(minimum.file == "torch.json");
     CHECK(minimum.facts == std::vector<std::pair<std::string, std::string>> { { "from", "2.0" }, { "min", "7.0" } });
     CHECK(minimum.provenance.sources.front()->key == "PT_93801");
+    query.os = HostOs::windows_native;
+    const auto windows = rows_used(matrix::Matrix::embedded(), query);
+    CHECK(
+        std::none_of(windows.begin(), windows.end(), [](const RowUsed& r) { return r.key == "compile_gpu_minimum"; }));
+    query.os = HostOs::linux_host;
     query.gpus = { "A100" };
     const auto ampere = rows_used(matrix::Matrix::embedded(), query);
     CHECK(std::none_of(ampere.begin(), ampere.end(), [](const RowUsed& r) { return r.key == "compile_gpu_minimum"; }));
