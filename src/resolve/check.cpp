@@ -290,27 +290,6 @@ std::vector<FrameworkRequest> primaries(const Query& query)
     return out;
 }
 
-// The requests of JAX's packages in a query: jax, jaxlib and its CUDA plugins.
-struct JaxRequests {
-    const FrameworkRequest* jax = nullptr;
-    const FrameworkRequest* jaxlib = nullptr;
-    std::vector<const FrameworkRequest*> plugins;
-};
-
-JaxRequests jax_requests(const Query& query)
-{
-    JaxRequests out;
-    for (const auto& request : query.frameworks) {
-        if (request.framework != Framework::jax)
-            continue;
-        if (!request.jax_plugin.empty())
-            out.plugins.push_back(&request);
-        else
-            (request.jaxlib ? out.jaxlib : out.jax) = &request;
-    }
-    return out;
-}
-
 // jax refuses at import a jaxlib newer than itself ("jaxlib version X is newer than and
 // incompatible with jax version Y", jax/_src/lib/__init__.py) or older than its
 // _minimum_jaxlib_version, where both name a release.

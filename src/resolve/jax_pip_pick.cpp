@@ -35,25 +35,13 @@ std::optional<Pep440Version> pinned(const FrameworkRequest* request)
     return version;
 }
 
-struct Named {
-    const FrameworkRequest* jax = nullptr;
-    const FrameworkRequest* jaxlib = nullptr;
-    const FrameworkRequest* plugin = nullptr; // the first one pinned
-};
-
-Named named_jax_packages(const Query& query)
+// The first plugin named with a release pinned.
+const FrameworkRequest* pinned_plugin(const JaxRequests& named)
 {
-    Named out;
-    for (const auto& request : query.frameworks) {
-        if (request.framework != Framework::jax)
-            continue;
-        if (!request.jax_plugin.empty()) {
-            if (!out.plugin && pinned(&request))
-                out.plugin = &request;
-        } else
-            (request.jaxlib ? out.jaxlib : out.jax) = &request;
-    }
-    return out;
+    for (const auto* plugin : named.plugins)
+        if (pinned(plugin))
+            return plugin;
+    return nullptr;
 }
 
 // The row of jax release `version` (from 0.4, where a row's versions are jax's).
@@ -115,7 +103,7 @@ bool requires_jaxlib(const matrix::Matrix& matrix, const Pep440Version& version,
 
 // jaxlib named without a version beside jax==X: X's requirement pins it to X's jaxlib (X's
 // own number, or for a jax released alone the jaxlib before it); beside a jax line, to that line.
-std::optional<JaxPipPick> pick_jaxlib(const matrix::Matrix& matrix, const Named& named)
+std::optional<JaxPipPick> pick_jaxlib(const matrix::Matrix& matrix, const JaxRequests& named)
 {
     if (!named.jax || named.jax->version.empty())
         return std::nullopt;
@@ -138,7 +126,8 @@ std::optional<JaxPipPick> pick_jaxlib(const matrix::Matrix& matrix, const Named&
 
 // A plugin named without a version beside jax[cudaNN]==X whose build installs it: the extra
 // pins it to X's jaxlib. Beside jax with no such extra, nothing pins it.
-std::optional<JaxPipPick> pick_plugin(const matrix::Matrix& matrix, const Named& named, const FrameworkRequest& plugin)
+std::optional<JaxPipPick> pick_plugin(
+    const matrix::Matrix& matrix, const JaxRequests& named, const FrameworkRequest& plugin)
 {
     const auto jax = pinned(named.jax);
     if (!jax)
@@ -153,13 +142,14 @@ std::optional<JaxPipPick> pick_plugin(const matrix::Matrix& matrix, const Named&
 // jax whose requirements admit it. A release's extra requires its own jaxlib and plugin up to
 // the release; jax alone, from 0.4.30, a jaxlib from its minimum up to itself; a release
 // without the extra is judged as jax alone.
-std::optional<JaxPipPick> pick_jax(const matrix::Matrix& matrix, const Named& named, const FrameworkRequest& jax)
+std::optional<JaxPipPick> pick_jax(const matrix::Matrix& matrix, const JaxRequests& named, const FrameworkRequest& jax)
 {
-    const FrameworkRequest* beside = pinned(named.jaxlib) ? named.jaxlib : named.plugin;
+    const FrameworkRequest* plugin_pinned = pinned_plugin(named);
+    const FrameworkRequest* beside = pinned(named.jaxlib) ? named.jaxlib : plugin_pinned;
     const auto version = pinned(beside);
     if (!version)
         return std::nullopt;
-    const bool plugin = beside == named.plugin;
+    const bool plugin = beside == plugin_pinned;
     const auto& minimum = matrix.minimum_jaxlib();
     // between the release's own jaxlib and the release, as its extra pins them
     auto within_extra = [&](const Pep440Version& release) {
@@ -195,7 +185,7 @@ std::optional<JaxPipPick> jax_pip_pick(
 {
     if (unversioned.framework != Framework::jax)
         return std::nullopt;
-    const Named named = named_jax_packages(asked);
+    const JaxRequests named = jax_requests(asked);
     if (unversioned.jaxlib)
         return pick_jaxlib(matrix, named);
     if (!unversioned.jax_plugin.empty())

@@ -302,4 +302,18 @@ std::string FrameworkRequest::package() const
     return jaxlib ? "jaxlib" : !jax_plugin.empty() ? jax_plugin : std::string(to_string(framework));
 }
 
+JaxRequests jax_requests(const Query& query)
+{
+    JaxRequests out;
+    for (const auto& request : query.frameworks) {
+        if (request.framework != Framework::jax)
+            continue;
+        if (!request.jax_plugin.empty())
+            out.plugins.push_back(&request);
+        else
+            (request.jaxlib ? out.jaxlib : out.jax) = &request;
+    }
+    return out;
+}
+
 } // namespace dlenv::resolve

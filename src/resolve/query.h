@@ -88,4 +88,13 @@ struct Query {
     HostOs os = HostOs::linux_host;
 };
 
+// The requests of JAX's packages in a query: jax, jaxlib and its CUDA plugins.
+struct JaxRequests {
+    const FrameworkRequest* jax = nullptr;
+    const FrameworkRequest* jaxlib = nullptr;
+    std::vector<const FrameworkRequest*> plugins;
+};
+
+JaxRequests jax_requests(const Query& query);
+
 } // namespace dlenv::resolve
