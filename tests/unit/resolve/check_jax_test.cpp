@@ -622,10 +622,13 @@ TEST_CASE("jax ships no free-threaded wheels in 0.4.34-0.4.38, 3.13t and 3.14t f
         CHECK(finding(supported, "python-free-threaded")->verdict == Verdict::ok);
     }
 
-    // the changelog says Linux had free-threaded builds before 0.7.1, not from which release
-    Report before = check({ .frameworks = { "jax==0.6.0" }, .python = "3.13t" });
-    CHECK(before.verdict() == Verdict::ok);
-    CHECK(finding(before, "python-free-threaded-unknown")->verdict == Verdict::unknown);
+    // Linux had free-threaded builds before 0.7.1, from 0.5.1 (google/tensorstore#218, jax#27413)
+    for (const char* jax : { "jax==0.5.1", "jax==0.5.3", "jax==0.6.0", "jax==0.7.0" }) {
+        CAPTURE(jax);
+        CHECK(problems(check({ .frameworks = { jax }, .python = "3.13t" })) == Codes { "python-free-threaded" });
+    }
+    CHECK(problems(check({ .frameworks = { "jax==0.5.0" }, .python = "3.13t" }))
+        == Codes { "python-free-threaded-unsupported" });
     // 0.4.34 brought Python 3.13 wheels: "Free-threading mode is not yet supported"
     Report first = check({ .frameworks = { "jax==0.4.38" }, .python = "3.13t" });
     CHECK(problems(first) == Codes { "python-free-threaded-unsupported" });
