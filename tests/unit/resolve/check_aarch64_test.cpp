@@ -26,7 +26,7 @@ TEST_CASE("torch before 2.4 has no aarch64 CUDA build, so a GH200's Grace host c
         check({ .frameworks = { "torch==2.1.0a0+29c30b1" }, .gpus = { "GH200" } }), "torch-no-aarch64-cuda-build"));
 }
 
-TEST_CASE("pip's torch for aarch64 is the CPU build through 2.9: a GB200 takes it from PyTorch's index", "[resolve]")
+TEST_CASE("pip's torch for aarch64 is the CPU build through 2.10: a GB200 takes it from PyTorch's index", "[resolve]")
 {
     // pytorch/pytorch#160162 (through 2.8) and #168065 (2.9 on a GB200)
     Report pip = check({ .frameworks = { "torch==2.8.0" }, .gpus = { "GB200" } });
@@ -39,12 +39,13 @@ TEST_CASE("pip's torch for aarch64 is the CPU build through 2.9: a GB200 takes i
     // a build named by its label or CUDA comes from PyTorch's index
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.8.0+cu128" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
-    // after 2.9 PyPI's aarch64 wheel is not on record as the CPU build
+    // 2.10 too (mlipops#10, model-compose#24); from 2.11 PyPI's aarch64 wheel is not on record as the CPU build
+    CHECK(has_code(check({ .frameworks = { "torch==2.10.0" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
     CHECK_FALSE(has_code(check({ .frameworks = { "torch==2.11.0" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
     // a DGX Spark's GB10 carries its own Arm CPU
-    CHECK(
-        finding(check({ .frameworks = { "torch==2.8.0" }, .gpus = { "DGX Spark" } }), "torch-aarch64-pypi-cpu")->message
-        == "pip's torch 2.8.0 for Linux aarch64, the host of NVIDIA GB10 (Grace), is the CPU build: install the cu128 "
+    CHECK(finding(check({ .frameworks = { "torch==2.10.0" }, .gpus = { "DGX Spark GB10" } }), "torch-aarch64-pypi-cpu")
+              ->message
+        == "pip's torch 2.10.0 for Linux aarch64, the host of NVIDIA GB10 (Grace), is the CPU build: install the cu128 "
            "build from https://download.pytorch.org/whl/cu128");
     // an x86 host's GPU is not held to any of it
     CHECK_FALSE(
