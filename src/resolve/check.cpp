@@ -535,7 +535,8 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         }
         require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");
         refuse_unpublished_on_windows(matrix, query, *primary, *ctx.build, pinned);
-        std::string raised = ctx.build->jax_build && !query.cuda ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
+        const bool cuda_named = query.cuda && !ctx.build->host_cuda_set_aside;
+        std::string raised = ctx.build->jax_build && !cuda_named ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
         ctx.cuda = jetpack_cuda && query.cuda ? *query.cuda : ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()

@@ -341,20 +341,12 @@ std::optional<FrameworkBuild> select_framework_build(
             if (labelled(jax_build) && (!cuda || jax_build.cuda.contains(*cuda))
                 && (!chosen || (named(jax_build) && !named(*chosen))))
                 chosen = &jax_build;
-        // an extra that loads the host's CUDA takes whatever it is (check_jax_host_cuda judges
-        // it); one that brings CUDA from pip cannot go with another CUDA
-        if (cuda && !extra.empty() && (!chosen || !named(*chosen))) {
-            for (const auto& other : release.builds) {
-                if (!named(other))
-                    continue;
-                if (other.pip_cuda && extra == other.extra)
-                    throw Error(ErrorCode::invalid_input,
-                        request.text() + " is JAX's CUDA " + other.cuda.describe() + " build, not one for CUDA "
-                            + cuda->text(),
-                        "drop the extra, or name the build of CUDA " + cuda->text());
-                chosen = &other;
-            }
-        }
+        // The extra names the build whatever the host's CUDA: one that loads the host's
+        // (check_jax_host_cuda judges it), or one that brings its CUDA from pip and runs on that.
+        if (cuda && !extra.empty() && (!chosen || !named(*chosen)))
+            for (const auto& other : release.builds)
+                if (named(other))
+                    chosen = &other;
         if (chosen)
             build = FrameworkBuild { .framework = Framework::jax,
                 .line = row_key(release, request)->line,
@@ -367,7 +359,9 @@ std::optional<FrameworkBuild> select_framework_build(
                 .jax = &release,
                 .jax_build = chosen,
                 .provenance = release.provenance,
-                .jaxlib = request.jaxlib };
+                .jaxlib = request.jaxlib,
+                .host_cuda_set_aside
+                = cuda && chosen->pip_cuda && extra == chosen->extra && !chosen->cuda.contains(*cuda) };
         if (build) {
             build->extra = extra.empty() ? chosen->extra : extra;
             build->extra_alias = named_extra.alias;

@@ -47,6 +47,9 @@ struct FrameworkBuild {
     // its builder's, not the release's wheels'
     bool from_source = false;
     bool jaxlib = false; // asked for as jaxlib, whose versions before 0.4 are not jax's
+    // the CUDA asked for is the host's, outside this JAX build that brings its own from pip
+    // (jax[cuda12] on a host with CUDA 11.8): the build runs on pip's CUDA, not that one
+    bool host_cuda_set_aside = false;
 
     std::string package() const; // "jaxlib" where asked for so, else the framework's name
     std::string release() const; // "2.1", or the patch release the request named ("2.1.2")

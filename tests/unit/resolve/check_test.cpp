@@ -1287,11 +1287,28 @@ TEST_CASE("a jaxlib of a release jax published alone names no wheel", "[resolve]
            "install jaxlib 0.4.36");
 }
 
-TEST_CASE("a jax extra names its build, which a CUDA outside it contradicts", "[resolve][jax]")
+TEST_CASE("a jax extra that brings its CUDA from pip runs on it beside another host CUDA", "[resolve][jax]")
 {
-    Error e = error_of({ .frameworks = { "jax[cuda11_pip]==0.4.20" }, .cuda = "12.2" });
-    CHECK(e.message() == "jax[cuda11_pip]==0.4.20 is JAX's CUDA 11.8-11.99 build, not one for CUDA 12.2");
-    CHECK(e.hint() == "drop the extra, or name the build of CUDA 12.2");
+    // KosinskiLab/AlphaPulldown#398: "installing jax for cuda12 works even for cuda11"
+    Report cuda11 = check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "11.8" });
+    SHOW(cuda11);
+    CHECK(cuda11.verdict() == Verdict::ok);
+    CHECK(finding(cuda11, "framework-build")->message
+        == "jax[cuda12]==0.4.31 runs as jax 0.4.31 cuda12: CUDA 12.1, cuDNN 9.1");
+    CHECK(finding(cuda11, "jax-pip-cuda-beside-host")->message
+        == "jax[cuda12]==0.4.31 brings CUDA 12.1-12.99 from pip and loads that, not the host's CUDA 11.8, unless "
+           "LD_LIBRARY_PATH puts the host's libraries first (JAX's guide: keep it unset)");
+    // the extra still names the build: jax[cuda11_pip] is the CUDA 11 one beside a host's CUDA 12
+    Report cuda12 = check({ .frameworks = { "jax[cuda11_pip]==0.4.20" }, .cuda = "12.2" });
+    CHECK(cuda12.verdict() == Verdict::ok);
+    CHECK(finding(cuda12, "framework-build")->message
+        == "jax[cuda11_pip]==0.4.20 runs as jax 0.4.20 cuda11_pip: CUDA 11.8, cuDNN 8.6");
+    // and pip's newest nvcc is what its ptxas is, whatever the host has
+    CHECK(has_code(check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "11.8", .driver = "535.104.05" }),
+        "jax-ptxas-newer-than-driver"));
+    // a CUDA within the build is the one pip installed
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "12.4" }), "jax-pip-cuda-beside-host"));
     // The CUDA 12 build's floor release has no CUDA 12.1 build (cuDNN 8.8 is CUDA 12.0 only); 8.9's does.
     CHECK(check({ .frameworks = { "jax==0.4.10" }, .cuda = "12.1" }).verdict() == Verdict::ok);
 }
