@@ -1330,6 +1330,15 @@ TEST_CASE("a jax extra that loads the host's CUDA needs one in its build's range
     // the judged build is the one asked for, on its own CUDA: its findings stay whole
     CHECK_THAT(finding(old, "framework-build")->message,
         StartsWith("jax[cuda11_local]==0.4.16 runs as jax 0.4.16 cuda11_pip: CUDA 11.8,"));
+    // jax-ml/jax#17813: from 0.4.17 a jaxlib refuses CUDA libraries older than its build's; one
+    // named by its label alone comes without the pip extra's CUDA wheels and loads the host's
+    Report label = check({ .frameworks = { "jax==0.4.17", "jaxlib==0.4.17+cuda12.cudnn89" }, .cuda = "12.1" });
+    CHECK(problems(label) == Codes { "jax-host-cuda-outside-build" });
+    CHECK(finding(label, "jax-host-cuda-outside-build")->message
+        == "jaxlib==0.4.17+cuda12.cudnn89 loads the CUDA installed on the host, and needs CUDA 12.2-12.99 there, not "
+           "12.1");
+    CHECK(check({ .frameworks = { "jax==0.4.17", "jaxlib==0.4.17+cuda12.cudnn89" }, .cuda = "12.2" }).verdict()
+        == Verdict::ok);
     // a host CUDA another build of the release fits points at that build's local extra
     CHECK(check({ .frameworks = { "jax[cuda11_local]==0.4.16" }, .cuda = "12.2" }).suggestions
         == std::vector<std::string> { "use jax[cuda12_local]==0.4.16, its build for CUDA 12.0-12.99" });
