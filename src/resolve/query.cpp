@@ -168,6 +168,21 @@ bool tagged(std::string_view text, std::string_view prefix, bool dots)
     return std::all_of(text.begin(), text.end(), [&](char c) { return (c >= '0' && c <= '9') || (dots && c == '.'); });
 }
 
+// PyTorch's CUDA labels write the version without its dot (+cu110): "+cu11.0" names no wheel.
+void refuse_dotted_cuda_label(const FrameworkRequest& request)
+{
+    const bool pytorch = request.framework == Framework::torch || is_companion(request.framework);
+    const std::size_t dot = request.local.find('.');
+    if (!pytorch || dot == std::string::npos || !tagged(request.local, "cu", true))
+        return;
+    std::string undotted = request.local;
+    undotted.erase(std::remove(undotted.begin(), undotted.end(), '.'), undotted.end());
+    throw Error(ErrorCode::invalid_input,
+        "'+" + request.local + "' in " + request.text()
+            + " names no wheel: PyTorch's CUDA labels write the version without its dot",
+        "write " + request.package() + "==" + request.version + "+" + undotted);
+}
+
 // "tensorflow[and-cuda]": takes the one extra off `name`, as PEP 508 writes it.
 std::string take_extra(std::string_view text, std::string& name)
 {
@@ -253,6 +268,7 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
             "write a release line or version, e.g. " + name + "==2.1 or " + name + "==2.1.2");
     request.version = parsed->public_str();
     request.local = parsed->local_str();
+    refuse_dotted_cuda_label(request);
     if (tensorflow_gpu)
         refuse_retired_tensorflow_gpu(request.version);
     return request;

@@ -543,6 +543,20 @@ TEST_CASE(
     CHECK(FrameworkRequest::parse("torch==2.1.0a0+41361538.nv23.06").names_source_build());
 }
 
+TEST_CASE("a CUDA label written with its dot names no PyTorch wheel", "[resolve]")
+{
+    // sunsmarterjie/iTPN#11 reports torch==1.7.1+cu11.0, a wheel never published: the label is cu110
+    Error dotted = error_of({ .frameworks = { "torch==1.7.1+cu11.0" } });
+    CHECK(dotted.message()
+        == "'+cu11.0' in torch==1.7.1+cu11.0 names no wheel: PyTorch's CUDA labels write the version without its dot");
+    CHECK(dotted.hint() == "write torch==1.7.1+cu110");
+    CHECK(error_of({ .frameworks = { "torch==1.7.1", "torchvision==0.8.2+cu11.0" } }).hint()
+        == "write torchvision==0.8.2+cu110");
+    // ROCm's labels carry their dot, and a source build's label is its own
+    CHECK_FALSE(FrameworkRequest::parse("torch==2.1.0+rocm5.6").names_source_build());
+    CHECK(FrameworkRequest::parse("torch==2.1.0a0+cu.nv23").names_source_build());
+}
+
 TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t from 2.6, experimentally until 2.9",
     "[resolve]")
 {
