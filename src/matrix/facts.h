@@ -365,6 +365,17 @@ struct TorchCompileGpuMinimum {
     bool operator==(const TorchCompileGpuMinimum&) const = default;
 };
 
+// The oldest GPU TensorFlow's Linux pip wheels run on, for its lines through `through`, whose
+// GPU code is not on record: below it TensorFlow ignores the GPU at start-up ("The minimum
+// required Cuda capability is 3.5").
+struct TensorflowGpuMinimum {
+    Pep440Version through; // 2.0
+    ComputeCapability min; // 3.5
+    Provenance provenance;
+
+    bool operator==(const TensorflowGpuMinimum&) const = default;
+};
+
 // The torch releases whose start-up check (torch.cuda's capability check) warns of a GPU above
 // the newest architecture its wheel was built for, though that major's cubins run it: GB10's 12.1
 // on 12.0 code. 2.11 replaced the check with one that knows binary compatibility.

@@ -18,9 +18,9 @@ struct MatrixFields {
         a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases, m.m_architectures,
             m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_torch_aarch64, m.m_torchaudio_stable_abi,
             m.m_torch_capability_range_warning, m.m_torch_compile_gpu_minimum, m.m_torch_windows, m.m_tensorflow,
-            m.m_jax, m.m_tensorflow_windows, m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos, m.m_jax_macos,
-            m.m_minimum_jaxlib, m.m_jax_alone_releases, m.m_gpus, m.m_nvidia_images, m.m_cuda_components,
-            m.m_python_runtimes);
+            m.m_jax, m.m_tensorflow_windows, m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos,
+            m.m_tensorflow_linux_gpu_minimum, m.m_jax_macos, m.m_minimum_jaxlib, m.m_jax_alone_releases, m.m_gpus,
+            m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
     }
 };
 
@@ -107,6 +107,7 @@ template <typename A> void fields(A& a, TensorPeak& r) { a(r.fp16, r.bf16, r.pro
 template <typename A> void fields(A& a, TorchaudioStableAbi& r) { a(r.from, r.provenance); }
 template <typename A> void fields(A& a, TorchCapabilityRangeWarning& r) { a(r.from, r.until, r.provenance); }
 template <typename A> void fields(A& a, TorchCompileGpuMinimum& r) { a(r.from, r.min, r.provenance); }
+template <typename A> void fields(A& a, TensorflowGpuMinimum& r) { a(r.through, r.min, r.provenance); }
 template <typename A> void fields(A& a, TorchAarch64& r)
 {
     a(r.first_cuda_release, r.pypi_cpu_only_through, r.provenance);
@@ -206,6 +207,10 @@ template <> Architecture blank()
     return { { 0, 0 }, {}, {}, {}, {}, {}, {}, {} };
 }
 template <> TorchCompileGpuMinimum blank()
+{
+    return { {}, { 0, 0 }, {} };
+}
+template <> TensorflowGpuMinimum blank()
 {
     return { {}, { 0, 0 }, {} };
 }

@@ -72,11 +72,22 @@ public:
             }
         });
         read(files, "tensorflow.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "windows", "macos", "releases" });
+            doc.allow_only({ "format", "sources", "windows", "macos", "linux_gpu_minimum", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_tensorflow.push_back(read_tensorflow(row));
             m.m_tensorflow_windows = read_windows(doc);
             m.m_tensorflow_macos = read_macos(doc);
+            if (auto minimum = doc.find("linux_gpu_minimum")) {
+                minimum->allow_only({ "through", "min", "note", "source", "confidence" });
+                m.m_tensorflow_linux_gpu_minimum = TensorflowGpuMinimum { minimum->at("through").as<Pep440Version>(),
+                    minimum->at("min").as<ComputeCapability>(), provenance(*minimum) };
+                // the minimum stands in for GPU code not on record, and must not overlap it
+                for (const auto& release : m.m_tensorflow)
+                    if (release.gpu_code
+                        && !(m.m_tensorflow_linux_gpu_minimum->through < Pep440Version::parse(release.line)))
+                        minimum->at("through").fail("tensorflow " + release.line + "'s GPU code is on record",
+                            "end the minimum before the first line with gpu_code");
+            }
         });
         read(files, "jax.json", [&](const JsonReader& doc) {
             doc.allow_only(

@@ -67,6 +67,11 @@ public:
     const std::optional<WindowsGpuSupport>& jax_windows() const { return m_jax_windows; }
     const std::optional<MacosGpuSupport>& torch_macos() const { return m_torch_macos; }
     const std::optional<MacosGpuSupport>& tensorflow_macos() const { return m_tensorflow_macos; }
+    // none: not on record
+    const std::optional<TensorflowGpuMinimum>& tensorflow_linux_gpu_minimum() const
+    {
+        return m_tensorflow_linux_gpu_minimum;
+    }
     const std::optional<MacosGpuSupport>& jax_macos() const { return m_jax_macos; }
     const std::optional<MinimumJaxlib>& minimum_jaxlib() const { return m_minimum_jaxlib; } // none: not on record
     // The row of a jax release published alone, with the jaxlib it installs; null where jaxlib
@@ -131,6 +136,7 @@ private:
     std::optional<WindowsGpuSupport> m_jax_windows;
     std::optional<MacosGpuSupport> m_torch_macos;
     std::optional<MacosGpuSupport> m_tensorflow_macos;
+    std::optional<TensorflowGpuMinimum> m_tensorflow_linux_gpu_minimum;
     std::optional<MacosGpuSupport> m_jax_macos;
     std::optional<MinimumJaxlib> m_minimum_jaxlib;
     std::optional<JaxAloneReleases> m_jax_alone_releases;

@@ -324,6 +324,10 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
             minimum && brings_triton(query.os) && names_gpu_below(matrix, query, minimum->min))
             rows.add("torch.json", "compile_gpu_minimum",
                 { { "from", minimum->from.str() }, { "min", minimum->min.text() } }, minimum->provenance);
+        if (const auto* minimum = tensorflow_gpu_minimum(matrix, *build, query.os);
+            minimum && names_gpu_below(matrix, query, minimum->min))
+            rows.add("tensorflow.json", "linux_gpu_minimum",
+                { { "through", minimum->through.str() }, { "min", minimum->min.text() } }, minimum->provenance);
         if (runs_windows_driver(query.os))
             add_windows(matrix, build->framework, rows);
         if (query.os == HostOs::macos) {

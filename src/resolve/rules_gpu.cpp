@@ -269,6 +269,23 @@ bool check_tensorflow_beyond_toolkit(
     return true;
 }
 
+// TensorFlow's Linux wheels of the lines whose GPU code is not on record carry none below a
+// minimum, and TensorFlow ignores such a GPU at start-up.
+void check_tensorflow_gpu_minimum(const Context& ctx, const GpuTarget& gpu, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    const auto* minimum = tensorflow_gpu_minimum(ctx.matrix, build, ctx.query.os);
+    if (!minimum || !(gpu.compute_capability < minimum->min))
+        return;
+    report.add(Verdict::fail, "gpu-below-framework-minimum",
+        build.name() + "'s Linux wheels support compute capability " + minimum->min.text() + " and newer; " + gpu.label
+            + " is " + gpu.compute_capability.text()
+            + ", so TensorFlow ignores it (\"The minimum required Cuda capability is " + minimum->min.text() + "\")",
+        minimum->provenance.cite(), gpu.label);
+    report.suggest("use a GPU of compute capability " + minimum->min.text()
+        + " or newer, or build TensorFlow from source for " + gpu.compute_capability.sm_name());
+}
+
 // JAX publishes no arch list, only the oldest compute capability each build supports: below
 // it is a failure, at or above it is what JAX's own documentation promises.
 void check_framework_minimum(const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
@@ -489,6 +506,8 @@ void check_gpus(const Context& all, Report& report)
             bool targets = check_toolkit_window(ctx, gpu, *arch, report);
             if (targets && code_on_record)
                 check_tensorflow_code(*ctx.build, gpu, report);
+            else if (targets && ctx.build)
+                check_tensorflow_gpu_minimum(ctx, gpu, report);
         }
     }
 }
@@ -505,6 +524,15 @@ const matrix::TorchCompileGpuMinimum* torch_compile_gpu_minimum(
     if (!minimum || build.framework != Framework::torch)
         return nullptr;
     return Pep440Version::parse(build.line) < minimum->from ? nullptr : &*minimum;
+}
+
+const matrix::TensorflowGpuMinimum* tensorflow_gpu_minimum(
+    const matrix::Matrix& matrix, const FrameworkBuild& build, HostOs os)
+{
+    const auto& minimum = matrix.tensorflow_linux_gpu_minimum();
+    if (!minimum || build.framework != Framework::tensorflow || os == HostOs::windows_native)
+        return nullptr;
+    return minimum->through < Pep440Version::parse(build.line) ? nullptr : &*minimum;
 }
 
 const matrix::TorchCapabilityRangeWarning* torch_capability_range_warning(

@@ -158,6 +158,28 @@ TEST_CASE(
         == Codes { "cuda-cannot-target-gpu" });
 }
 
+TEST_CASE("TensorFlow's Linux wheels through 2.0 ignore a GPU below compute capability 3.5", "[resolve]")
+{
+    // tensorflow/tensorflow#17445, #24126: the pip builds ignore a compute capability 3.0 GPU, "The
+    // minimum required Cuda capability is 3.5"
+    Report kepler = check({ .frameworks = { "tensorflow==1.13.1" }, .gpus = { "GTX 650 Ti" } });
+    SHOW(kepler);
+    CHECK(kepler.verdict() == Verdict::fail);
+    CHECK(problems(kepler) == Codes { "gpu-below-framework-minimum" });
+    CHECK(finding(kepler, "gpu-below-framework-minimum")->message
+        == "tensorflow 1.13.1's Linux wheels support compute capability 3.5 and newer; NVIDIA GeForce GTX 650 Ti is "
+           "3.0, so TensorFlow ignores it (\"The minimum required Cuda capability is 3.5\")");
+    CHECK(suggests(kepler, "use a GPU of compute capability 3.5 or newer, or build TensorFlow from source for sm_30"));
+    CHECK(problems(check({ .frameworks = { "tensorflow-gpu==2.0.0" }, .gpus = { "Quadro K2000M" } }))
+        == Codes { "gpu-below-framework-minimum" });
+    // 3.5 and up run; from 2.1 the rows' own GPU code judges; Windows' CMake wheels carried 3.0 (#6092)
+    CHECK(problems(check({ .frameworks = { "tensorflow==1.13.1" }, .gpus = { "Tesla K80" } })).empty());
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.3.0" }, .gpus = { "GTX 650 Ti" } }))
+        == Codes { "gpu-no-kernel" });
+    CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow==1.13.1" }, .gpus = { "GTX 650 Ti" }, .os = "windows" }),
+        "gpu-below-framework-minimum"));
+}
+
 TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU's major, XLA falling back to the "
           "driver",
     "[resolve]")
