@@ -671,7 +671,9 @@ private:
                         "drop it: the build's own floor already says so");
             if (auto issues = b.find("pip_extra_issues"))
                 for (const auto& issue : issues->items())
-                    build.pip_extra_issues.push_back(read_pip_extra_issue(issue, build.extra, release.versions));
+                    // the extra is jax's: before 0.4 its releases are the row's jax_versions
+                    build.pip_extra_issues.push_back(read_pip_extra_issue(
+                        issue, build.extra, release.jax_versions ? *release.jax_versions : release.versions));
         }
         if (auto aliases = row.find("extra_aliases")) {
             const auto extras = release.build_extras();

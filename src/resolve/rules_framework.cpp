@@ -572,7 +572,7 @@ void check_pip_extra_issues(
                     + ": its extra " + issue.detail,
                 issue.provenance.cite());
             if (issue.fixed_in)
-                report.suggest(use_fixed + ", which drops the pin");
+                report.suggest(use_fixed + ", which installs");
             break;
         case matrix::PipExtraIssue::Kind::libraries_not_found:
             report.add(Verdict::warn, "pip-extra-libraries-not-found",

@@ -514,6 +514,24 @@ TEST_CASE("jaxlib 0.4.12's CUDA 12 wheel is the cudnn89 one, which needs cuDNN 8
         check({ .frameworks = { "jax[cuda12_local]==0.4.11" }, .cudnn = "8.8" }), "cudnn-outside-framework-range"));
 }
 
+TEST_CASE("jax 0.2.15's CUDA extras name jaxlib by a URL, which pip refuses from PyPI", "[resolve][jax]")
+{
+    // jax-ml/jax#7153: "This is a problem with the 0.2.15 release"; 0.2.14 and 0.2.16 install
+    Report r = check({ .frameworks = { "jax[cuda101]==0.2.15" }, .python = "3.8" });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "pip-extra-uninstallable" });
+    CHECK(finding(r, "pip-extra-uninstallable")->message
+        == "jax[cuda101]==0.2.15 cannot be installed: its extra names jaxlib by a URL (jaxlib @ "
+           "https://storage.googleapis.com/jax-releases/...), which pip refuses for a package from PyPI (\"Packages "
+           "installed from PyPI cannot depend on packages which are not also hosted on PyPI\")");
+    CHECK(r.suggestions == std::vector<std::string> { "use jax[cuda101]==0.2.16, which installs" });
+    CHECK(has_code(check({ .frameworks = { "jax[cuda111]==0.2.15" } }), "pip-extra-uninstallable"));
+    for (const char* fine : { "jax[cuda101]==0.2.14", "jax[cuda101]==0.2.16", "jaxlib==0.1.67+cuda101" }) {
+        CAPTURE(fine);
+        CHECK_FALSE(has_code(check({ .frameworks = { fine } }), "pip-extra-uninstallable"));
+    }
+}
+
 TEST_CASE(
     "jax 0.4.12's CUDA 12 extras ask for a jaxlib never published, and 0.4.13 names the right one", "[resolve][jax]")
 {
@@ -527,7 +545,7 @@ TEST_CASE(
                 + "]==0.4.12 cannot be installed: its extra asks for jaxlib==0.4.12+cuda12.cudnn88, a wheel never "
                   "published (jaxlib 0.4.12's CUDA 12 wheel is +cuda12.cudnn89)");
         CHECK(r.suggestions
-            == std::vector<std::string> { "use jax[" + std::string(extra) + "]==0.4.13, which drops the pin" });
+            == std::vector<std::string> { "use jax[" + std::string(extra) + "]==0.4.13, which installs" });
     }
     // the wheel itself, pinned by its label, and the CUDA 11 extra install
     CHECK(problems(check({ .frameworks = { "jaxlib==0.4.12+cuda12.cudnn89" } })).empty());

@@ -171,7 +171,7 @@ TEST_CASE("tensorflow[and-cuda] 2.15.0 cannot be installed from PyPI: its tensor
     CHECK(finding(r, "pip-extra-uninstallable")->why
         == "https://github.com/tensorflow/tensorflow/issues/66517 | "
            "https://github.com/tensorflow/tensorflow/pull/62520");
-    CHECK(suggests(r, "use tensorflow[and-cuda]==2.15.0.post1, which drops the pin"));
+    CHECK(suggests(r, "use tensorflow[and-cuda]==2.15.0.post1, which installs"));
     // the post-release drops the pin; without the extra pip installs no tensorrt; 2.15.1 is another release
     CHECK(problems(check({ .frameworks = { "tensorflow[and-cuda]==2.15.0.post1" } })).empty());
     CHECK(problems(check({ .frameworks = { "tensorflow==2.15.0" } })).empty());
