@@ -432,6 +432,17 @@ TEST_CASE("a family name stands for its variants: A100, H100, H200 and V100 chec
         == family);
 }
 
+TEST_CASE(
+    "a DGX-2's V100 goes by the name its driver reports, and torch 2.7's cu128 build has no code for it", "[resolve]")
+{
+    // open-webui/open-webui#13186: "Tesla V100-SXM3-32GB" under the cu128 build, "minimum cuda capability ... 7.5"
+    Report r = check({ .frameworks = { "torch==2.7.0+cu128" }, .gpus = { "Tesla V100-SXM3-32GB" } });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "gpu-no-kernel" });
+    CHECK(finding(r, "gpu-no-kernel")->subject == "Tesla V100-SXM3-32GB");
+    CHECK(problems(check({ .frameworks = { "torch==2.7.0+cu126" }, .gpus = { "V100 SXM3 32GB" } })).empty());
+}
+
 TEST_CASE("a bare data-center compute capability may use forward compatibility, one sold in several segments is "
           "unknown, not GeForce",
     "[resolve]")
