@@ -231,6 +231,10 @@ std::string jax_build_list(const matrix::JaxRelease& release)
 
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives);
 
+// JAX's installation guide at a fixed commit: pip's CUDA wheels, and LD_LIBRARY_PATH overriding them.
+constexpr std::string_view jax_install_guide
+    = "https://github.com/jax-ml/jax/blob/00528b9858a0a6da2c32434f46fa6ab53149cebc/docs/installation.md";
+
 // The extra whose CUDA build a JAX plugin is: "cuda12" for jax-cuda12-plugin and jax-cuda12-pjrt.
 std::string plugin_extra(const FrameworkRequest& plugin)
 {
@@ -263,7 +267,13 @@ std::vector<FrameworkRequest> primaries(const Query& query)
             const FrameworkRequest& jax = request.jaxlib ? *same : request;
             const FrameworkRequest& jaxlib = request.jaxlib ? request : *same;
             bool extra_names_build = !jax.extra.empty() && jaxlib.local.empty() && jax.version == jaxlib.version;
-            *same = extra_names_build ? jax : jaxlib;
+            // a labelled jaxlib beside jax's extra of its version comes with what the extra brings
+            const std::string brought = jax.version == jaxlib.version && jaxlib.extra.empty() ? jax.extra : "";
+            *same = extra_names_build ? jax : jaxlib; // `jax` or `jaxlib` may be *same: read above
+            if (!extra_names_build && !brought.empty()) {
+                same->extra = brought;
+                same->extra_implied = true;
+            }
             continue;
         }
         if (same->version != request.version)
@@ -416,6 +426,14 @@ Report run_together(const matrix::Matrix& matrix, const Query& query, const std:
         for (const auto& request : query.frameworks)
             if (is_companion(request.framework) && framework.framework == Framework::torch)
                 own.frameworks.push_back(request);
+        bool pinned = !framework.local.empty();
+        auto build = select_framework_build(matrix, framework, pinned ? std::nullopt : query.cuda);
+        // one --cuda serves every framework named, so none may set it aside for pip's own
+        if (build && build->host_cuda_set_aside)
+            throw Error(ErrorCode::invalid_input,
+                framework.text() + " is JAX's CUDA " + build->jax_build->cuda.describe() + " build, not one for CUDA "
+                    + query.cuda->text() + ", which the other frameworks named share",
+                "name the CUDA of " + framework.text() + "'s build, or check it on its own");
         Report part = run(matrix, own, true);
         for (auto& finding : part.findings) {
             if (finding.code != "framework-build")
@@ -424,8 +442,7 @@ Report run_together(const matrix::Matrix& matrix, const Query& query, const std:
         }
         for (const auto& suggestion : part.suggestions)
             report.suggest(framework.text() + ": " + suggestion);
-        bool pinned = !framework.local.empty();
-        if (auto build = select_framework_build(matrix, framework, pinned ? std::nullopt : query.cuda))
+        if (build)
             builds.push_back(std::move(*build));
     }
     check_coexistence(builds, report);
@@ -483,6 +500,30 @@ bool on_jetpack_cuda(
     });
 }
 
+// A JAX extra that brings its CUDA from pip loads that, not the host's: the stack is judged as if
+// no host CUDA (nor its cuDNN) were named, and says so (JAX's guide: keep LD_LIBRARY_PATH unset,
+// or the host's libraries come first).
+Report run_on_pip_cuda(const matrix::Matrix& matrix, const Query& query, const FrameworkRequest& primary,
+    const FrameworkBuild& build, bool suggest_alternatives)
+{
+    Query pip = query;
+    pip.cuda.reset();
+    pip.cudnn.reset();
+    Report report = run(matrix, pip, suggest_alternatives);
+    const std::string host
+        = "the host's CUDA " + query.cuda->text() + (query.cudnn ? " and cuDNN " + query.cudnn->text() : std::string());
+    Finding aside { .code = "jax-pip-cuda-beside-host",
+        .verdict = Verdict::ok,
+        .message = primary.text() + " brings CUDA " + build.jax_build->cuda.describe()
+            + " from pip and loads that, not " + host
+            + ", unless LD_LIBRARY_PATH puts the host's libraries first (JAX's guide: keep it unset)",
+        .why = std::string(jax_install_guide) };
+    auto after_build = std::find_if(
+        report.findings.begin(), report.findings.end(), [](const Finding& f) { return f.code == "framework-build"; });
+    report.findings.insert(after_build == report.findings.end() ? after_build : after_build + 1, std::move(aside));
+    return report;
+}
+
 Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_alternatives)
 {
     Report report;
@@ -534,9 +575,10 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             return report;
         }
         require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");
+        if (ctx.build->host_cuda_set_aside)
+            return run_on_pip_cuda(matrix, query, *primary, *ctx.build, suggest_alternatives);
         refuse_unpublished_on_windows(matrix, query, *primary, *ctx.build, pinned);
-        const bool cuda_named = query.cuda && !ctx.build->host_cuda_set_aside;
-        std::string raised = ctx.build->jax_build && !cuda_named ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
+        std::string raised = ctx.build->jax_build && !query.cuda ? raise_jax_cuda(matrix, ctx.gpus, *ctx.build) : "";
         ctx.cuda = jetpack_cuda && query.cuda ? *query.cuda : ctx.build->cuda;
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name() + ": CUDA " + ctx.build->cuda.text()

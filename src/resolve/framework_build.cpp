@@ -360,6 +360,8 @@ std::optional<FrameworkBuild> select_framework_build(
                 .jax_build = chosen,
                 .provenance = release.provenance,
                 .jaxlib = request.jaxlib,
+                .loads_host_cuda
+                = !chosen->pip_cuda || (!extra.empty() && extra == chosen->local_extra) || (extra.empty() && label),
                 .host_cuda_set_aside
                 = cuda && chosen->pip_cuda && extra == chosen->extra && !chosen->cuda.contains(*cuda) };
         if (build) {

@@ -47,6 +47,9 @@ struct FrameworkBuild {
     // its builder's, not the release's wheels'
     bool from_source = false;
     bool jaxlib = false; // asked for as jaxlib, whose versions before 0.4 are not jax's
+    // A JAX build that loads the CUDA installed on the host: its local extra, any extra before
+    // 0.4.7, or a CUDA jaxlib named by its label alone, which comes without pip's CUDA wheels.
+    bool loads_host_cuda = false;
     // the CUDA asked for is the host's, outside this JAX build that brings its own from pip
     // (jax[cuda12] on a host with CUDA 11.8): the build runs on pip's CUDA, not that one
     bool host_cuda_set_aside = false;

@@ -28,8 +28,9 @@ struct FrameworkRequest {
     // "jax-cuda12-plugin" or "jax-cuda12-pjrt" where named so: the CUDA half of jax[cuda12],
     // whose version is its jaxlib's
     std::string jax_plugin {};
-    // `extra` is not the request's own but what a JAX plugin beside it names (jax with
-    // jax-cuda12-plugin is jax[cuda12]): it picks the build, and text() leaves it out
+    // `extra` is not the request's own but what a JAX package beside it names (jax with
+    // jax-cuda12-plugin is jax[cuda12]; a labelled jaxlib beside jax[cuda12_pip] of its version
+    // comes with that extra's CUDA wheels): it picks the build, and text() leaves it out
     bool extra_implied = false;
     // `version` was read for a request that named none: the newest release on record (pip may
     // settle on an older one), or the one a JAX package pinned beside it requires

@@ -108,6 +108,12 @@ void require_lockable_builds(const matrix::Matrix& matrix, const Profile& profil
         if (auto build = select_framework_build(matrix, request, pinned ? std::nullopt : query.cuda)) {
             require_known_extra(*build, profile.file + ": " + field + ".extra", field + ".extra");
             refuse_unindexed_jaxlib(*build, profile.file + ": " + field);
+            // a profile's CUDA is the image's, which a build bringing its own from pip must share
+            if (build->host_cuda_set_aside)
+                throw Error(ErrorCode::invalid_input,
+                    profile.file + ": framework.cuda: " + request.text() + " is JAX's CUDA "
+                        + build->jax_build->cuda.describe() + " build, not one for CUDA " + query.cuda->text(),
+                    "set the CUDA to " + build->jax_build->cuda.describe() + ", or drop the extra");
         }
     }
 }

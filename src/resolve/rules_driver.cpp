@@ -237,13 +237,13 @@ void check_forward_compat_gpus(const Context& ctx, Report& report)
 
 // jax[cudaNN] brings the newest nvidia-cuda-nvcc-cuNN pip has, and XLA compiles with its ptxas:
 // on a driver older than that CUDA's, XLA disables parallel compilation (jax#19821). A CUDA
-// the query names is the CUDA installed, unless it is the host's beside pip's, and the local
-// extra uses the system's.
+// the query names is the CUDA installed; the local extra, and a CUDA jaxlib named by its label
+// alone, use the system's.
 void check_jax_ptxas(const Context& ctx, Report& report)
 {
     const auto& build = *ctx.build;
     const auto& jax = *build.jax_build;
-    if (jax.plugin.empty() || build.extra != jax.extra || (ctx.query.cuda && !build.host_cuda_set_aside))
+    if (jax.plugin.empty() || build.extra != jax.extra || build.loads_host_cuda || ctx.query.cuda)
         return;
     // the newest release pip may bring, and the newest whose driver floor is on record: the
     // floor of its X.Y line, whose update releases share their ptxas's PTX version

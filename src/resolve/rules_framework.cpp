@@ -268,23 +268,14 @@ void check_jax_host_ptxas(const Context& ctx, const CudaVersion& host, Report& r
 }
 
 // An extra that loads the CUDA installed on the host (jax[cuda12_local], or any before 0.4.7),
-// like a CUDA jaxlib named by its label, needs one in its build's range: name the release's
-// build that fits, else the range. One that brings its CUDA from pip runs on that beside any
-// host CUDA.
+// like a CUDA jaxlib named by its label alone, needs one in its build's range: name the
+// release's build that fits, else the range.
 void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
     const matrix::JaxBuild& jax = *build.jax_build;
     const CudaVersion& host = *ctx.query.cuda;
-    // a CUDA jaxlib named by its label alone comes without the pip extra's CUDA wheels
-    const bool labelled_alone = request.extra.empty() && !request.local.empty();
-    const bool host_cuda = !jax.pip_cuda || build.extra == jax.local_extra || labelled_alone;
-    if (build.host_cuda_set_aside)
-        report.add(Verdict::ok, "jax-pip-cuda-beside-host",
-            request.text() + " brings CUDA " + jax.cuda.describe() + " from pip and loads that, not the host's CUDA "
-                + host.text() + ", unless LD_LIBRARY_PATH puts the host's libraries first (JAX's guide: keep it unset)",
-            "https://github.com/jax-ml/jax/blob/00528b9858a0a6da2c32434f46fa6ab53149cebc/docs/installation.md");
-    if (!host_cuda)
+    if (!build.loads_host_cuda)
         return;
     if (jax.cuda.contains(host)) {
         check_jax_host_ptxas(ctx, host, report);

@@ -270,6 +270,10 @@ TEST_CASE("a profile names the framework's pip extra, held to those its build ha
            "release");
     CHECK(refused(R"({"name": "jax", "version": "0.4.31", "extra": "cuda11"})")
         == "team.json: framework.extra: jax 0.4.31 has no extra 'cuda11' | its extras: cuda12 and cuda12_local");
+    // the profile's CUDA is the image's, which a build bringing CUDA 12 from pip does not share
+    CHECK(refused(R"({"name": "jax", "version": "0.4.31", "cuda": "11.8", "extra": "cuda12"})")
+        == "team.json: framework.cuda: jax[cuda12]==0.4.31 is JAX's CUDA 12.1-12.99 build, not one for CUDA 11.8 | "
+           "set the CUDA to 12.1-12.99, or drop the extra");
     CHECK(refused(R"({"name": "torch", "version": "2.1", "cuda": "11.8", "extra": "cuda12"})")
         == "team.json: framework.extra: torch 2.1 has no extra 'cuda12' | drop framework.extra: torch 2.1 "
            "has no pip extra that brings CUDA");

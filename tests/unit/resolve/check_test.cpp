@@ -1320,6 +1320,15 @@ TEST_CASE("a jax extra that brings its CUDA from pip runs on it beside another h
     // a CUDA within the build is the one pip installed
     CHECK_FALSE(
         has_code(check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "12.4" }), "jax-pip-cuda-beside-host"));
+    // the host's cuDNN goes with the host's CUDA: pip brings its own
+    Report cudnn = check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "11.8", .cudnn = "8.6" });
+    CHECK(cudnn.verdict() == Verdict::ok);
+    CHECK_THAT(finding(cudnn, "jax-pip-cuda-beside-host")->message, Contains("not the host's CUDA 11.8 and cuDNN 8.6"));
+    // one --cuda serves every framework named: torch's cu117 wheels share it, so it is not set aside
+    Error shared = error_of({ .frameworks = { "torch==2.0.1+cu117", "jax[cuda11_pip]==0.4.16" }, .cuda = "11.7" });
+    CHECK(shared.message()
+        == "jax[cuda11_pip]==0.4.16 is JAX's CUDA 11.8-11.99 build, not one for CUDA 11.7, which the other frameworks "
+           "named share");
     // The CUDA 12 build's floor release has no CUDA 12.1 build (cuDNN 8.8 is CUDA 12.0 only); 8.9's does.
     CHECK(check({ .frameworks = { "jax==0.4.10" }, .cuda = "12.1" }).verdict() == Verdict::ok);
 }
@@ -1350,6 +1359,13 @@ TEST_CASE("a jax extra that loads the host's CUDA needs one in its build's range
            "12.1");
     CHECK(check({ .frameworks = { "jax==0.4.17", "jaxlib==0.4.17+cuda12.cudnn89" }, .cuda = "12.2" }).verdict()
         == Verdict::ok);
+    // beside jax[cuda12_pip] of its version it comes with the extra's CUDA wheels, whatever the host has
+    CHECK_FALSE(has_code(
+        check({ .frameworks = { "jax[cuda12_pip]==0.4.17", "jaxlib==0.4.17+cuda12.cudnn89" }, .cuda = "11.8" }),
+        "jax-host-cuda-outside-build"));
+    // and with no --cuda, no pip nvcc comes with it to outrun the driver
+    CHECK_FALSE(has_code(check({ .frameworks = { "jaxlib==0.4.26+cuda12.cudnn89" }, .driver = "535.104.05" }),
+        "jax-ptxas-newer-than-driver"));
     // a host CUDA another build of the release fits points at that build's local extra
     CHECK(check({ .frameworks = { "jax[cuda11_local]==0.4.16" }, .cuda = "12.2" }).suggestions
         == std::vector<std::string> { "use jax[cuda12_local]==0.4.16, its build for CUDA 12.0-12.99" });
