@@ -52,8 +52,9 @@ const matrix::TorchCapabilityRangeWarning* torch_capability_range_warning(
 // where not on record.
 const matrix::TorchCompileGpuMinimum* torch_compile_gpu_minimum(
     const matrix::Matrix& matrix, const FrameworkBuild& build); // rules_gpu.cpp
-// The oldest GPU the TensorFlow build's wheels run on `os`, where its GPU code is not on record;
-// null on native Windows, for torch and JAX, and from the first line whose code is.
+// The oldest GPU the TensorFlow build's Linux wheels run on (on Linux or under WSL 2), where its
+// GPU code is not on record; null elsewhere, for torch and JAX, and from the first line whose
+// code is.
 const matrix::TensorflowGpuMinimum* tensorflow_gpu_minimum(
     const matrix::Matrix& matrix, const FrameworkBuild& build, HostOs os); // rules_gpu.cpp
 // Whether torch's wheels bring Triton, torch.compile's default backend, on `os`: on Linux

@@ -530,7 +530,8 @@ const matrix::TensorflowGpuMinimum* tensorflow_gpu_minimum(
     const matrix::Matrix& matrix, const FrameworkBuild& build, HostOs os)
 {
     const auto& minimum = matrix.tensorflow_linux_gpu_minimum();
-    if (!minimum || build.framework != Framework::tensorflow || os == HostOs::windows_native)
+    const bool linux_wheels = os == HostOs::linux_host || os == HostOs::windows_wsl2;
+    if (!minimum || build.framework != Framework::tensorflow || !linux_wheels)
         return nullptr;
     return minimum->through < Pep440Version::parse(build.line) ? nullptr : &*minimum;
 }

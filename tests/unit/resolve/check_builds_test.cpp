@@ -178,6 +178,11 @@ TEST_CASE("TensorFlow's Linux wheels through 2.0 ignore a GPU below compute capa
         == Codes { "gpu-no-kernel" });
     CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow==1.13.1" }, .gpus = { "GTX 650 Ti" }, .os = "windows" }),
         "gpu-below-framework-minimum"));
+    // WSL 2 runs the Linux wheels; 1.0-1.1's macOS CUDA builds are not on record
+    CHECK(has_code(check({ .frameworks = { "tensorflow==1.13.1" }, .gpus = { "GTX 650 Ti" }, .os = "wsl2" }),
+        "gpu-below-framework-minimum"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==1.1" }, .gpus = { "GT 750M" }, .os = "macos" }),
+        "gpu-below-framework-minimum"));
 }
 
 TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU's major, XLA falling back to the "
