@@ -39,7 +39,7 @@ TEST_CASE("pip's torch for aarch64 is the CPU build through 2.10: a GB200 takes 
     // a build named by its label or CUDA comes from PyTorch's index
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.8.0+cu128" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
-    // 2.10 too (mlipops#10, model-compose#24); from 2.11 PyPI's aarch64 wheel is not on record as the CPU build
+    // 2.10 too (the PyTorch blog on 2.11, the first with CUDA aarch64 wheels on PyPI; mlipops#10); 2.11 on is not
     CHECK(has_code(check({ .frameworks = { "torch==2.10.0" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
     CHECK_FALSE(has_code(check({ .frameworks = { "torch==2.11.0" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
     // a DGX Spark's GB10 carries its own Arm CPU
