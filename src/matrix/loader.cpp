@@ -575,13 +575,15 @@ private:
         }
         if (auto issues = row.find("pip_extra_issues"))
             for (const auto& issue : issues->items())
-                release.pip_extra_issues.push_back(read_pip_extra_issue(issue, release.pip_extra, release.versions));
+                release.pip_extra_issues.push_back(
+                    read_pip_extra_issue(issue, release.pip_extra, release.versions, "versions"));
         std::sort(release.versions.begin(), release.versions.end());
         return release;
     }
 
-    PipExtraIssue read_pip_extra_issue(
-        const JsonReader& issue, const std::string& pip_extra, const std::vector<Pep440Version>& row_versions) const
+    // `row_versions` are the releases the extra is of, the row's `versions_field`.
+    PipExtraIssue read_pip_extra_issue(const JsonReader& issue, const std::string& pip_extra,
+        const std::vector<Pep440Version>& row_versions, std::string_view versions_field) const
     {
         issue.allow_only(
             { "kind", "versions", "python_from", "extra", "detail", "fixed_in", "note", "source", "confidence" });
@@ -605,7 +607,7 @@ private:
                 issue.at("versions")
                     .items()[i]
                     .fail(out.versions[i].str() + " is not a release of the row",
-                        "list releases from the row's \"versions\"");
+                        "list releases from the row's \"" + std::string(versions_field) + "\"");
         return out;
     }
 
@@ -672,8 +674,9 @@ private:
             if (auto issues = b.find("pip_extra_issues"))
                 for (const auto& issue : issues->items())
                     // the extra is jax's: before 0.4 its releases are the row's jax_versions
-                    build.pip_extra_issues.push_back(read_pip_extra_issue(
-                        issue, build.extra, release.jax_versions ? *release.jax_versions : release.versions));
+                    build.pip_extra_issues.push_back(release.jax_versions
+                            ? read_pip_extra_issue(issue, build.extra, *release.jax_versions, "jax_versions")
+                            : read_pip_extra_issue(issue, build.extra, release.versions, "versions"));
         }
         if (auto aliases = row.find("extra_aliases")) {
             const auto extras = release.build_extras();

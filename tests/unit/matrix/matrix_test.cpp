@@ -567,6 +567,10 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             [](nlohmann::json& d) { d["releases"][20]["builds"][0]["pip_extra_issues"][0]["versions"][0] = "0.4.13"; },
             "m/jax.json: releases[20].builds[0].pip_extra_issues[0].versions[0]: 0.4.13 is not a release of the row",
             "list releases from the row's \"versions\"" },
+        { "a pre-0.4 jax build's pip extra issue naming a jaxlib release, not a jax one", "jax.json",
+            [](nlohmann::json& d) { d["releases"][34]["builds"][0]["pip_extra_issues"][0]["versions"][0] = "0.1.67"; },
+            "m/jax.json: releases[34].builds[0].pip_extra_issues[0].versions[0]: 0.1.67 is not a release of the row",
+            "list releases from the row's \"jax_versions\"" },
         { "a jax pip cuDNN pin on a build that brings no CUDA from pip", "jax.json",
             [](nlohmann::json& d) { d["releases"][25]["builds"][0]["pip_cudnn_min"] = "8.8"; },
             "m/jax.json: releases[25].builds[0].pip_cudnn_min: a pip cuDNN pin on a build whose extra brings no CUDA "
