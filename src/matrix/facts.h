@@ -266,6 +266,19 @@ struct PlatformGpuCode {
     bool operator==(const PlatformGpuCode&) const = default;
 };
 
+// A bug the wheels of a torch build ship with in given releases, fixed in a later one.
+struct TorchKnownIssue {
+    std::vector<Pep440Version> versions; // the releases it hits
+    // it hits a GPU of a compute capability above this one alone; none: whatever the GPU
+    std::optional<ComputeCapability> above_capability;
+    bool fails = false; // the stack does not work (an error); else it runs with the bug (a warning)
+    std::string detail; // what goes wrong, as a clause: "convolutions fail: ..."
+    std::optional<Pep440Version> fixed_in; // none: no fix on record
+    Provenance provenance;
+
+    bool operator==(const TorchKnownIssue&) const = default;
+};
+
 struct TorchVariant {
     std::string tag; // "cu118"
     CudaVersion cuda;
@@ -282,6 +295,7 @@ struct TorchVariant {
     // none: not on record, and the platform is judged by the Linux x86_64 wheels' code
     std::optional<PlatformGpuCode> windows;
     std::optional<PlatformGpuCode> linux_aarch64;
+    std::vector<TorchKnownIssue> known_issues; // empty: none on record
     Provenance provenance;
 
     bool operator==(const TorchVariant&) const = default;

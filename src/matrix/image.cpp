@@ -59,7 +59,11 @@ template <typename A> void fields(A& a, CudnnRelease& r) { a(r.version, r.builds
 template <typename A> void fields(A& a, TorchVariant& r)
 {
     a(r.tag, r.cuda, r.cuda_full, r.experimental, r.pypi_default, r.unlabelled, r.cudnn, r.nccl, r.arch_list, r.ptx, r.windows,
-        r.linux_aarch64, r.provenance);
+        r.linux_aarch64, r.known_issues, r.provenance);
+}
+template <typename A> void fields(A& a, TorchKnownIssue& r)
+{
+    a(r.versions, r.above_capability, r.fails, r.detail, r.fixed_in, r.provenance);
 }
 template <typename A> void fields(A& a, PlatformGpuCode& r) { a(r.arch_list, r.ptx, r.provenance); }
 template <typename A> void fields(A& a, CompanionSet& r)

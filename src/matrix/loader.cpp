@@ -426,21 +426,21 @@ private:
                     "drop free_threaded_windows_wheels, or list them in free_threaded");
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "unlabelled", "cudnn", "nccl",
-                "arch_list", "ptx", "windows", "linux_aarch64", "note", "source", "confidence" });
+                "arch_list", "ptx", "windows", "linux_aarch64", "known_issues", "note", "source", "confidence" });
             // An unrecorded status counts as stable; it only matters when no PyPI default is on record.
             std::string status = v.optional_string("status").value_or("stable");
             if (status != "stable" && status != "experimental")
                 v.at("status").fail("expected stable or experimental, got '" + status + "'");
             auto arch_list = v.find("arch_list");
             auto ptx = v.find("ptx");
-            release.variants.push_back(
-                { v.at("tag").string(), v.at("cuda").as<CudaVersion>(), v.optional_as<CudaVersion>("cuda_full"),
-                    status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
-                    v.find("unlabelled") && v.at("unlabelled").boolean(), v.optional_as<CudnnVersion>("cudnn"),
-                    v.optional_as<NcclVersion>("nccl"),
-                    arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
-                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_platform_code(v, "windows"),
-                    read_platform_code(v, "linux_aarch64"), provenance(v) });
+            release.variants.push_back({ v.at("tag").string(), v.at("cuda").as<CudaVersion>(),
+                v.optional_as<CudaVersion>("cuda_full"), status == "experimental",
+                v.find("pypi_default") && v.at("pypi_default").boolean(),
+                v.find("unlabelled") && v.at("unlabelled").boolean(), v.optional_as<CudnnVersion>("cudnn"),
+                v.optional_as<NcclVersion>("nccl"),
+                arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
+                ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_platform_code(v, "windows"),
+                read_platform_code(v, "linux_aarch64"), read_torch_known_issues(v, release.versions), provenance(v) });
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
@@ -452,6 +452,36 @@ private:
             }
         std::sort(release.versions.begin(), release.versions.end());
         return release;
+    }
+
+    // A torch variant's known issues, each naming releases of its row.
+    std::vector<TorchKnownIssue> read_torch_known_issues(
+        const JsonReader& variant, const std::vector<Pep440Version>& row_versions) const
+    {
+        std::vector<TorchKnownIssue> out;
+        auto issues = variant.find("known_issues");
+        if (!issues)
+            return out;
+        for (const auto& issue : issues->items()) {
+            issue.allow_only(
+                { "versions", "above_capability", "severity", "detail", "fixed_in", "note", "source", "confidence" });
+            const std::string severity = issue.at("severity").string();
+            if (severity != "error" && severity != "warning")
+                issue.at("severity").fail("expected error or warning, got '" + severity + "'");
+            TorchKnownIssue known { list<Pep440Version>(issue.at("versions")),
+                issue.optional_as<ComputeCapability>("above_capability"), severity == "error",
+                issue.at("detail").string(), issue.optional_as<Pep440Version>("fixed_in"), provenance(issue) };
+            if (known.versions.empty())
+                issue.at("versions").fail("no release named", "list the releases of the row the issue hits");
+            for (std::size_t i = 0; i < known.versions.size(); ++i)
+                if (std::find(row_versions.begin(), row_versions.end(), known.versions[i]) == row_versions.end())
+                    issue.at("versions")
+                        .items()[i]
+                        .fail(known.versions[i].str() + " is not a release of the row",
+                            "list releases from the row's \"versions\"");
+            out.push_back(std::move(known));
+        }
+        return out;
     }
 
     // A blackwell record's list of architectures (fails_on may be absent: none).

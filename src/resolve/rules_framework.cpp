@@ -588,6 +588,34 @@ void check_pip_extra_issues(
     }
 }
 
+// A bug the torch build's release is known to ship with: on every host, or on the GPUs named
+// above the compute capability it hits.
+void check_torch_known_issues(const Context& ctx, Report& report)
+{
+    const FrameworkBuild& build = *ctx.build;
+    if (!build.version || !build.torch_variant)
+        return; // a line stands for its newest release, which no issue on record hits
+    for (const auto& issue : build.torch_variant->known_issues) {
+        if (std::find(issue.versions.begin(), issue.versions.end(), *build.version) == issue.versions.end())
+            continue;
+        auto add = [&](const std::string& where, const std::string& subject) {
+            report.add(issue.fails ? Verdict::fail : Verdict::warn, "framework-known-issue",
+                build.name() + where + " ships with a known bug: " + issue.detail
+                    + (issue.fixed_in ? " (fixed in " + issue.fixed_in->public_str() + ")" : ""),
+                issue.provenance.cite(), subject);
+            if (issue.fixed_in)
+                report.suggest("use torch==" + issue.fixed_in->public_str() + "+" + build.variant + ", which fixes it");
+        };
+        if (!issue.above_capability) {
+            add("", "");
+            continue;
+        }
+        for (const auto& gpu : ctx.gpus)
+            if (*issue.above_capability < gpu.compute_capability)
+                add(" on " + gpu.with_sm(), gpu.label);
+    }
+}
+
 } // namespace
 
 bool on_torchaudio_stable_abi(const matrix::Matrix& matrix, const Pep440Version& torchaudio)
@@ -599,6 +627,8 @@ bool on_torchaudio_stable_abi(const matrix::Matrix& matrix, const Pep440Version&
 void check_framework(const Context& ctx, Report& report)
 {
     check_python(ctx, report);
+    if (ctx.build && ctx.build->torch)
+        check_torch_known_issues(ctx, report);
     for (const auto& request : ctx.query.frameworks) {
         if (const auto* issues = ctx.build ? pip_extra_issues(*ctx.build, request) : nullptr)
             check_pip_extra_issues(ctx, *ctx.build, *issues, report);

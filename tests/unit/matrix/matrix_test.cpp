@@ -399,6 +399,22 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             },
             "m/torch.json: releases[0].variants[0].linux_aarch64.arch_lst: unknown field",
             "did you mean \"arch_list\"?" },
+        { "a torch known issue of an unknown severity", "torch.json",
+            [](nlohmann::json& d) {
+                auto& variant = d["releases"][0]["variants"][0];
+                variant["known_issues"] = { { { "versions", d["releases"][0]["versions"] }, { "severity", "fatal" },
+                    { "detail", "x" }, { "source", variant["source"] }, { "confidence", "secondary" } } };
+            },
+            "m/torch.json: releases[0].variants[0].known_issues[0].severity: expected error or warning, got 'fatal'",
+            "" },
+        { "a torch known issue naming a release outside its row", "torch.json",
+            [](nlohmann::json& d) {
+                auto& variant = d["releases"][0]["variants"][0];
+                variant["known_issues"] = { { { "versions", { "1.0.0" } }, { "severity", "error" }, { "detail", "x" },
+                    { "source", variant["source"] }, { "confidence", "secondary" } } };
+            },
+            "m/torch.json: releases[0].variants[0].known_issues[0].versions[0]: 1.0.0 is not a release of the row",
+            "list releases from the row's \"versions\"" },
         { "a bad free-threaded Python in a jax row", "jax.json",
             [](nlohmann::json& d) { d["releases"][0]["python"]["free_threaded"] = { "3.x" }; },
             "m/jax.json: releases[0].python.free_threaded[0]: '3.x' is not a Python version", "write it as 3.10" },

@@ -185,6 +185,36 @@ TEST_CASE("TensorFlow's Linux wheels through 2.0 ignore a GPU below compute capa
         "gpu-below-framework-minimum"));
 }
 
+TEST_CASE("a torch build's known bug fails or warns for the releases it hits, and names the fix", "[resolve]")
+{
+    // pytorch/pytorch#97041: 2.0.0+cu118's bundled cuDNN 8.7 loads libnvrtc.so, which the wheel
+    // lacks; 2.0.1 works around it (#98644)
+    Report conv = check({ .frameworks = { "torch==2.0.0+cu118" } });
+    SHOW(conv);
+    CHECK(conv.verdict() == Verdict::fail);
+    CHECK(problems(conv) == Codes { "framework-known-issue" });
+    CHECK(finding(conv, "framework-known-issue")->message
+        == "torch 2.0.0 cu118 ships with a known bug: the cuDNN 8.7 it bundles loads libnvrtc.so, which the wheel does "
+           "not carry, so convolutions abort (\"libnvrtc.so: cannot open shared object file\") unless a CUDA toolkit "
+           "on the loader path provides it (fixed in 2.0.1)");
+    CHECK(suggests(conv, "use torch==2.0.1+cu118, which fixes it"));
+    // the fix, the other build, and the line (its newest release) are clear of it
+    for (const char* clear : { "torch==2.0.1+cu118", "torch==2.0.0+cu117", "torch==2.0+cu118" }) {
+        CAPTURE(clear);
+        CHECK_FALSE(has_code(check({ .frameworks = { clear } }), "framework-known-issue"));
+    }
+    // pytorch/pytorch#47658: 1.7.0's CUDA 11.0 NVRTC does not know sm_86; a GPU it knows is clear
+    Report ampere = check({ .frameworks = { "torch==1.7.0+cu110" }, .gpus = { "RTX 3090" } });
+    CHECK(ampere.verdict() == Verdict::warn);
+    CHECK(finding(ampere, "framework-known-issue")->subject == "NVIDIA GeForce RTX 3090");
+    CHECK_THAT(finding(ampere, "framework-known-issue")->message,
+        StartsWith("torch 1.7.0 cu110 on NVIDIA GeForce RTX 3090 (sm_86) ships with a known bug: code it compiles at "
+                   "run time"));
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "torch==1.7.0+cu110" }, .gpus = { "V100" } }), "framework-known-issue"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "torch==1.7.0+cu110" } }), "framework-known-issue"));
+}
+
 TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU's major, XLA falling back to the "
           "driver",
     "[resolve]")
