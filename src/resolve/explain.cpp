@@ -119,6 +119,15 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                 rows.add("torch.json", key + "." + platform,
                     { { "arch_list", list_text((*code)->arch_list) }, { "ptx", list_text((*code)->ptx) } },
                     (*code)->provenance);
+        for (std::size_t i = 0; i < variant.known_issues.size(); ++i) {
+            const auto& issue = variant.known_issues[i];
+            rows.add("torch.json", key + ".known_issues[" + std::to_string(i) + "]",
+                { { "versions", versions_text(issue.versions) }, { "severity", issue.fails ? "error" : "warning" },
+                    { "above_capability", issue.above_capability ? issue.above_capability->text() : "every GPU" },
+                    { "fixed_in", issue.fixed_in ? issue.fixed_in->public_str() : "no fix on record" },
+                    { "detail", issue.detail } },
+                issue.provenance);
+        }
     }
     if (build.tensorflow) {
         const auto& release = *build.tensorflow;

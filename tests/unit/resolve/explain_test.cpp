@@ -256,3 +256,21 @@ TEST_CASE("explain gives the reports a TensorFlow line's run beyond its CUDA res
     CHECK(jit.provenance.sources.size() == 3);
     CHECK(jit.provenance.sources[1]->url == "https://github.com/tensorflow/tensorflow/issues/45635");
 }
+
+TEST_CASE("explain gives a torch variant's known issues and TensorFlow's Linux GPU minimum as rows", "[resolve]")
+{
+    Query query;
+    query.frameworks = { FrameworkRequest::parse("torch==2.0.0+cu118") };
+    const auto torch = rows_used(matrix::Matrix::embedded(), query);
+    const auto& issue = row(torch, "releases[line=2.0].variants[tag=cu118].known_issues[0]");
+    CHECK(issue.facts.at(1) == std::pair<std::string, std::string> { "severity", "error" });
+    CHECK(issue.facts.at(3) == std::pair<std::string, std::string> { "fixed_in", "2.0.1" });
+    CHECK(issue.provenance.sources.front()->key == "PT_97041");
+
+    query.frameworks = { FrameworkRequest::parse("tensorflow==1.13.1") };
+    query.gpus = { "GTX 650 Ti" };
+    const auto tensorflow = rows_used(matrix::Matrix::embedded(), query);
+    const auto& minimum = row(tensorflow, "linux_gpu_minimum");
+    CHECK(minimum.file == "tensorflow.json");
+    CHECK(minimum.facts == std::vector<std::pair<std::string, std::string>> { { "through", "2.0" }, { "min", "3.5" } });
+}
