@@ -572,6 +572,12 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
                 release ? release->provenance.cite() : "");
             if (release && suggest_alternatives)
                 suggest_variants(matrix, query, *primary, *release, "", report);
+            // a JAX build that brings its CUDA from pip runs beside the host's
+            if (primary->framework == Framework::jax && !pinned && suggest_alternatives)
+                for (const auto& b : find_release_line(matrix.jax_releases(), *primary).builds)
+                    if (b.pip_cuda)
+                        report.suggest("use jax[" + b.extra + "]==" + primary->version
+                            + ", whose pip wheels bring CUDA " + b.cuda.describe() + " whatever the host has");
             return report;
         }
         require_known_extra(*ctx.build, primary->text(), "[" + primary->extra + "]");

@@ -1320,6 +1320,12 @@ TEST_CASE("a jax extra that brings its CUDA from pip runs on it beside another h
     // a CUDA within the build is the one pip installed
     CHECK_FALSE(
         has_code(check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "12.4" }), "jax-pip-cuda-beside-host"));
+    // jax named without an extra has no build of a CUDA outside its builds: the pip extras are the way
+    Report plain = check({ .frameworks = { "jax==0.4.31" }, .cuda = "11.8" });
+    CHECK(problems(plain) == Codes { "framework-no-cuda-build" });
+    CHECK(plain.suggestions
+        == std::vector<std::string> {
+            "use jax[cuda12]==0.4.31, whose pip wheels bring CUDA 12.1-12.99 whatever the host has" });
     // the host's cuDNN goes with the host's CUDA: pip brings its own
     Report cudnn = check({ .frameworks = { "jax[cuda12]==0.4.31" }, .cuda = "11.8", .cudnn = "8.6" });
     CHECK(cudnn.verdict() == Verdict::ok);
