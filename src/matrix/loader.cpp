@@ -473,12 +473,7 @@ private:
                 issue.at("detail").string(), issue.optional_as<Pep440Version>("fixed_in"), provenance(issue) };
             if (known.versions.empty())
                 issue.at("versions").fail("no release named", "list the releases of the row the issue hits");
-            for (std::size_t i = 0; i < known.versions.size(); ++i)
-                if (std::find(row_versions.begin(), row_versions.end(), known.versions[i]) == row_versions.end())
-                    issue.at("versions")
-                        .items()[i]
-                        .fail(known.versions[i].str() + " is not a release of the row",
-                            "list releases from the row's \"versions\"");
+            require_row_releases(issue.at("versions"), known.versions, row_versions, "versions");
             out.push_back(std::move(known));
         }
         return out;
@@ -632,13 +627,18 @@ private:
         if (!out.extra.empty() && out.extra != pip_extra)
             issue.at("extra").fail("'" + out.extra + "' is not the pip extra " + pip_extra,
                 "name the pip extra, or drop \"extra\" for every extra");
-        for (std::size_t i = 0; i < out.versions.size(); ++i)
-            if (std::find(row_versions.begin(), row_versions.end(), out.versions[i]) == row_versions.end())
-                issue.at("versions")
-                    .items()[i]
-                    .fail(out.versions[i].str() + " is not a release of the row",
-                        "list releases from the row's \"" + std::string(versions_field) + "\"");
+        require_row_releases(issue.at("versions"), out.versions, row_versions, versions_field);
         return out;
+    }
+
+    // Every release `list` names (read as `versions`) is one of the row's `versions_field`.
+    static void require_row_releases(const JsonReader& list, const std::vector<Pep440Version>& versions,
+        const std::vector<Pep440Version>& row_versions, std::string_view versions_field)
+    {
+        for (std::size_t i = 0; i < versions.size(); ++i)
+            if (std::find(row_versions.begin(), row_versions.end(), versions[i]) == row_versions.end())
+                list.items()[i].fail(versions[i].str() + " is not a release of the row",
+                    "list releases from the row's \"" + std::string(versions_field) + "\"");
     }
 
     // The NCCL the row's pip extra requires: a floor, and a ceiling where the extra has one.

@@ -431,8 +431,7 @@ Report run_together(const matrix::Matrix& matrix, const Query& query, const std:
         // one --cuda serves every framework named, so none may set it aside for pip's own
         if (build && build->host_cuda_set_aside)
             throw Error(ErrorCode::invalid_input,
-                framework.text() + " is JAX's CUDA " + build->jax_build->cuda.describe() + " build, not one for CUDA "
-                    + query.cuda->text() + ", which the other frameworks named share",
+                pip_cuda_contradiction(framework, *build, *query.cuda) + ", which the other frameworks named share",
                 "name the CUDA of " + framework.text() + "'s build, or check it on its own");
         Report part = run(matrix, own, true);
         for (auto& finding : part.findings) {

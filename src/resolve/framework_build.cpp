@@ -401,6 +401,13 @@ void require_known_extra(const FrameworkBuild& build, const std::string& where, 
                       : "its extras: " + join_alternatives(known, " and "));
 }
 
+std::string pip_cuda_contradiction(
+    const FrameworkRequest& request, const FrameworkBuild& build, const CudaVersion& cuda)
+{
+    return request.text() + " is JAX's CUDA " + build.jax_build->cuda.describe() + " build, not one for CUDA "
+        + cuda.text();
+}
+
 NamedJaxExtra jax_extra(const matrix::JaxRelease& release, const std::string& written)
 {
     for (const auto& extra : release.build_extras())

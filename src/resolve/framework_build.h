@@ -91,6 +91,11 @@ std::vector<std::string> cuda_extras(const FrameworkBuild& build);
 // `written` ("framework.extra", "[and-cuda]").
 void require_known_extra(const FrameworkBuild& build, const std::string& where, const std::string& written);
 
+// "jax[cuda12]==0.4.31 is JAX's CUDA 12.1-12.99 build, not one for CUDA 11.8": what a build whose
+// host CUDA was set aside says where that CUDA must be its own (a lock's image, a shared --cuda).
+std::string pip_cuda_contradiction(
+    const FrameworkRequest& request, const FrameworkBuild& build, const CudaVersion& cuda);
+
 // "cu118": the variant tag of a CUDA version.
 std::string variant_tag(const CudaVersion& cuda);
 

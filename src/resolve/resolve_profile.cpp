@@ -111,8 +111,7 @@ void require_lockable_builds(const matrix::Matrix& matrix, const Profile& profil
             // a profile's CUDA is the image's, which a build bringing its own from pip must share
             if (build->host_cuda_set_aside)
                 throw Error(ErrorCode::invalid_input,
-                    profile.file + ": framework.cuda: " + request.text() + " is JAX's CUDA "
-                        + build->jax_build->cuda.describe() + " build, not one for CUDA " + query.cuda->text(),
+                    profile.file + ": framework.cuda: " + pip_cuda_contradiction(request, *build, *query.cuda),
                     "set the CUDA to " + build->jax_build->cuda.describe() + ", or drop the extra");
         }
     }
