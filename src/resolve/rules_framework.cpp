@@ -588,6 +588,27 @@ void check_pip_extra_issues(
     }
 }
 
+// The build of `fixed_in` to move to from `build`: its own variant where that release has it,
+// else the one of the nearest newer CUDA (1.13 kept no cu113); none where the matrix lacks both.
+std::optional<std::string> fixing_build(
+    const matrix::Matrix& matrix, const FrameworkBuild& build, const Pep440Version& fixed_in)
+{
+    for (const auto& release : matrix.torch_releases()) {
+        if (std::find(release.versions.begin(), release.versions.end(), fixed_in) == release.versions.end())
+            continue;
+        const matrix::TorchVariant* nearest = nullptr;
+        for (const auto& variant : release.variants) {
+            if (variant.tag == build.variant)
+                return fixed_in.public_str() + "+" + variant.tag;
+            if (!(variant.cuda < build.torch_variant->cuda) && (!nearest || variant.cuda < nearest->cuda))
+                nearest = &variant;
+        }
+        if (nearest)
+            return fixed_in.public_str() + "+" + nearest->tag;
+    }
+    return std::nullopt;
+}
+
 // A bug the torch build's release is known to ship with: on every host, or on the GPUs named
 // above the compute capability it hits.
 void check_torch_known_issues(const Context& ctx, Report& report)
@@ -603,8 +624,12 @@ void check_torch_known_issues(const Context& ctx, Report& report)
                 build.name() + where + " ships with a known bug: " + issue.detail
                     + (issue.fixed_in ? " (fixed in " + issue.fixed_in->public_str() + ")" : ""),
                 issue.provenance.cite(), subject);
-            if (issue.fixed_in)
-                report.suggest("use torch==" + issue.fixed_in->public_str() + "+" + build.variant + ", which fixes it");
+            if (!issue.fixed_in)
+                return;
+            if (auto fixed = fixing_build(ctx.matrix, build, *issue.fixed_in))
+                report.suggest("use torch==" + *fixed + ", which fixes it");
+            else
+                report.suggest("use torch " + issue.fixed_in->public_str() + " or newer, which fixes it");
         };
         if (!issue.above_capability) {
             add("", "");

@@ -215,6 +215,30 @@ TEST_CASE("a torch build's known bug fails or warns for the releases it hits, an
     CHECK_FALSE(has_code(check({ .frameworks = { "torch==1.7.0+cu110" } }), "framework-known-issue"));
 }
 
+TEST_CASE(
+    "torch 1.8-1.12's CUDA 11.1-11.6 NVRTC fails on sm_89, and the hint names a 1.13 build that exists", "[resolve]")
+{
+    // pytorch/pytorch#87595: only CUDA 11.8's NVRTC knows sm_89; 1.13 clamps the architecture
+    // it asks for (#87611). 1.13 has no cu113, so the hint moves to its nearest newer CUDA.
+    Report ada = check({ .frameworks = { "torch==1.10.0+cu113" }, .gpus = { "RTX 4090" } });
+    SHOW(ada);
+    CHECK(ada.verdict() == Verdict::warn);
+    CHECK(problems(ada) == Codes { "framework-known-issue", "gpu-extension-target" });
+    CHECK_THAT(finding(ada, "framework-known-issue")->message,
+        StartsWith("torch 1.10.0 cu113 on NVIDIA GeForce RTX 4090 (sm_89) ships with a known bug: code it compiles at "
+                   "run time (jiterator's element-wise and reduction kernels, TorchScript fusion) asks its CUDA 11.3 "
+                   "NVRTC"));
+    CHECK(suggests(ada, "use torch==1.13.0+cu116, which fixes it"));
+    // a variant 1.13 kept is named as it is
+    CHECK(suggests(check({ .frameworks = { "torch==1.12.1+cu116" }, .gpus = { "RTX 4090" } }),
+        "use torch==1.13.0+cu116, which fixes it"));
+    // sm_86 is known to these NVRTCs, and 1.13 carries the fix
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "torch==1.10.0+cu113" }, .gpus = { "RTX 3090" } }), "framework-known-issue"));
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "torch==1.13.0+cu116" }, .gpus = { "RTX 4090" } }), "framework-known-issue"));
+}
+
 TEST_CASE("TensorFlow on a GPU its CUDA cannot target runs on a cubin of the GPU's major, XLA falling back to the "
           "driver",
     "[resolve]")
