@@ -65,11 +65,17 @@ TEST_CASE("every CUDA line the matrix has NVIDIA's images of gives their amd64 v
     }
 }
 
-TEST_CASE("a CUDA line without NVIDIA images in the matrix keeps the rule derived from its driver floors", "[image]")
+TEST_CASE("a CUDA line NVIDIA no longer builds carries the value of its last Dockerfiles of it", "[image]")
 {
-    // CUDA 12.3: minor-version compatibility from R525, the toolkit's own driver 545; of the
-    // data-center branches between them the matrix holds R535
-    CHECK(require_cuda_of("tensorflow-2.17-cu123") == "cuda>=12.3 brand=tesla,driver>=535,driver<536");
+    // dist/12.3.2/ubuntu2204/base/Dockerfile at e4936aab9d26, before NVIDIA removed the line:
+    // 12.1's R470 and R525 for every brand, and R535
+    const std::string r535 = "brand=tesla,driver>=535,driver<536 brand=unknown,driver>=535,driver<536 "
+                             "brand=nvidia,driver>=535,driver<536 brand=nvidiartx,driver>=535,driver<536 "
+                             "brand=geforce,driver>=535,driver<536 brand=geforcertx,driver>=535,driver<536 "
+                             "brand=quadro,driver>=535,driver<536 brand=quadrortx,driver>=535,driver<536 "
+                             "brand=titan,driver>=535,driver<536 brand=titanrtx,driver>=535,driver<536";
+    CHECK(require_cuda_of("tensorflow-2.17-cu123")
+        == "cuda>=12.3" + k_nvidia_121.substr(std::string("cuda>=12.1").size()) + " " + r535);
 }
 
 TEST_CASE("an end-of-life CUDA 11 line carries the value of NVIDIA's last Dockerfiles of it", "[image]")

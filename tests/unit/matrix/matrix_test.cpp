@@ -482,9 +482,9 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "a family name may not name one model" },
         { "an image gate of another CUDA line", "nvidia_require_cuda.json",
             [](nlohmann::json& d) {
-                d["releases"][8]["require_cuda"][0]["value"] = "cuda>=12.10 brand=tesla,driver>=470,driver<471";
+                d["releases"][9]["require_cuda"][0]["value"] = "cuda>=12.10 brand=tesla,driver>=470,driver<471";
             },
-            "m/nvidia_require_cuda.json: releases[8].require_cuda[0].value: expected the value of a CUDA 12.1.1 "
+            "m/nvidia_require_cuda.json: releases[9].require_cuda[0].value: expected the value of a CUDA 12.1.1 "
             "image to begin with cuda>=12.1",
             "" },
         { "a component of no known flavour", "cuda_components.json",
@@ -692,7 +692,8 @@ TEST_CASE("NVIDIA's images of a CUDA line are those of its newest release, per a
         == Confidence::secondary);
     CHECK(m.nvidia_image_release(CudaVersion::parse("11.7"))->cuda.text() == "11.7.1");
     CHECK(m.nvidia_image_release(CudaVersion::parse("10.2"))->require_cuda_for("ppc64le")->value == "cuda>=10.2");
-    CHECK_FALSE(m.nvidia_image_release(CudaVersion::parse("12.3")));
+    CHECK(m.nvidia_image_release(CudaVersion::parse("12.3"))->cuda.text() == "12.3.2");
+    CHECK_FALSE(m.nvidia_image_release(CudaVersion::parse("13.1")));
 }
 
 TEST_CASE("a missing matrix file is reported as not found", "[matrix]")

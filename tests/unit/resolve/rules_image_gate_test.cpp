@@ -147,15 +147,15 @@ TEST_CASE("NVIDIA's 12.8 images admit no GeForce under minor-version compatibili
 
 TEST_CASE("a line NVIDIA ships no image of in the matrix is gated by the derived rule, which says so", "[resolve]")
 {
-    // CUDA 12.3's derived rule names the data-center branch between its floor 525 and its 545: 535
-    Report r = check_of("12.3", "535.104.05", { "T4" });
+    // CUDA 13.1's derived rule names the data-center branch between its floor 580 and its 590: 580
+    Report r = check_of("13.1", "580.95.05", { "T4" });
     CHECK(r.verdict() == Verdict::warn);
     REQUIRE(gate_finding(r));
     CHECK(gate_finding(r)->message
-        == "the image dlenv builds for CUDA 12.3 starts on driver 535.104.05 under the NVIDIA container toolkit: its "
-           "NVIDIA_REQUIRE_CUDA (derived by dlenv from CUDA 12.3's driver floors: the matrix has no NVIDIA image of "
+        == "the image dlenv builds for CUDA 13.1 starts on driver 580.95.05 under the NVIDIA container toolkit: its "
+           "NVIDIA_REQUIRE_CUDA (derived by dlenv from CUDA 13.1's driver floors: the matrix has no NVIDIA image of "
            "that line) accepts it for tesla GPUs");
-    Report geforce = check_of("12.3", "535.104.05", { "RTX 3090" });
+    Report geforce = check_of("13.1", "580.95.05", { "RTX 3090" });
     CHECK(geforce.verdict() == Verdict::fail);
     CHECK(gate_finding(geforce)->verdict == Verdict::fail);
 }
