@@ -424,6 +424,18 @@ TEST_CASE("a post-release is its release re-packaged: tensorflow 2.15.0.post1 is
         == "tensorflow 2.15.2.post1 is not a release");
 }
 
+TEST_CASE("tensorflow 2.11.1 has 2.12's Python window, not its own line's", "[resolve]")
+{
+    // tensorflow#60176: 2.11.1, published beside 2.12.0, has no Python 3.7 wheels; 2.11.0 has
+    Report r = check({ .frameworks = { "tensorflow==2.11.1" }, .python = "3.7" });
+    SHOW(r);
+    CHECK(problems(r) == Codes { "python-unsupported" });
+    CHECK_THAT(finding(r, "python-unsupported")->message, Contains("supports Python 3.8-3.11, not 3.7"));
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.11.0" }, .python = "3.7" })).empty());
+    // the line stands for its newest release
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.11" }, .python = "3.11" })).empty());
+}
+
 TEST_CASE(
     "TensorFlow 2.4, a CUDA 11.0 build, loads libcusolver.so.10, which CUDA 11.1 and later do not ship", "[resolve]")
 {
