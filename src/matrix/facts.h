@@ -254,6 +254,18 @@ struct CudnnRelease {
     bool operator==(const CudnnRelease&) const = default;
 };
 
+// The oldest GPU the cuDNN releases from `from` on carry code for, in every build they have:
+// from 9.11 the CUDA 12 build drops compute capabilities below 7.5, and its CUDA 13 build
+// never had them, while the CUDA 11 build ends at 9.10.
+struct CudnnGpuFloor {
+    CudnnVersion from; // 9.11.0
+    ComputeCapability min; // 7.5
+    CudnnVersion last_below; // 9.10.2: the newest release that still carries the older GPUs' code
+    Provenance provenance;
+
+    bool operator==(const CudnnGpuFloor&) const = default;
+};
+
 // The GPU code of a torch variant's wheels for one platform, built with a TORCH_CUDA_ARCH_LIST
 // of their own: Windows' (2.7's cu128 from 5.0 where Linux x86_64's starts at 7.5; 6.1 listed
 // where Linux relies on 6.0), Linux aarch64's (2.12's cu130 adds Thor's 11.0, and drops 7.5 and

@@ -16,11 +16,11 @@ struct MatrixFields {
     template <typename Archive, typename M> static void visit(Archive& a, M& m)
     {
         a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases, m.m_architectures,
-            m.m_cudnn, m.m_cudnn_libraries, m.m_torch, m.m_torch_aarch64, m.m_torchaudio_stable_abi,
-            m.m_torch_capability_range_warning, m.m_torch_compile_gpu_minimum, m.m_torch_windows, m.m_tensorflow,
-            m.m_jax, m.m_tensorflow_windows, m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos,
-            m.m_tensorflow_linux_gpu_minimum, m.m_jax_macos, m.m_minimum_jaxlib, m.m_jax_alone_releases, m.m_gpus,
-            m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
+            m.m_cudnn, m.m_cudnn_libraries, m.m_cudnn_gpu_floor, m.m_torch, m.m_torch_aarch64,
+            m.m_torchaudio_stable_abi, m.m_torch_capability_range_warning, m.m_torch_compile_gpu_minimum,
+            m.m_torch_windows, m.m_tensorflow, m.m_jax, m.m_tensorflow_windows, m.m_jax_windows, m.m_torch_macos,
+            m.m_tensorflow_macos, m.m_tensorflow_linux_gpu_minimum, m.m_jax_macos, m.m_minimum_jaxlib,
+            m.m_jax_alone_releases, m.m_gpus, m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
     }
 };
 
@@ -112,6 +112,7 @@ template <typename A> void fields(A& a, TorchaudioStableAbi& r) { a(r.from, r.pr
 template <typename A> void fields(A& a, TorchCapabilityRangeWarning& r) { a(r.from, r.until, r.provenance); }
 template <typename A> void fields(A& a, TorchCompileGpuMinimum& r) { a(r.from, r.min, r.provenance); }
 template <typename A> void fields(A& a, TensorflowGpuMinimum& r) { a(r.through, r.min, r.provenance); }
+template <typename A> void fields(A& a, CudnnGpuFloor& r) { a(r.from, r.min, r.last_below, r.provenance); }
 template <typename A> void fields(A& a, TorchAarch64& r)
 {
     a(r.first_cuda_release, r.pypi_cpu_only_through, r.provenance);
@@ -217,6 +218,10 @@ template <> TorchCompileGpuMinimum blank()
 template <> TensorflowGpuMinimum blank()
 {
     return { {}, { 0, 0 }, {} };
+}
+template <> CudnnGpuFloor blank()
+{
+    return { {}, { 0, 0 }, {}, {} };
 }
 template <> Gpu blank()
 {

@@ -33,11 +33,19 @@ public:
 
         read(files, "cuda.json", [&](const JsonReader& doc) { read_cuda(doc, m); });
         read(files, "cudnn.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "libraries", "releases" });
+            doc.allow_only({ "format", "sources", "libraries", "gpu_code_floor", "releases" });
             for (const auto& row : doc.at("libraries").items())
                 m.m_cudnn_libraries.push_back(read_cudnn_libraries(row));
             for (const auto& row : doc.at("releases").items())
                 m.m_cudnn.push_back(read_cudnn(row, m));
+            if (auto floor = doc.find("gpu_code_floor")) {
+                floor->allow_only({ "from", "min", "last_below", "note", "source", "confidence" });
+                m.m_cudnn_gpu_floor
+                    = CudnnGpuFloor { floor->at("from").as<CudnnVersion>(), floor->at("min").as<ComputeCapability>(),
+                          floor->at("last_below").as<CudnnVersion>(), provenance(*floor) };
+                if (!(m.m_cudnn_gpu_floor->last_below < m.m_cudnn_gpu_floor->from))
+                    floor->at("last_below").fail("not before from", "name the newest release before the floor");
+            }
         });
         read(files, "torch.json", [&](const JsonReader& doc) {
             doc.allow_only({ "format", "sources", "linux_aarch64", "torchaudio_stable_abi", "capability_range_warning",

@@ -43,6 +43,7 @@ public:
     const std::vector<Architecture>& architectures() const { return m_architectures; }
     const std::vector<CudnnRelease>& cudnn_releases() const { return m_cudnn; }
     const std::vector<CudnnLibraries>& cudnn_libraries() const { return m_cudnn_libraries; }
+    const std::optional<CudnnGpuFloor>& cudnn_gpu_floor() const { return m_cudnn_gpu_floor; } // none: not on record
     // The libraries of cuDNN `major`; null when the matrix does not list them.
     const CudnnLibraries* cudnn_libraries(std::uint32_t major) const;
     const std::vector<TorchRelease>& torch_releases() const { return m_torch; }
@@ -124,6 +125,7 @@ private:
     std::vector<Architecture> m_architectures;
     std::vector<CudnnRelease> m_cudnn;
     std::vector<CudnnLibraries> m_cudnn_libraries;
+    std::optional<CudnnGpuFloor> m_cudnn_gpu_floor;
     std::vector<TorchRelease> m_torch;
     std::optional<TorchAarch64> m_torch_aarch64;
     std::optional<TorchaudioStableAbi> m_torchaudio_stable_abi;

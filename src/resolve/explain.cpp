@@ -296,18 +296,25 @@ std::string cudnn_build_text(const matrix::CudnnBuild& build)
         + (build.compute_capabilities.empty() ? "not known" : list_text(build.compute_capabilities));
 }
 
-void add_cudnn(const matrix::Matrix& matrix, const CudnnVersion& version, Rows& rows)
-{
-    for (const auto* release : matrix.cudnn_releases_matching(version))
-        rows.add("cudnn.json", "releases[version=" + release->version.text() + "]",
-            { { "builds", joined(release->builds, cudnn_build_text) } }, release->provenance);
-}
-
 // Whether the query names a GPU below compute capability `cc`.
 bool names_gpu_below(const matrix::Matrix& matrix, const Query& query, const ComputeCapability& cc)
 {
     return std::any_of(query.gpus.begin(), query.gpus.end(),
         [&](const std::string& text) { return resolve_gpu(matrix, text).compute_capability < cc; });
+}
+
+// The cuDNN's releases, and the floor of the releases it is one of where a GPU named is below it.
+void add_cudnn(const matrix::Matrix& matrix, const Query& query, const CudnnVersion& version, Rows& rows)
+{
+    for (const auto* release : matrix.cudnn_releases_matching(version))
+        rows.add("cudnn.json", "releases[version=" + release->version.text() + "]",
+            { { "builds", joined(release->builds, cudnn_build_text) } }, release->provenance);
+    const auto& floor = matrix.cudnn_gpu_floor();
+    if (floor && !(version < floor->from) && names_gpu_below(matrix, query, floor->min))
+        rows.add("cudnn.json", "gpu_code_floor",
+            { { "from", floor->from.text() }, { "min", floor->min.text() },
+                { "last_below", floor->last_below.text() } },
+            floor->provenance);
 }
 
 } // namespace
@@ -356,7 +363,7 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
     for (const auto& text : query.gpus)
         add_gpu(matrix, resolve_gpu(matrix, text), rows);
     if (cudnn)
-        add_cudnn(matrix, *cudnn, rows);
+        add_cudnn(matrix, query, *cudnn, rows);
     return rows.take();
 }
 

@@ -180,6 +180,33 @@ void check_support_notes(const Context& ctx, const matrix::CudnnRelease& release
                 source, gpu.label);
 }
 
+// The GPUs `loaded` carries no code for whatever its CUDA, those below the floor of the releases
+// from 9.11 on; their labels, which its support-matrix rows need not judge again. A bundled
+// cuDNN is the framework vendor's to change, so only the user's own is pointed at the last
+// release that still carries them.
+std::vector<std::string> check_gpu_code_floor(
+    const Context& ctx, const CudnnVersion& loaded, bool bundled, Report& report)
+{
+    std::vector<std::string> below;
+    const auto& floor = ctx.matrix.cudnn_gpu_floor();
+    if (!floor || loaded < floor->from)
+        return below;
+    for (const auto& gpu : ctx.gpus) {
+        if (!(gpu.compute_capability < floor->min))
+            continue;
+        report.add(Verdict::fail, "cudnn-gpu-unsupported",
+            "cuDNN " + loaded.text() + " carries no code for " + gpu.with_sm() + ": from cuDNN "
+                + floor->from.truncated(2).text() + " on, no build supports a compute capability below "
+                + floor->min.text(),
+            floor->provenance.cite(), gpu.label);
+        below.push_back(gpu.label);
+    }
+    if (!below.empty() && !bundled)
+        report.suggest("use cuDNN " + floor->last_below.text() + ", the last release with code for compute capability "
+            + "below " + floor->min.text());
+    return below;
+}
+
 } // namespace
 
 // The oldest cuDNN release within `range` that has a build for `cuda`; none when no row does.
@@ -216,7 +243,10 @@ void check_cudnn(const Context& ctx, Report& report)
         loaded = oldest_cudnn_in(ctx.matrix, ctx.build->jax_build->cudnn, *ctx.cuda);
     if (!loaded && ctx.build)
         loaded = ctx.build->cudnn; // the build's own, or JAX's floor when no release of its range has a row
-    if (!loaded || !ctx.cuda)
+    if (!loaded)
+        return;
+    const std::vector<std::string> below_floor = check_gpu_code_floor(ctx, *loaded, bundled, report);
+    if (!ctx.cuda)
         return;
 
     // A release's support matrix has a row per CUDA range, each with its driver floor and GPUs
@@ -268,6 +298,8 @@ void check_cudnn(const Context& ctx, Report& report)
         report.add(Verdict::fail, "cudnn-driver-too-old",
             label + " needs driver >= " + match->driver_linux->text() + ", not " + driver->text(), source);
     for (const auto& gpu : ctx.gpus) {
+        if (std::find(below_floor.begin(), below_floor.end(), gpu.label) != below_floor.end())
+            continue;
         if (match->compute_capabilities.empty()) {
             judge_by_neighbours(ctx, *release, label, gpu, report);
             continue;

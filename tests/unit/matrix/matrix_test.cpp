@@ -494,6 +494,9 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
         { "cuDNN libraries without a source", "cudnn.json",
             [](nlohmann::json& d) { d["libraries"][0]["source"] = nlohmann::json::array(); },
             "m/cudnn.json: libraries[0].source: no source", "every fact names where it comes from" },
+        { "a cuDNN GPU code floor whose last older release is not before it", "cudnn.json",
+            [](nlohmann::json& d) { d["gpu_code_floor"]["last_below"] = "9.11.0"; },
+            "m/cudnn.json: gpu_code_floor.last_below: not before from", "name the newest release before the floor" },
         { "a runtime URL of another build", "python_runtimes.json",
             [](nlohmann::json& d) { d["runtimes"][0]["python"] = "3.13.10"; },
             "m/python_runtimes.json: runtimes[0].archives.aarch64.url: expected the release's asset "

@@ -360,7 +360,8 @@ TEST_CASE("torch 2.11 drops Volta from its CUDA 12.8 build and publishes CUDA 13
 {
     Report v100 = check({ .frameworks = { "torch==2.11.0+cu128" }, .gpus = { "V100" } });
     SHOW(v100);
-    CHECK(problems(v100) == Codes { "gpu-no-kernel" });
+    // nor does the cuDNN 9.17 it bundles; cu126 keeps 9.10.2, which still carries Volta
+    CHECK(problems(v100) == Codes { "cudnn-gpu-unsupported", "gpu-no-kernel" });
     CHECK(problems(check({ .frameworks = { "torch==2.11.0+cu126" }, .gpus = { "V100" } }))
         == Codes { "cudnn-gpu-deprecated" });
     Report pypi = check({ .frameworks = { "torch==2.11.0" }, .driver = "550.163.01", .gpus = { "T4" } });
@@ -381,9 +382,9 @@ TEST_CASE("torch's cu129 wheels outside RELEASE.md are builds of 2.9.0 to 2.13.0
     // --cuda 12.9 now has a build of its own to pick
     CHECK_THAT(finding(check({ .frameworks = { "torch==2.11" }, .cuda = "12.9" }), "framework-build")->message,
         Contains("cu129: CUDA 12.9, cuDNN 9.17.1.4"));
-    // 2.11 built it without Volta, as its CUDA 12.8 build
-    CHECK(
-        problems(check({ .frameworks = { "torch==2.11.0+cu129" }, .gpus = { "V100" } })) == Codes { "gpu-no-kernel" });
+    // 2.11 built it without Volta, as its CUDA 12.8 build, beside a cuDNN without it
+    CHECK(problems(check({ .frameworks = { "torch==2.11.0+cu129" }, .gpus = { "V100" } }))
+        == Codes { "cudnn-gpu-unsupported", "gpu-no-kernel" });
     // 2.12.1's and 2.13.0's GPU code is not on record
     CHECK(
         has_code(check({ .frameworks = { "torch==2.12.1+cu129" }, .gpus = { "RTX 4090" } }), "gpu-arch-list-unknown"));

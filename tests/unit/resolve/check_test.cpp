@@ -545,6 +545,30 @@ TEST_CASE("a cuDNN build whose compute capabilities are not on record is judged 
            "supports NVIDIA GeForce RTX 5090 is not known");
 }
 
+TEST_CASE("cuDNN from 9.11 carries no code below compute capability 7.5, whatever its CUDA, and 9.10.2 still does",
+    "[resolve]")
+{
+    // immich#23110: Pascal and Maxwell users hit CUDNN_STATUS_EXECUTION_FAILED on 9.14; pytorch#165773:
+    // sm_70 "removed in cuDNN starting with 9.11"
+    Report maxwell = check({ .cudnn = "9.14", .gpus = { "sm_52" } });
+    SHOW(maxwell);
+    CHECK(maxwell.verdict() == Verdict::fail);
+    CHECK(problems(maxwell) == Codes { "cudnn-gpu-unsupported" });
+    CHECK(finding(maxwell, "cudnn-gpu-unsupported")->message
+        == "cuDNN 9.14 carries no code for sm_52: from cuDNN 9.11 on, no build supports a compute "
+           "capability below 7.5");
+    CHECK_THAT(finding(maxwell, "cudnn-gpu-unsupported")->why, Contains("immich-app/immich/pull/23110"));
+    CHECK(suggests(maxwell, "use cuDNN 9.10.2, the last release with code for compute capability below 7.5"));
+    // with a CUDA, once: the release's own support matrix is not on record, and is not asked again
+    Report volta = check({ .cuda = "12.8", .cudnn = "9.11.0", .gpus = { "V100" } });
+    CHECK(volta.verdict() == Verdict::fail);
+    CHECK(problems(volta) == Codes { "cuda-gpu-deprecated", "cudnn-gpu-unsupported" });
+    // Turing and newer are past the floor; 9.10.2 is before it
+    CHECK_FALSE(has_code(check({ .cudnn = "9.14", .gpus = { "T4" } }), "cudnn-gpu-unsupported"));
+    CHECK_FALSE(
+        has_code(check({ .cuda = "12.8", .cudnn = "9.10.2", .gpus = { "GTX 1080" } }), "cudnn-gpu-unsupported"));
+}
+
 TEST_CASE("an architecture's last driver series: a newer driver is an error, and a CUDA line no driver of it runs is "
           "one too",
     "[resolve]")

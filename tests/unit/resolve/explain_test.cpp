@@ -274,3 +274,21 @@ TEST_CASE("explain gives a torch variant's known issues and TensorFlow's Linux G
     CHECK(minimum.file == "tensorflow.json");
     CHECK(minimum.facts == std::vector<std::pair<std::string, std::string>> { { "through", "2.0" }, { "min", "3.5" } });
 }
+
+TEST_CASE("explain gives cuDNN's GPU code floor where a GPU named is below it", "[resolve]")
+{
+    Query query;
+    query.cudnn = CudnnVersion::parse("9.14");
+    query.gpus = { "GTX 1080" };
+    const auto pascal = rows_used(matrix::Matrix::embedded(), query);
+    const auto& floor = row(pascal, "gpu_code_floor");
+    CHECK(floor.file == "cudnn.json");
+    CHECK(floor.facts
+        == std::vector<std::pair<std::string, std::string>> {
+            { "from", "9.11.0" }, { "min", "7.5" }, { "last_below", "9.10.2" } });
+    CHECK(floor.provenance.sources.front()->key == "PT_165773");
+
+    query.gpus = { "T4" };
+    const auto turing = keys(rows_used(matrix::Matrix::embedded(), query));
+    CHECK(std::find(turing.begin(), turing.end(), "cudnn.json gpu_code_floor") == turing.end());
+}
