@@ -80,16 +80,26 @@ TEST_CASE("on a GPU only an Arm host carries, torch is judged by its aarch64 whe
     CHECK_FALSE(has_code(mixed, "gpu-no-kernel"));
     // the aarch64 code has its own sources: not the x86_64 row's PyPI-default report
     CHECK_THAT(finding(thor, "gpu-cubin")->why, !Contains("178665"));
-    // where the aarch64 list is not on record (2.11), code the x86_64 wheels lack is unknown, not missing
-    Report unknown = check({ .frameworks = { "torch==2.11.0+cu130" }, .cuda = "13.0", .gpus = { "Jetson Thor" } });
+    // where the aarch64 list is not on record (2.10), code the x86_64 wheels lack is unknown, not missing
+    Report unknown = check({ .frameworks = { "torch==2.10.0+cu130" }, .cuda = "13.0", .gpus = { "Jetson Thor" } });
     SHOW(unknown);
     CHECK(unknown.verdict() == Verdict::warn);
     CHECK(problems(unknown) == Codes { "gpu-host-code-unknown" });
     CHECK(finding(unknown, "gpu-host-code-unknown")->message
-        == "torch 2.11.0 cu130's Linux x86_64 wheels carry no code for Jetson Thor (sm_110) (7.5;8.0;8.6;9.0;10.0;12.0 "
-           "(no PTX)), and which architectures its Linux aarch64 wheels, those of Jetson Thor's host, carry is not on "
+        == "torch 2.10.0 cu130's Linux x86_64 wheels carry no code for Jetson Thor (sm_110) (7.5;8.0;8.6;9.0;10.0;12.0"
+           "+PTX), and which architectures its Linux aarch64 wheels, those of Jetson Thor's host, carry is not on "
            "record: whether it runs there is not known");
     // an x86 host's GPU the wheels lack is still an error, as is the cuDNN 9.19 they bundle
     CHECK(problems(check({ .frameworks = { "torch==2.11.0+cu130" }, .gpus = { "GTX 1080 Ti" } }))
         == Codes { "cudnn-gpu-unsupported", "gpu-no-kernel" });
+    // holohub#1687: 2.11's aarch64 cu130 wheel lists 8.0, 9.0, 10.0, 11.0 and 12.0
+    CHECK(has_code(check({ .frameworks = { "torch==2.11.0+cu130" }, .gpus = { "Jetson AGX Thor" } }), "gpu-cubin"));
+    // openral#167: 2.9.1's aarch64 cu128 wheel lists 8.0, 9.0, 10.0 and 12.0; GB10's 12.1 runs
+    // the 12.0 cubins, and a Thor, named as CUDA names it, runs no CUDA 12 wheel
+    CHECK_THAT(
+        finding(check({ .frameworks = { "torch==2.9.1+cu128" }, .gpus = { "GB10" } }), "gpu-capability-range-warning")
+            ->message,
+        Contains("(8.0;9.0;10.0;12.0 (no PTX))"));
+    CHECK(has_code(
+        check({ .frameworks = { "torch==2.9.1+cu128" }, .gpus = { "NVIDIA Thor" } }), "jetson-needs-jetpack-build"));
 }
