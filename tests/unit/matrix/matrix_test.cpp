@@ -696,6 +696,8 @@ TEST_CASE("NVIDIA's images of a CUDA line are those of its newest release, per a
     CHECK(m.nvidia_image_release(CudaVersion::parse("11.7"))->cuda.text() == "11.7.1");
     CHECK(m.nvidia_image_release(CudaVersion::parse("10.2"))->require_cuda_for("ppc64le")->value == "cuda>=10.2");
     CHECK(m.nvidia_image_release(CudaVersion::parse("12.3"))->cuda.text() == "12.3.2");
+    // its arm64 stage's "CUDA>=12.3" is left to the derived rule
+    CHECK_FALSE(m.nvidia_image_release(CudaVersion::parse("12.3"))->require_cuda_for("arm64"));
     CHECK_FALSE(m.nvidia_image_release(CudaVersion::parse("13.1")));
 }
 
