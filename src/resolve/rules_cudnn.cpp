@@ -157,20 +157,28 @@ bool names(const std::vector<std::string>& architectures, const std::string& nam
     return std::find(architectures.begin(), architectures.end(), name) != architectures.end();
 }
 
+// What the release's support matrix says of a GPU of an architecture it marks deprecated.
+void check_deprecated(const Context& ctx, const matrix::CudnnRelease& release, const std::string& label,
+    const GpuTarget& gpu, Report& report)
+{
+    const matrix::Architecture* arch = ctx.matrix.architecture(gpu.compute_capability);
+    if (arch && names(release.deprecated_architectures, arch->name))
+        report.add(Verdict::warn, "cudnn-gpu-deprecated",
+            label + " supports " + arch->name + " GPUs (" + gpu.label
+                + ") only as deprecated: its support matrix marks them for removal in a later release",
+            release.provenance.cite(), gpu.label);
+}
+
 // What the release's support matrix says of a GPU it supports: deprecated, or better with
 // another CUDA.
 void check_support_notes(const Context& ctx, const matrix::CudnnRelease& release, const std::string& label,
     const GpuTarget& gpu, Report& report)
 {
+    check_deprecated(ctx, release, label, gpu, report);
     const matrix::Architecture* arch = ctx.matrix.architecture(gpu.compute_capability);
     if (!arch)
         return;
     std::string source = release.provenance.cite();
-    if (names(release.deprecated_architectures, arch->name))
-        report.add(Verdict::warn, "cudnn-gpu-deprecated",
-            label + " supports " + arch->name + " GPUs (" + gpu.label
-                + ") only as deprecated: its support matrix marks them for removal in a later release",
-            source, gpu.label);
     // Advice, not a limit: the release supports the GPU under every CUDA of its build.
     for (const auto& recommendation : release.recommended)
         if (names(recommendation.architectures, arch->name) && !recommendation.cuda.contains(*ctx.cuda))
@@ -246,8 +254,17 @@ void check_cudnn(const Context& ctx, Report& report)
     if (!loaded)
         return;
     const std::vector<std::string> below_floor = check_gpu_code_floor(ctx, *loaded, bundled, report);
-    if (!ctx.cuda)
+    if (!ctx.cuda) {
+        // with no CUDA to pick a build, what holds for every build: a deprecation of the newest
+        // release the version names
+        const auto candidates = ctx.matrix.cudnn_releases_matching(*loaded);
+        if (!candidates.empty())
+            for (const auto& gpu : ctx.gpus)
+                if (std::find(below_floor.begin(), below_floor.end(), gpu.label) == below_floor.end())
+                    check_deprecated(
+                        ctx, *candidates.front(), "cuDNN " + candidates.front()->version.text(), gpu, report);
         return;
+    }
 
     // A release's support matrix has a row per CUDA range, each with its driver floor and GPUs
     // (9.10.2: Blackwell with CUDA 12.8 on R570, every older GPU with any CUDA 12 on R525): the

@@ -569,6 +569,19 @@ TEST_CASE("cuDNN from 9.11 carries no code below compute capability 7.5, whateve
         has_code(check({ .cuda = "12.8", .cudnn = "9.10.2", .gpus = { "GTX 1080" } }), "cudnn-gpu-unsupported"));
 }
 
+TEST_CASE("a cuDNN's deprecated architectures hold for every build, so they warn with no CUDA named", "[resolve]")
+{
+    // immich#23110 pinned 9.10 for Pascal; NVIDIA's 9.10.2 matrix marks Pascal deprecated
+    Report pascal = check({ .cudnn = "9.10", .gpus = { "sm_61" } });
+    SHOW(pascal);
+    CHECK(pascal.verdict() == Verdict::warn);
+    CHECK(problems(pascal) == Codes { "cudnn-gpu-deprecated" });
+    CHECK(finding(pascal, "cudnn-gpu-deprecated")->message
+        == "cuDNN 9.10.2 supports Pascal GPUs (sm_61) only as deprecated: its support matrix marks them for removal "
+           "in a later release");
+    CHECK(problems(check({ .cudnn = "9.10", .gpus = { "T4" } })).empty());
+}
+
 TEST_CASE("an architecture's last driver series: a newer driver is an error, and a CUDA line no driver of it runs is "
           "one too",
     "[resolve]")
