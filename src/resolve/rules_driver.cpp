@@ -233,6 +233,22 @@ void check_forward_compat_gpus(const Context& ctx, Report& report)
             "forward compatibility (" + package + ") works only on data-center GPUs and Jetson; on " + gpu->label
                 + " CUDA initialisation fails with cudaErrorCompatNotSupportedOnDevice (804)",
             ctx.matrix.forward_compatibility().provenance.cite(), gpu->label);
+    // The package's libcuda is of the toolkit's own driver series, which a GPU whose last series
+    // is older does not run: a Tesla K80 (R470) with cuda-compat-11-6 (R510).
+    const matrix::CudaToolkit* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
+    if (!toolkit || !toolkit->driver_linux)
+        return;
+    const std::uint32_t series = toolkit->driver_linux->major();
+    for (const auto* gpu : gpus_with(ctx, ForwardCompatSupport::supported)) {
+        const matrix::Architecture* arch = ctx.matrix.architecture(gpu->compute_capability);
+        if (!arch || !arch->max_driver_branch || *arch->max_driver_branch >= series)
+            continue;
+        report.add(Verdict::fail, "forward-compat-dropped-gpu",
+            package + " carries the libcuda of the " + std::to_string(series) + " series, and the "
+                + std::to_string(*arch->max_driver_branch) + " series is the last that supports " + arch->name + " ("
+                + gpu->label + "): CUDA initialisation fails on it",
+            join_sources(ctx.matrix.forward_compatibility().provenance, arch->provenance), gpu->label);
+    }
 }
 
 // jax[cudaNN] brings the newest nvidia-cuda-nvcc-cuNN pip has, and XLA compiles with its ptxas:

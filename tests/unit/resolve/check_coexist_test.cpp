@@ -235,3 +235,22 @@ TEST_CASE(
     // A data-center GPU may load it.
     CHECK(check({ .driver = "570.211.01", .gpus = { "A100" }, .forward_compat = true }).verdict() == Verdict::ok);
 }
+
+TEST_CASE("forward compatibility fails on a data-center GPU whose last driver series is older than the package's",
+    "[resolve]")
+{
+    // NVIDIA/gpu-operator#389: cuda-compat of CUDA 11.6 (R510) on a Tesla K80, whose last series
+    // is 470, fails with 803/804; an A100 on the same host runs it
+    Report k80 = check({ .cuda = "11.6", .driver = "470.82.01", .gpus = { "Tesla K80" }, .forward_compat = true });
+    SHOW(k80);
+    CHECK(k80.verdict() == Verdict::fail);
+    CHECK(finding(k80, "forward-compat-dropped-gpu")->message
+        == "cuda-compat-11-6 carries the libcuda of the 510 series, and the 470 series is the last that supports "
+           "Kepler (Tesla K80): CUDA initialisation fails on it");
+    CHECK_FALSE(has_code(check({ .cuda = "11.6", .driver = "470.82.01", .gpus = { "A100" }, .forward_compat = true }),
+        "forward-compat-dropped-gpu"));
+    // CUDA 11.4's own series is the K80's last
+    CHECK_FALSE(
+        has_code(check({ .cuda = "11.4", .driver = "470.82.01", .gpus = { "Tesla K80" }, .forward_compat = true }),
+            "forward-compat-dropped-gpu"));
+}
