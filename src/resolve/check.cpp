@@ -554,11 +554,13 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             const auto* release = primary->framework == Framework::torch
                 ? &find_release_line(matrix.torch_releases(), *primary)
                 : nullptr;
+            const auto* jax_release
+                = primary->framework == Framework::jax ? &find_release_line(matrix.jax_releases(), *primary) : nullptr;
             std::string wanted = pinned ? primary->local : "CUDA " + query.cuda->text();
             std::string name = primary->package() + " " + primary->version;
             std::string builds = release ? "builds: " + variant_list(*release) : "";
-            if (primary->framework == Framework::jax && pinned)
-                builds = "CUDA builds: " + jax_build_list(find_release_line(matrix.jax_releases(), *primary));
+            if (jax_release && pinned)
+                builds = "CUDA builds: " + jax_build_list(*jax_release);
             const std::string other = pinned ? non_cuda_build(primary->local) : "";
             // a label no build of the release has is a wheel never published; a nightly's builds
             // are not the release's
@@ -572,8 +574,8 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             if (release && suggest_alternatives)
                 suggest_variants(matrix, query, *primary, *release, "", report);
             // a JAX build that brings its CUDA from pip runs beside the host's
-            if (primary->framework == Framework::jax && !pinned && suggest_alternatives)
-                for (const auto& b : find_release_line(matrix.jax_releases(), *primary).builds)
+            if (jax_release && !pinned && suggest_alternatives)
+                for (const auto& b : jax_release->builds)
                     if (b.pip_cuda)
                         report.suggest("use jax[" + b.extra + "]==" + primary->version
                             + ", whose pip wheels bring CUDA " + b.cuda.describe() + " whatever the host has");

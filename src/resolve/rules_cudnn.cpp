@@ -254,13 +254,16 @@ void check_cudnn(const Context& ctx, Report& report)
     if (!loaded)
         return;
     const std::vector<std::string> below_floor = check_gpu_code_floor(ctx, *loaded, bundled, report);
+    auto judged_by_floor = [&](const GpuTarget& gpu) {
+        return std::find(below_floor.begin(), below_floor.end(), gpu.label) != below_floor.end();
+    };
     if (!ctx.cuda) {
         // with no CUDA to pick a build, what holds for every build: a deprecation of the newest
         // release the version names
         const auto candidates = ctx.matrix.cudnn_releases_matching(*loaded);
         if (!candidates.empty())
             for (const auto& gpu : ctx.gpus)
-                if (std::find(below_floor.begin(), below_floor.end(), gpu.label) == below_floor.end())
+                if (!judged_by_floor(gpu))
                     check_deprecated(
                         ctx, *candidates.front(), "cuDNN " + candidates.front()->version.text(), gpu, report);
         return;
@@ -315,7 +318,7 @@ void check_cudnn(const Context& ctx, Report& report)
         report.add(Verdict::fail, "cudnn-driver-too-old",
             label + " needs driver >= " + match->driver_linux->text() + ", not " + driver->text(), source);
     for (const auto& gpu : ctx.gpus) {
-        if (std::find(below_floor.begin(), below_floor.end(), gpu.label) != below_floor.end())
+        if (judged_by_floor(gpu))
             continue;
         if (match->compute_capabilities.empty()) {
             judge_by_neighbours(ctx, *release, label, gpu, report);
