@@ -350,8 +350,8 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "Pythons where the line lists none",
             "drop experimental_companion_wheels, or list them in experimental" },
         { "Windows wheels of free-threaded Pythons a line lacks", "torch.json",
-            [](nlohmann::json& d) { d["releases"][0]["python"]["free_threaded_windows_wheels"] = false; },
-            "m/torch.json: releases[0].python.free_threaded_windows_wheels: Windows wheels of free-threaded Pythons "
+            [](nlohmann::json& d) { d["releases"][10]["python"]["free_threaded_windows_wheels"] = false; },
+            "m/torch.json: releases[10].python.free_threaded_windows_wheels: Windows wheels of free-threaded Pythons "
             "where the line lists none",
             "drop free_threaded_windows_wheels, or list them in free_threaded" },
         { "a free-threaded Python called experimental that the line does not ship", "torch.json",

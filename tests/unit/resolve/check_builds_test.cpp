@@ -694,12 +694,19 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
            "experimental; CPython's own 3.13t build is experimental (PEP 703)");
     CHECK(finding(check({ .frameworks = { "torch==2.9.0+cu130" }, .python = "3.14t" }), "python-free-threaded")->message
         == "torch 2.9.0 cu130 ships wheels for the free-threaded Python 3.14t, which PyTorch supports experimentally");
+    // 3.13t left PyTorch's build matrix before 2.13, whose newest free-threaded build is experimental
+    CHECK(finding(check({ .frameworks = { "torch==2.13.0" }, .python = "3.13t" }), "python-free-threaded-unsupported")
+              ->message
+        == "torch 2.13.0 cu130 ships no wheels for the free-threaded Python 3.13t (its free-threaded wheels: 3.14t "
+           "and 3.15t)");
+    Report newest = check({ .frameworks = { "torch==2.13.0" }, .python = "3.15t" });
+    CHECK(newest.verdict() == Verdict::warn);
+    CHECK(finding(newest, "python-free-threaded")->message
+        == "torch 2.13.0 cu130 ships wheels for the free-threaded Python 3.15t, which PyTorch supports experimentally");
     // Not on record is said so, and the verdict is the rest of the stack's.
-    for (std::string framework : { "tensorflow==2.20.0", "torch==2.13.0" }) {
-        Report unknown = check({ .frameworks = { framework }, .python = "3.13t" });
-        CHECK(unknown.verdict() == Verdict::ok);
-        CHECK(has_code(unknown, "python-free-threaded-unknown"));
-    }
+    Report unknown = check({ .frameworks = { "tensorflow==2.20.0" }, .python = "3.13t" });
+    CHECK(unknown.verdict() == Verdict::ok);
+    CHECK(has_code(unknown, "python-free-threaded-unknown"));
     CHECK(PythonRequest::parse("3.13t").free_threaded);
     CHECK_FALSE(PythonRequest::parse("3.13").free_threaded);
     CHECK_THROWS_AS(PythonRequest::parse("t"), Error);
