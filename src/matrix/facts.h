@@ -486,6 +486,9 @@ struct JaxBuild {
     bool pip_cuda = false;
     std::string plugin; // "jax-cuda12-plugin"
     std::string pjrt; // "jax-cuda12-pjrt"; "" where the plugin carries its own PJRT (before 0.4.29)
+    // Whether JAX's own wheel page serves its CUDA packages, not PyPI: every CUDA jaxlib
+    // (plugin ""), and jax-cuda12-plugin before 0.4.26 ("plugin_wheel_page" in jax.json).
+    bool wheel_page = false;
     CudaRange cuda;
     CudnnRange cudnn;
     NcclRange nccl;

@@ -89,8 +89,8 @@ template <typename A> void fields(A& a, TensorflowRelease& r)
 }
 template <typename A> void fields(A& a, JaxBuild& r)
 {
-    a(r.extra, r.local_extra, r.pip_cuda, r.plugin, r.pjrt, r.cuda, r.cudnn, r.nccl, r.driver_linux, r.min_compute_capability,
-        r.cubins, r.toolkit_driver_required, r.pip_cudnn_min, r.pip_extra_issues);
+    a(r.extra, r.local_extra, r.pip_cuda, r.plugin, r.pjrt, r.wheel_page, r.cuda, r.cudnn, r.nccl, r.driver_linux,
+        r.min_compute_capability, r.cubins, r.toolkit_driver_required, r.pip_cudnn_min, r.pip_extra_issues);
 }
 template <typename A> void fields(A& a, JaxExtraAlias& r) { a(r.name, r.means, r.deprecated, r.provenance); }
 template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.fails_on, r.others_fail, r.provenance); }

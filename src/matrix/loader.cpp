@@ -688,13 +688,19 @@ private:
                     item.fail("jax " + item.string() + " is of another line than the row's first jax release",
                         "give each jax line's releases a row of their own");
         for (const auto& b : row.at("builds").items()) {
-            b.allow_only({ "extra", "local_extra", "pip_cuda", "plugin", "pjrt", "cuda", "cudnn", "nccl",
-                "driver_linux", "min_compute_capability", "cubins", "toolkit_driver_required", "pip_cudnn_min",
+            b.allow_only({ "extra", "local_extra", "pip_cuda", "plugin", "pjrt", "plugin_wheel_page", "cuda", "cudnn",
+                "nccl", "driver_linux", "min_compute_capability", "cubins", "toolkit_driver_required", "pip_cudnn_min",
                 "pip_extra_issues" });
             auto cubins = b.find("cubins");
+            const std::string plugin = b.at("plugin").string();
+            const bool plugin_wheel_page = b.find("plugin_wheel_page") && b.at("plugin_wheel_page").boolean();
+            if (plugin_wheel_page && plugin.empty())
+                b.at("plugin_wheel_page")
+                    .fail("a wheel page for the plugin of a build without one",
+                        "drop it: a CUDA jaxlib is always served by JAX's wheel page");
             release.builds.push_back({ b.at("extra").string(), b.at("local_extra").string(), b.at("pip_cuda").boolean(),
-                b.at("plugin").string(), b.optional_string("pjrt").value_or(""), range<CudaVersion>(b.at("cuda")),
-                range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
+                plugin, b.optional_string("pjrt").value_or(""), plugin.empty() || plugin_wheel_page,
+                range<CudaVersion>(b.at("cuda")), range<CudnnVersion>(b.at("cudnn")), range<NcclVersion>(b.at("nccl")),
                 b.optional_as<DriverVersion>("driver_linux"),
                 b.optional_as<ComputeCapability>("min_compute_capability"),
                 cubins ? std::optional(list<ComputeCapability>(*cubins)) : std::nullopt,

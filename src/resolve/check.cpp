@@ -51,7 +51,7 @@ std::string non_cuda_build(std::string_view label)
 
 // jaxlib and the JAX plugins are published together, at the version of the jax release they
 // come with: none for a release published alone (jax 0.5.2 installs jaxlib 0.5.1), and a plugin
-// only for the releases whose CUDA builds name it (jax-cuda12-plugin from 0.4.26, its PJRT
+// only for the releases whose CUDA builds name it (jax-cuda12-plugin from 0.4.22, its PJRT
 // package from 0.4.29, CUDA 13's from 0.8.0). A requirement of another names no wheel.
 void refuse_unpublished_jax_package(const matrix::Matrix& matrix, const FrameworkRequest& request)
 {

@@ -139,7 +139,7 @@ bool is_jaxlib(std::string_view name)
     return name == "jaxlib";
 }
 
-// jax[cuda12]'s CUDA half, from 0.4.26: the plugin (jax-cuda12-plugin) and from 0.4.29 its
+// jax[cuda12]'s CUDA half, from 0.4.22: the plugin (jax-cuda12-plugin) and from 0.4.29 its
 // PJRT package (jax-cuda12-pjrt), likewise for CUDA 13; pip's names, spelt with dashes.
 std::string jax_plugin_name(std::string_view name)
 {

@@ -82,15 +82,17 @@ std::optional<ComputeCapability> min_compute_capability_of(const FrameworkBuild&
     return build.jax_build ? build.jax_build->min_compute_capability : std::nullopt;
 }
 
-// Before 0.4.26 a JAX CUDA build is a jaxlib with a local label (0.4.20+cuda12.cudnn89) that
-// only JAX's own wheel page serves; the lock resolves from PyPI, whose jaxlib is the CPU build.
+// Before 0.4.26 a JAX CUDA build is a jaxlib with a local label (0.4.20+cuda12.cudnn89), or
+// jax-cuda12-plugin (0.4.22-0.4.25), that only JAX's own wheel page serves; the lock resolves
+// from PyPI, whose jaxlib is the CPU build.
 void refuse_unindexed_jaxlib(const FrameworkBuild& build, const std::string& where)
 {
-    if (!build.jax_build || !build.jax_build->plugin.empty())
+    if (!build.jax_build || !build.jax_build->wheel_page)
         return;
+    const std::string& plugin = build.jax_build->plugin;
     throw Error(ErrorCode::invalid_input,
-        where + ": " + build.name()
-            + " installs its CUDA jaxlib from JAX's own wheel page "
+        where + ": " + build.name() + " installs " + (plugin.empty() ? "its CUDA jaxlib" : plugin)
+            + " from JAX's own wheel page "
               "(https://storage.googleapis.com/jax-releases/jax_cuda_releases.html), not from PyPI, where dlenv locks "
               "packages",
         "lock jax 0.4.26 or newer, whose CUDA builds are on PyPI; `dlenv check` still judges this release");

@@ -268,6 +268,12 @@ TEST_CASE("a profile names the framework's pip extra, held to those its build ha
            "(https://storage.googleapis.com/jax-releases/jax_cuda_releases.html), not from PyPI, where dlenv locks "
            "packages | lock jax 0.4.26 or newer, whose CUDA builds are on PyPI; `dlenv check` still judges this "
            "release");
+    // jax[cuda12]'s plugin before 0.4.26 is served by the same page (jax#19430)
+    CHECK(refused(R"({"name": "jax", "version": "0.4.23", "extra": "cuda12"})")
+        == "team.json: framework: jax 0.4.23 cuda12 installs jax-cuda12-plugin from JAX's own wheel page "
+           "(https://storage.googleapis.com/jax-releases/jax_cuda_releases.html), not from PyPI, where dlenv locks "
+           "packages | lock jax 0.4.26 or newer, whose CUDA builds are on PyPI; `dlenv check` still judges this "
+           "release");
     CHECK(refused(R"({"name": "jax", "version": "0.4.31", "extra": "cuda11"})")
         == "team.json: framework.extra: jax 0.4.31 has no extra 'cuda11' | its extras: cuda12 and cuda12_local");
     // the profile's CUDA is the image's, which a build bringing CUDA 12 from pip does not share

@@ -1257,8 +1257,8 @@ TEST_CASE("a JAX package named without a version is the one pip installs beside 
         == "jax-cuda12-plugin names no version: read as jax-cuda12-plugin 0.6.0, the version jax[CUDA12]==0.6.0 pins");
     CHECK_THAT(read_as({ "jax[cuda12]==0.4.26", "jax-cuda12-pjrt" }), Contains("the newest release on record"));
     CHECK_THAT(read_as({ "jax[cuda13]", "jax-cuda12-plugin==0.6.0" }), Contains("the newest release on record"));
-    // a release without the extra is judged as jax alone: 0.4.26-0.4.29's cuda12 pins jaxlib, 0.4.25 has none
-    CHECK_THAT(read_as({ "jax[cuda12]", "jaxlib==0.4.4" }), Contains("read as jax 0.4.25"));
+    // a release without the extra is judged as jax alone: 0.4.22-0.4.29's cuda12 pins jaxlib, 0.4.21 has none
+    CHECK_THAT(read_as({ "jax[cuda12]", "jaxlib==0.4.4" }), Contains("read as jax 0.4.21"));
     // a jax release line keeps jaxlib in the line
     CHECK(read_as({ "jax==0.6", "jaxlib" })
         == "jaxlib names no version: read as jaxlib 0.6, the jaxlib jax==0.6 requires");
@@ -1284,10 +1284,10 @@ TEST_CASE("a JAX CUDA plugin names jax's build, and a version never published is
         has_code(check({ .frameworks = { "jax[cuda]==0.5.0", "jax-cuda12-plugin==0.5.0" } }), "jax-plugin-other-cuda"));
     // published only with the releases whose builds name them, and not where jax was released alone
     auto [text, message, hint] = GENERATE(table<std::string, std::string, std::string>({
-        { "jax-cuda12-plugin==0.4.20",
-            "jax-cuda12-plugin==0.4.20: jax-cuda12-plugin 0.4.20 was never published: jax 0.4.20's CUDA builds "
+        { "jax-cuda12-plugin==0.4.21",
+            "jax-cuda12-plugin==0.4.21: jax-cuda12-plugin 0.4.21 was never published: jax 0.4.21's CUDA builds "
             "install a CUDA jaxlib, no plugin",
-            "name the packages of jax 0.4.20, or a release that has jax-cuda12-plugin" },
+            "name the packages of jax 0.4.21, or a release that has jax-cuda12-plugin" },
         { "jax-cuda12-pjrt==0.4.26",
             "jax-cuda12-pjrt==0.4.26: jax-cuda12-pjrt 0.4.26 was never published: jax 0.4.26's CUDA builds install "
             "jax-cuda12-plugin",
@@ -1310,6 +1310,26 @@ TEST_CASE("a JAX CUDA plugin names jax's build, and a version never published is
     Error e = error_of({ .frameworks = { "jax[cuda12]==" + text.substr(text.find("==") + 2), text } });
     CHECK(e.message() == message);
     CHECK(e.hint() == hint);
+}
+
+TEST_CASE("jax[cuda12] of 0.4.22-0.4.25 is the plugin build beside cuda12_pip's labelled jaxlib", "[resolve][jax]")
+{
+    // setup.py gained the cuda12 extra in 0.4.22 (jax-ml/jax 4fe9e59644); jax#19430 installs it
+    // for 0.4.23 from JAX's wheel page
+    Report plugin = check({ .frameworks = { "jax[cuda12]==0.4.23", "jax-cuda12-plugin==0.4.23" },
+        .cudnn = "8.9.7",
+        .driver = "545.23.06" });
+    CHECK(finding(plugin, "framework-build")->message
+        == "jax[cuda12]==0.4.23 runs as jax 0.4.23 cuda12: CUDA 12.2, cuDNN 8.9.4");
+    CHECK(plugin.verdict() == Verdict::warn);
+    CHECK(problems(plugin) == Codes { "jax-ptxas-newer-than-driver" });
+    // the extra's nvidia-cudnn-cu12 pin is as unbounded as cuda12_pip's
+    CHECK(problems(check({ .frameworks = { "jax[cuda12]==0.4.25" } })) == Codes { "pip-extra-library-too-new" });
+    // a labelled jaxlib is still cuda12_pip's build, the first of the release
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.4.23+cuda12.cudnn89" } }), "framework-build")->message
+        == "jaxlib==0.4.23+cuda12.cudnn89 runs as jaxlib 0.4.23 cuda12_pip: CUDA 12.2, cuDNN 8.9");
+    CHECK(error_of({ .frameworks = { "jax[cuda12]==0.4.21" } }).message()
+        == "jax[cuda12]==0.4.21: jax 0.4.21 has no extra 'cuda12'");
 }
 
 TEST_CASE("a jaxlib of a release jax published alone names no wheel", "[resolve][jax]")
