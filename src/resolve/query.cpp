@@ -125,6 +125,14 @@ void refuse_retired_tensorflow_gpu(const std::string& version_text)
             + "; see https://pypi.org/project/tensorflow-gpu/");
 }
 
+// tensorflow-cpu is TensorFlow's CPU-only build ("For the CPU-only build, use the pip package
+// named tensorflow-cpu", https://www.tensorflow.org/install/pip): read as tensorflow of the
+// same version, whose Python and platform wheels it shares.
+bool is_tensorflow_cpu(std::string_view name)
+{
+    return name == "tensorflow-cpu" || name == "tensorflow_cpu";
+}
+
 // tf-nightly is the package of TensorFlow's nightly builds, each versioned as the release it
 // comes before (2.14.0.dev20230531): read as tensorflow of that pre-release.
 bool is_tensorflow_nightly(std::string_view name)
@@ -227,12 +235,14 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
         names.emplace_back(to_string(f));
     FrameworkRequest request {};
     bool tensorflow_gpu = is_tensorflow_gpu(name);
+    bool tensorflow_cpu = is_tensorflow_cpu(name);
     bool tensorflow_nightly = is_tensorflow_nightly(name);
     std::string jax_plugin = jax_plugin_name(name);
-    std::string read_as = tensorflow_gpu || tensorflow_nightly ? std::string(to_string(Framework::tensorflow))
-        : is_jaxlib(name) || !jax_plugin.empty()               ? std::string(to_string(Framework::jax))
-        : is_conda_torch(name)                                 ? std::string(to_string(Framework::torch))
-                                                               : name;
+    std::string read_as = tensorflow_gpu || tensorflow_cpu || tensorflow_nightly
+        ? std::string(to_string(Framework::tensorflow))
+        : is_jaxlib(name) || !jax_plugin.empty() ? std::string(to_string(Framework::jax))
+        : is_conda_torch(name)                   ? std::string(to_string(Framework::torch))
+                                                 : name;
     auto it = std::find(names.begin(), names.end(), read_as);
     if (const std::string framework(it == names.end() ? metal_plugin_of(name) : ""); !framework.empty())
         throw Error(ErrorCode::invalid_input,
@@ -249,7 +259,9 @@ FrameworkRequest FrameworkRequest::parse(std::string_view text)
     request.framework = static_cast<Framework>(it - names.begin());
     request.extra = std::move(extra);
     request.jaxlib = is_jaxlib(name);
-    request.tensorflow_gpu = tensorflow_gpu;
+    request.tensorflow_package = tensorflow_gpu ? TensorflowPackage::gpu
+        : tensorflow_cpu                        ? TensorflowPackage::cpu
+                                                : TensorflowPackage::tensorflow;
     request.jax_plugin = jax_plugin;
     if (eq == std::string_view::npos && !tensorflow_nightly) { // the newest release: pip's answer to the name alone
         if (tensorflow_gpu)

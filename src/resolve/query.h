@@ -11,6 +11,11 @@
 namespace dlenv::resolve {
 
 enum class Framework { torch, torchvision, torchaudio, tensorflow, jax };
+
+// The PyPI package a TensorFlow request names: tensorflow; tensorflow-gpu, the GPU build's
+// package before 2.1 and the same build under another name after; or tensorflow-cpu, the
+// CPU-only build.
+enum class TensorflowPackage { tensorflow, gpu, cpu };
 std::string_view to_string(Framework framework);
 bool is_companion(Framework framework); // torchvision and torchaudio go along with torch
 
@@ -24,7 +29,7 @@ struct FrameworkRequest {
     std::string local; // "cu118", or empty
     std::string extra {}; // "and-cuda", "cuda12"; empty: JAX's pip CUDA build, none for TensorFlow
     bool jaxlib = false; // named as jaxlib, whose versions before 0.4 are not jax's
-    bool tensorflow_gpu = false; // named as tensorflow-gpu, the GPU build's package before 2.1
+    TensorflowPackage tensorflow_package = TensorflowPackage::tensorflow;
     // "jax-cuda12-plugin" or "jax-cuda12-pjrt" where named so: the CUDA half of jax[cuda12],
     // whose version is its jaxlib's
     std::string jax_plugin {};

@@ -297,11 +297,22 @@ void check_jax_host_cuda(const Context& ctx, const FrameworkRequest& request, Re
 
 // Before 2.1 TensorFlow's GPU build is the tensorflow-gpu package and tensorflow the CPU one,
 // but for 1.15.0, whose tensorflow carried both (tensorflow#36347: "1.15.2 uses tensorflow_gpu
-// for GPU and tensorflow for CPU"). The rows are the GPU builds: say which package that is.
+// for GPU and tensorflow for CPU"); tensorflow-cpu is always the CPU one. The rows are the GPU
+// builds: say which package that is.
 void check_tensorflow_package(const FrameworkRequest& request, Report& report)
 {
+    if (request.tensorflow_package == TensorflowPackage::cpu) {
+        const std::string pinned = request.version.empty() ? "" : "==" + request.version;
+        report.add(Verdict::ok, "tensorflow-cpu-package",
+            "tensorflow-cpu is TensorFlow's CPU-only build: tensorflow-cpu" + pinned
+                + " runs without the GPU, and what is judged here is tensorflow" + pinned
+                + ", its GPU build, whose Pythons and platforms its wheels share",
+            "https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/install/pip.md");
+        return;
+    }
     const auto version = Pep440Version::parse(request.version); // 1.15 reads as 1.15.0
-    if (request.tensorflow_gpu || !(version < Pep440Version::parse("2.1")) || version == Pep440Version::parse("1.15.0"))
+    if (request.tensorflow_package == TensorflowPackage::gpu || !(version < Pep440Version::parse("2.1"))
+        || version == Pep440Version::parse("1.15.0"))
         return;
     report.add(Verdict::ok, "tensorflow-cpu-package",
         "before 2.1 the tensorflow package is the CPU build: " + request.text()

@@ -1086,6 +1086,16 @@ TEST_CASE("TensorFlow 1.x loads the CUDA and cuDNN its tested build configuratio
            "judged here is tensorflow-gpu==1.15.2, its GPU build");
     for (std::string named : { "tensorflow-gpu==1.15.2", "tensorflow==1.15.0", "tensorflow==2.1.0" })
         CHECK_FALSE(has_code(check({ .frameworks = { named } }), "tensorflow-cpu-package"));
+    // tensorflow-cpu is the CPU-only build of any release, judged by its release's wheels: 2.8's
+    // end at Python 3.10 (openWakeWord#271: pip lists tensorflow-cpu from 2.12 on Python 3.11)
+    auto request = FrameworkRequest::parse("tensorflow_cpu==2.8.1");
+    CHECK(request.tensorflow_package == TensorflowPackage::cpu);
+    CHECK(request.text() == "tensorflow==2.8.1");
+    Report py311 = check({ .frameworks = { "tensorflow-cpu==2.8.1" }, .python = "3.11" });
+    CHECK(finding(py311, "tensorflow-cpu-package")->message
+        == "tensorflow-cpu is TensorFlow's CPU-only build: tensorflow-cpu==2.8.1 runs without the GPU, and what is "
+           "judged here is tensorflow==2.8.1, its GPU build, whose Pythons and platforms its wheels share");
+    CHECK(problems(py311) == Codes { "python-unsupported" });
     // CUDA 10.0 cannot target Ampere or Ada: no 1.x runs on an RTX 3090 (tensorflow#42958)
     CHECK(problems(check({ .frameworks = { "tensorflow-gpu==1.15.2" }, .gpus = { "RTX 3090" } }))
         == Codes { "cuda-cannot-target-gpu" });
