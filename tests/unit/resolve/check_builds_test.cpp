@@ -185,13 +185,14 @@ TEST_CASE("TensorFlow's Linux wheels through 2.0 ignore a GPU below compute capa
         "gpu-below-framework-minimum"));
 }
 
-TEST_CASE("a torch build's known bug fails or warns for the releases it hits, and names the fix", "[resolve]")
+TEST_CASE("a torch build's known bug warns for the releases it hits, and names the fix", "[resolve]")
 {
     // pytorch/pytorch#97041: 2.0.0+cu118's bundled cuDNN 8.7 loads libnvrtc.so, which the wheel
-    // lacks; 2.0.1 works around it (#98644)
+    // lacks; 2.0.1 works around it (#98644). A CUDA toolkit on the loader path hides it, as on
+    // the L4 and H100 hosts public reports ran this build on, so it warns.
     Report conv = check({ .frameworks = { "torch==2.0.0+cu118" } });
     SHOW(conv);
-    CHECK(conv.verdict() == Verdict::fail);
+    CHECK(conv.verdict() == Verdict::warn);
     CHECK(problems(conv) == Codes { "framework-known-issue" });
     CHECK(finding(conv, "framework-known-issue")->message
         == "torch 2.0.0 cu118 ships with a known bug: the cuDNN 8.7 it bundles loads libnvrtc.so, which the wheel does "

@@ -263,7 +263,7 @@ TEST_CASE("explain gives a torch variant's known issues and TensorFlow's Linux G
     query.frameworks = { FrameworkRequest::parse("torch==2.0.0+cu118") };
     const auto torch = rows_used(matrix::Matrix::embedded(), query);
     const auto& issue = row(torch, "releases[line=2.0].variants[tag=cu118].known_issues[0]");
-    CHECK(issue.facts.at(1) == std::pair<std::string, std::string> { "severity", "error" });
+    CHECK(issue.facts.at(1) == std::pair<std::string, std::string> { "severity", "warning" });
     CHECK(issue.facts.at(3) == std::pair<std::string, std::string> { "fixed_in", "2.0.1" });
     CHECK(issue.provenance.sources.front()->key == "PT_97041");
 
