@@ -11,13 +11,13 @@
 namespace dlenv::resolve {
 
 enum class Framework { torch, torchvision, torchaudio, tensorflow, jax };
+std::string_view to_string(Framework framework);
+bool is_companion(Framework framework); // torchvision and torchaudio go along with torch
 
 // The PyPI package a TensorFlow request names: tensorflow; tensorflow-gpu, the GPU build's
 // package before 2.1 and the same build under another name after; or tensorflow-cpu, the
 // CPU-only build.
 enum class TensorflowPackage { tensorflow, gpu, cpu };
-std::string_view to_string(Framework framework);
-bool is_companion(Framework framework); // torchvision and torchaudio go along with torch
 
 // "torch==2.1", "torch==2.1.2+cu118", "tensorflow[and-cuda]==2.16", "jax[cuda12]": a
 // framework, a version or release line (none: the newest release, as pip reads the name
