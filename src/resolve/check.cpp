@@ -180,6 +180,26 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
             + pin_a_build);
 }
 
+// A companion named without torch is judged by the torch it is built for; one of a version no
+// companion set has (torchvision==2.5.1, torch's number by mistake) is refused as unknown, as it
+// is beside torch, instead of passing with nothing judged.
+void refuse_unknown_companion_alone(const matrix::Matrix& matrix, const FrameworkRequest& companion)
+{
+    if (companion.version.empty() || companion_of(matrix, companion).set
+        || (companion.framework == Framework::torchaudio
+            && on_torchaudio_stable_abi(matrix, Pep440Version::parse(companion.version))))
+        return;
+    const bool vision = companion.framework == Framework::torchvision;
+    const auto wanted = Pep440Version::parse(companion.version);
+    std::string hint = "check the version, or name torch beside it";
+    for (const auto& release : matrix.torch_releases())
+        for (const auto& set : release.companions)
+            if (const auto& own = vision ? set.torchvision : set.torchaudio; own && set.torch == wanted)
+                hint = "torch " + set.torch.str() + " pairs with " + companion.package() + " " + own->str();
+    throw Error(ErrorCode::invalid_input,
+        companion.package() + " " + companion.version + " is not a release the matrix knows", hint);
+}
+
 // What pip on native Windows cannot install: a CUDA build pinned by its label where the
 // framework publishes none for Windows (jaxlib==0.4.9+cuda12.cudnn88), or a release's CUDA extra
 // that requires a package with Linux wheels alone (tensorflow[and-cuda]==2.16.1 and
@@ -541,6 +561,10 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
         for (const auto& request : query.frameworks)
             if (auto torch = torch_for_companion(matrix, request); torch && !primary)
                 primary = torch;
+    if (!primary)
+        for (const auto& request : query.frameworks)
+            if (is_companion(request.framework))
+                refuse_unknown_companion_alone(matrix, request);
 
     if (primary) {
         bool source = primary->names_source_build(); // its CUDA is whatever --cuda says

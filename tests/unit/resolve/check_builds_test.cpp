@@ -65,6 +65,19 @@ TEST_CASE("a companion without a label is the build of torch's index, which pip 
             .empty());
 }
 
+TEST_CASE("a companion named alone of a version no torch pairs with is refused as unknown", "[resolve]")
+{
+    // guomics-lab/DIA-BERT#11: "there is no torchvision=2.5.1", torch's number written for torchvision's
+    Error numbered = error_of({ .frameworks = { "torchvision==2.5.1" } });
+    CHECK(numbered.code() == ErrorCode::invalid_input);
+    CHECK(numbered.message() == "torchvision 2.5.1 is not a release the matrix knows");
+    CHECK(numbered.hint() == "torch 2.5.1 pairs with torchvision 0.20.1");
+    CHECK(error_of({ .frameworks = { "torchaudio==0.99" } }).hint() == "check the version, or name torch beside it");
+    // a known release (0.20 is 0.20.0, as pip reads it) is judged with the torch it is built for
+    for (const char* known : { "torchvision==0.20.1", "torchvision==0.20", "torchaudio==2.5.1" })
+        CHECK(has_code(check({ .frameworks = { known } }), "companion-paired"));
+}
+
 TEST_CASE("the default builds of torch 1.3 to 1.8.0 carry no label, so naming theirs is refused", "[resolve]")
 {
     // pytorch#37113: 'torch==1.4.0+cu101' cannot be found, 'the 10.1 wheels for torch 1.4.0 don't have a suffix';
