@@ -185,12 +185,12 @@ void refuse_unpublished_companion(const matrix::Matrix& matrix, const FrameworkR
 // is beside torch, instead of passing with nothing judged.
 void refuse_unknown_companion_alone(const matrix::Matrix& matrix, const FrameworkRequest& companion)
 {
-    if (companion.version.empty() || companion_of(matrix, companion).set
-        || (companion.framework == Framework::torchaudio
-            && on_torchaudio_stable_abi(matrix, Pep440Version::parse(companion.version))))
+    if (companion.version.empty() || companion_of(matrix, companion).set)
         return;
     const bool vision = companion.framework == Framework::torchvision;
     const auto wanted = Pep440Version::parse(companion.version);
+    if (!vision && on_torchaudio_stable_abi(matrix, wanted))
+        return;
     std::string hint = "check the version, or name torch beside it";
     for (const auto& release : matrix.torch_releases())
         for (const auto& set : release.companions)
