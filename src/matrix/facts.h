@@ -45,6 +45,7 @@ struct Provenance {
 
     bool unconfirmed() const { return confidence == Confidence::unconfirmed; }
     std::string cite() const; // URLs (or titles where there is no URL), " | "-joined
+    std::string cite_with(const Provenance& other) const; // both facts' sources, each once
 
     // The same sources cited, wherever each is held.
     bool operator==(const Provenance& other) const;

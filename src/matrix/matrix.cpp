@@ -106,6 +106,13 @@ std::string Provenance::cite() const
     return out;
 }
 
+std::string Provenance::cite_with(const Provenance& other) const
+{
+    Provenance both = *this;
+    both.sources.insert(both.sources.end(), other.sources.begin(), other.sources.end());
+    return both.cite();
+}
+
 std::vector<const CudaToolkit*> Matrix::toolkit_releases(const CudaVersion& version) const
 {
     std::vector<const CudaToolkit*> out;

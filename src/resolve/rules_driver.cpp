@@ -8,13 +8,6 @@
 namespace dlenv::resolve {
 namespace {
 
-std::string join_sources(const matrix::Provenance& a, const matrix::Provenance& b)
-{
-    matrix::Provenance both = a;
-    both.sources.insert(both.sources.end(), b.sources.begin(), b.sources.end());
-    return both.cite(); // cite() names each source once
-}
-
 enum class ForwardCompatSupport { supported, unsupported, unknown };
 
 ForwardCompatSupport forward_compat_support(const matrix::Matrix& matrix, const GpuTarget& gpu)
@@ -108,7 +101,7 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
                 + ".x applications under minor-version compatibility (>= " + floor_driver->text()
                 + ") with a limited feature set, and cannot JIT-compile PTX from a newer toolchain "
                   "(cudaErrorUnsupportedPtxVersion, 222)",
-            join_sources(floor->provenance, toolkit.provenance));
+            floor->provenance.cite_with(toolkit.provenance));
         report.suggest("for the full CUDA " + line + " feature set, upgrade the driver to >= " + toolkit_driver.text());
         return true;
     }
@@ -125,7 +118,7 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
             report.add(Verdict::warn, "forward-compat-gpu-unknown",
                 "forward compatibility (" + compat_package(cuda) + ") works only on data-center GPUs and Jetson, and "
                     + segments_of(ctx.matrix, *gpu) + ": name the model to know whether it works",
-                arch ? join_sources(forward.provenance, arch->provenance) : forward.provenance.cite(), gpu->label);
+                arch ? forward.provenance.cite_with(arch->provenance) : forward.provenance.cite(), gpu->label);
         }
         report.add(Verdict::warn, "driver-forward-compat",
             "driver " + driver.text() + " is below CUDA " + line + "'s floor (toolkit " + toolkit_driver.text()
@@ -146,7 +139,7 @@ bool check_driver_floors(const Context& ctx, const matrix::CudaToolkit& toolkit,
         message += "; forward compatibility (cuda-compat) is not an option on " + consumer.front()->label
             + ", only on data-center GPUs and Jetson";
     report.add(Verdict::fail, "driver-too-old", message,
-        floor_driver ? join_sources(toolkit.provenance, floor->provenance) : toolkit.provenance.cite());
+        floor_driver ? toolkit.provenance.cite_with(floor->provenance) : toolkit.provenance.cite());
     report.suggest(upgrade_suggestion(toolkit_driver, floor_driver));
     if (all_datacenter)
         report.suggest(
@@ -247,7 +240,7 @@ void check_forward_compat_gpus(const Context& ctx, Report& report)
             package + " carries the libcuda of the " + std::to_string(series) + " series, and the "
                 + std::to_string(*arch->max_driver_branch) + " series is the last that supports " + arch->name + " ("
                 + gpu->label + "): CUDA initialisation fails on it",
-            join_sources(ctx.matrix.forward_compatibility().provenance, arch->provenance), gpu->label);
+            ctx.matrix.forward_compatibility().provenance.cite_with(arch->provenance), gpu->label);
     }
 }
 
