@@ -122,6 +122,15 @@ struct DriverReleases {
     bool operator==(const DriverReleases&) const = default;
 };
 
+// How NVIDIA numbers Windows drivers (driver_releases.json): a branch's Windows releases run
+// from the branch's own number up to the next branch's (R570: 572.83, 573.48), so a Windows
+// driver belongs to the newest branch at or below its number.
+struct WindowsDriverNumbering {
+    Provenance provenance;
+
+    bool operator==(const WindowsDriverNumbering&) const = default;
+};
+
 // One NVIDIA_REQUIRE_CUDA value that NVIDIA's own nvidia/cuda images of a release carry,
 // and where: the base Dockerfile sets it per architecture stage.
 struct NvidiaRequireCuda {

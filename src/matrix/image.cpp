@@ -15,12 +15,13 @@ namespace dlenv::matrix {
 struct MatrixFields {
     template <typename Archive, typename M> static void visit(Archive& a, M& m)
     {
-        a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases, m.m_architectures,
-            m.m_cudnn, m.m_cudnn_libraries, m.m_cudnn_gpu_floor, m.m_torch, m.m_torch_aarch64,
-            m.m_torchaudio_stable_abi, m.m_torch_capability_range_warning, m.m_torch_compile_gpu_minimum,
-            m.m_torch_windows, m.m_tensorflow, m.m_jax, m.m_tensorflow_windows, m.m_jax_windows, m.m_torch_macos,
-            m.m_tensorflow_macos, m.m_tensorflow_linux_gpu_minimum, m.m_jax_macos, m.m_minimum_jaxlib,
-            m.m_jax_alone_releases, m.m_gpus, m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
+        a(m.m_sha256, m.m_toolkits, m.m_minor_floors, m.m_forward, m.m_branches, m.m_driver_releases,
+            m.m_windows_numbering, m.m_architectures, m.m_cudnn, m.m_cudnn_libraries, m.m_cudnn_gpu_floor, m.m_torch,
+            m.m_torch_aarch64, m.m_torchaudio_stable_abi, m.m_torch_capability_range_warning,
+            m.m_torch_compile_gpu_minimum, m.m_torch_windows, m.m_tensorflow, m.m_jax, m.m_tensorflow_windows,
+            m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos, m.m_tensorflow_linux_gpu_minimum, m.m_jax_macos,
+            m.m_minimum_jaxlib, m.m_jax_alone_releases, m.m_gpus, m.m_nvidia_images, m.m_cuda_components,
+            m.m_python_runtimes);
     }
 };
 
@@ -38,6 +39,7 @@ template <typename A> void fields(A& a, DriverReleases& r)
 {
     a(r.branch, r.releases, r.complete_through, r.provenance, r.reports_cuda);
 }
+template <typename A> void fields(A& a, WindowsDriverNumbering& r) { a(r.provenance); }
 template <typename A> void fields(A& a, NvidiaRequireCuda& r) { a(r.value, r.platforms, r.provenance); }
 template <typename A> void fields(A& a, NvidiaImageRelease& r) { a(r.cuda, r.require_cuda, r.provenance); }
 template <typename A> void fields(A& a, LibraryFile& r) { a(r.soname, r.file); }

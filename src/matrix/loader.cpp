@@ -110,8 +110,16 @@ public:
                 m.m_jax_alone_releases = read_jax_alone_releases(*alone);
         });
         read_rows(files, "gpus.json", "gpus", m.m_gpus, [&](const JsonReader& row) { return read_gpu(row); });
-        read_rows(files, "driver_releases.json", "branches", m.m_driver_releases,
-            [&](const JsonReader& row) { return read_driver_releases(row, m); });
+        read(files, "driver_releases.json", [&](const JsonReader& doc) {
+            doc.allow_only({ "format", "sources", "windows_numbering", "branches" });
+            for (const auto& row : doc.at("branches").items())
+                m.m_driver_releases.push_back(read_driver_releases(row, m));
+            if (auto numbering = doc.find("windows_numbering")) {
+                numbering->allow_only({ "note", "source", "confidence" });
+                m.m_windows_numbering = WindowsDriverNumbering { provenance(*numbering) };
+                check_windows_numbering(m, *numbering);
+            }
+        });
         read_rows(files, "nvidia_require_cuda.json", "releases", m.m_nvidia_images,
             [&](const JsonReader& row) { return read_nvidia_image_release(row); });
         read_rows(files, "cuda_components.json", "releases", m.m_cuda_components,
@@ -859,6 +867,27 @@ private:
     }
 
     // A name that means two GPUs would make every answer about it a guess.
+    // The numbering stands for every Windows driver, so each Linux/Windows pair cuda.json
+    // records (a toolkit's bundled drivers, a minor-version floor) must agree with it.
+    void check_windows_numbering(const Matrix& m, const JsonReader& numbering) const
+    {
+        auto check = [&](const std::string& row, const DriverVersion& on_linux, const DriverVersion& on_windows) {
+            const auto branch = m.windows_driver_branch(on_windows);
+            if (branch != on_linux.major())
+                numbering.fail("cuda.json's " + row + " pairs Linux " + on_linux.text() + " with Windows "
+                        + on_windows.text() + ", which the numbering reads as branch "
+                        + (branch ? std::to_string(*branch) : std::string("none")),
+                    "correct the pair, or the numbering if NVIDIA has changed it");
+        };
+        for (const auto& toolkit : m.m_toolkits)
+            if (toolkit.driver_linux && toolkit.driver_windows)
+                check("CUDA " + toolkit.version.text(), *toolkit.driver_linux, *toolkit.driver_windows);
+        for (const auto& floor : m.m_minor_floors)
+            if (floor.driver_windows)
+                check("CUDA " + std::to_string(floor.major) + " minor-version floor", floor.driver_linux,
+                    *floor.driver_windows);
+    }
+
     void check_gpu_names(const Matrix& m) const
     {
         std::map<std::string, std::string> owner;

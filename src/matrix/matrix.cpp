@@ -168,6 +168,17 @@ const DriverReleases* Matrix::driver_releases(std::uint32_t branch) const
     return nullptr;
 }
 
+std::optional<std::uint32_t> Matrix::windows_driver_branch(const DriverVersion& driver) const
+{
+    if (!m_windows_numbering)
+        return std::nullopt;
+    std::optional<std::uint32_t> owner;
+    for (const auto& releases : m_driver_releases)
+        if (releases.branch <= driver.major() && (!owner || *owner < releases.branch))
+            owner = releases.branch;
+    return owner;
+}
+
 bool DriverReleases::lists(const DriverVersion& driver) const
 {
     return std::find(releases.begin(), releases.end(), driver) != releases.end();

@@ -40,6 +40,12 @@ public:
     const std::vector<DriverReleases>& driver_releases() const { return m_driver_releases; }
     // The Linux releases of driver branch `branch` (535); null when the matrix lists none.
     const DriverReleases* driver_releases(std::uint32_t branch) const;
+    // none: not on record
+    const std::optional<WindowsDriverNumbering>& windows_driver_numbering() const { return m_windows_numbering; }
+    // The branch Windows driver `driver` belongs to (582.66: 580): the newest with Linux releases
+    // on record at or below its number; none where the numbering is not on record, or below
+    // every branch.
+    std::optional<std::uint32_t> windows_driver_branch(const DriverVersion& driver) const;
     const std::vector<Architecture>& architectures() const { return m_architectures; }
     const std::vector<CudnnRelease>& cudnn_releases() const { return m_cudnn; }
     const std::vector<CudnnLibraries>& cudnn_libraries() const { return m_cudnn_libraries; }
@@ -122,6 +128,7 @@ private:
     ForwardCompatibility m_forward;
     std::vector<DriverBranch> m_branches;
     std::vector<DriverReleases> m_driver_releases;
+    std::optional<WindowsDriverNumbering> m_windows_numbering;
     std::vector<Architecture> m_architectures;
     std::vector<CudnnRelease> m_cudnn;
     std::vector<CudnnLibraries> m_cudnn_libraries;

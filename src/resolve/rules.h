@@ -22,10 +22,20 @@ struct Context {
     std::optional<CudaVersion> cuda; // the CUDA the application was built with
 
     // The query's driver where its number is Linux's: floors the matrix keeps in Linux numbers
-    // only (cuDNN's, an architecture's first and last branch) judge no Windows driver.
+    // only (cuDNN's, an architecture's first release) judge no Windows driver.
     std::optional<DriverVersion> linux_driver() const
     {
         return runs_windows_driver(query.os) ? std::nullopt : query.driver;
+    }
+    // The series the query's driver belongs to: a Linux number names it (580.95.05), NVIDIA's
+    // Windows numbering places a Windows one (582.66: 580). None without a driver, or for a
+    // Windows number the numbering does not place.
+    std::optional<std::uint32_t> driver_series() const
+    {
+        if (!query.driver)
+            return std::nullopt;
+        return runs_windows_driver(query.os) ? matrix.windows_driver_branch(*query.driver)
+                                             : std::optional(query.driver->major());
     }
 };
 

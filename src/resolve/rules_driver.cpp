@@ -177,9 +177,10 @@ void check_driver_release(const Context& ctx, Report& report)
     if (runs_windows_driver(ctx.query.os)) {
         report.add(Verdict::ok, "driver-windows",
             "driver " + driver.text() + " is read as a Windows driver (" + std::string(describe(ctx.query.os))
-                + "): CUDA's floors judge it in NVIDIA's Windows numbers; those the matrix keeps in Linux numbers "
-                  "only (cuDNN's, a GPU architecture's first and last branch) do not, and whether it is a "
-                  "released Windows driver is not known",
+                + "): CUDA's floors judge it in NVIDIA's Windows numbers, a GPU architecture's last series by "
+                  "the series its number falls in; those the matrix keeps in Linux numbers only (cuDNN's, a "
+                  "GPU architecture's first release) do not, and whether it is a released Windows driver is "
+                  "not known",
             "");
         return;
     }

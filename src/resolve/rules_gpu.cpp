@@ -435,9 +435,14 @@ void check_driver_series(const Context& ctx, const GpuTarget& gpu, const matrix:
     const std::uint32_t last = *arch.max_driver_branch;
     const std::string series = "the " + std::to_string(last) + " series is the last that supports " + arch.name
         + " (compute capability " + gpu.compute_capability.text() + ")";
-    if (const auto driver = ctx.linux_driver(); driver && driver->major() > last) {
+    if (const auto driver_series = ctx.driver_series(); driver_series && *driver_series > last) {
+        const bool windows = runs_windows_driver(ctx.query.os);
         report.add(Verdict::fail, "driver-dropped-gpu",
-            "driver " + driver->text() + " does not support " + gpu.label + ": " + series, arch.provenance.cite(),
+            "driver " + ctx.query.driver->text()
+                + (windows ? " (a Windows driver of the " + std::to_string(*driver_series) + " series)" : "")
+                + " does not support " + gpu.label + ": " + series,
+            windows ? arch.provenance.cite_with(ctx.matrix.windows_driver_numbering()->provenance)
+                    : arch.provenance.cite(),
             gpu.label);
         report.suggest("use a " + std::to_string(last) + "-series (or older) driver for " + gpu.label);
     }

@@ -872,6 +872,40 @@ TEST_CASE("a malformed driver release list is refused, naming the field and the 
     CHECK(e.hint() == hint);
 }
 
+TEST_CASE("a Windows driver belongs to the newest branch at or below its number", "[matrix]")
+{
+    const Matrix& m = Matrix::embedded();
+    REQUIRE(m.windows_driver_numbering());
+    auto branch = [&](const char* windows) { return m.windows_driver_branch(DriverVersion::parse(windows)); };
+    CHECK(branch("582.66") == 580u); // R580's security releases for Pascal
+    CHECK(branch("591.44") == 590u);
+    CHECK(branch("573.48") == 570u);
+    CHECK(branch("474.44") == 470u); // Kepler's last Windows releases
+    CHECK(branch("496.13") == 495u);
+    CHECK(branch("520.06") == 520u);
+    CHECK_FALSE(branch("341.95")); // below every branch on record
+    CHECK(m.windows_driver_numbering()->provenance.cite()
+        == "https://docs.nvidia.com/datacenter/tesla/ | https://github.com/keylase/nvidia-patch/issues/1086");
+
+    Matrix without
+        = Matrix::load(with_edit("driver_releases.json", [](nlohmann::json& d) { d.erase("windows_numbering"); }), "m");
+    CHECK_FALSE(without.windows_driver_branch(DriverVersion::parse("582.66")));
+}
+
+TEST_CASE("a Linux/Windows driver pair the Windows numbering misplaces is refused", "[matrix]")
+{
+    Files files = with_edit("cuda.json", [](nlohmann::json& d) {
+        for (auto& toolkit : d["toolkits"])
+            if (toolkit["version"] == "12.4.0")
+                toolkit["driver_windows"] = "556.12";
+    });
+    Error e = load_error(files);
+    CHECK(e.message()
+        == "m/driver_releases.json: windows_numbering: cuda.json's CUDA 12.4.0 pairs Linux 550.54.14 with Windows "
+           "556.12, which the numbering reads as branch 555");
+    CHECK(e.hint() == "correct the pair, or the numbering if NVIDIA has changed it");
+}
+
 // --- Update releases, NCCL pins and cuDNN support notes ------------------------------
 
 TEST_CASE("CUDA 12.3 Update 2 is a release of the 12.3 line, whose floor stays 12.3 GA's driver", "[matrix]")

@@ -231,8 +231,9 @@ TEST_CASE("a Windows driver is held to CUDA's Windows floors, not Linux's", "[re
            "newer toolchain (cudaErrorUnsupportedPtxVersion, 222)");
     CHECK(finding(r, "driver-windows")->message
         == "driver 456.71 is read as a Windows driver (native Windows): CUDA's floors judge it in NVIDIA's Windows "
-           "numbers; those the matrix keeps in Linux numbers only (cuDNN's, a GPU architecture's first and last "
-           "branch) do not, and whether it is a released Windows driver is not known");
+           "numbers, a GPU architecture's last series by the series its number falls in; those the matrix keeps "
+           "in Linux numbers only (cuDNN's, a GPU architecture's first release) do not, and whether it is a "
+           "released Windows driver is not known");
 
     // NVIDIA's release notes list no Windows driver for CUDA 13
     Report cuda13 = check({ .frameworks = { "torch==2.9.0+cu130" }, .driver = "581.57", .os = "windows" });
@@ -246,6 +247,33 @@ TEST_CASE("a Windows driver is held to CUDA's Windows floors, not Linux's", "[re
     SHOW(kepler);
     CHECK_FALSE(has_code(kepler, "driver-dropped-gpu"));
     CHECK(has_code(check({ .cuda = "11.4", .driver = "474.44", .gpus = { "GTX 780 Ti" } }), "driver-dropped-gpu"));
+}
+
+TEST_CASE("a Windows driver past an architecture's last series does not drive it", "[resolve]")
+{
+    // Windows 591.44 is a 590-series driver, and the 580 series is Pascal's last
+    for (const char* os : { "windows", "wsl2" }) {
+        Report r = check({ .driver = "591.44", .gpus = { "GTX 1070" }, .os = os });
+        SHOW(r);
+        CHECK(r.verdict() == Verdict::fail);
+        CHECK(problems(r) == Codes { "driver-dropped-gpu" });
+        CHECK(finding(r, "driver-dropped-gpu")->message
+            == "driver 591.44 (a Windows driver of the 590 series) does not support NVIDIA GeForce GTX 1070: the 580 "
+               "series "
+               "is the last that supports Pascal (compute capability 6.1)");
+        CHECK(finding(r, "driver-dropped-gpu")->why.find("https://docs.nvidia.com/datacenter/tesla/")
+            != std::string::npos);
+        CHECK(suggests(r, "use a 580-series (or older) driver for NVIDIA GeForce GTX 1070"));
+    }
+    // 582.66 is a security release of the 580 series, which still drives Pascal
+    Report security = check({ .driver = "582.66", .gpus = { "GTX 1080 Ti" }, .os = "windows" });
+    SHOW(security);
+    CHECK_FALSE(has_code(security, "driver-dropped-gpu"));
+    CHECK(security.verdict() == Verdict::ok);
+    // a 495-series Windows driver is past Kepler's last
+    CHECK(has_code(check({ .driver = "496.13", .gpus = { "GTX 780 Ti" }, .os = "windows" }), "driver-dropped-gpu"));
+    CHECK_FALSE(
+        has_code(check({ .driver = "596.21", .gpus = { "GTX 1660 Ti" }, .os = "windows" }), "driver-dropped-gpu"));
 }
 
 TEST_CASE("a driver of a branch Linux never had reads as a Windows driver's number", "[resolve]")
