@@ -412,6 +412,15 @@ struct TensorflowGpuMinimum {
     bool operator==(const TensorflowGpuMinimum&) const = default;
 };
 
+// The TensorFlow lines, through `none_through`, none of which ships wheels for a free-threaded
+// CPython (cp313t).
+struct TensorflowFreeThreaded {
+    Pep440Version none_through; // 2.21
+    Provenance provenance;
+
+    bool operator==(const TensorflowFreeThreaded&) const = default;
+};
+
 // The torch releases whose start-up check (torch.cuda's capability check) warns of a GPU above
 // the newest architecture its wheel was built for, though that major's cubins run it: GB10's 12.1
 // on 12.0 code. 2.11 replaced the check with one that knows binary compatibility.

@@ -19,9 +19,9 @@ struct MatrixFields {
             m.m_windows_numbering, m.m_architectures, m.m_cudnn, m.m_cudnn_libraries, m.m_cudnn_gpu_floor, m.m_torch,
             m.m_torch_aarch64, m.m_torchaudio_stable_abi, m.m_torch_capability_range_warning,
             m.m_torch_compile_gpu_minimum, m.m_torch_windows, m.m_tensorflow, m.m_jax, m.m_tensorflow_windows,
-            m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos, m.m_tensorflow_linux_gpu_minimum, m.m_jax_macos,
-            m.m_minimum_jaxlib, m.m_jax_alone_releases, m.m_gpus, m.m_nvidia_images, m.m_cuda_components,
-            m.m_python_runtimes);
+            m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos, m.m_tensorflow_linux_gpu_minimum,
+            m.m_tensorflow_free_threaded, m.m_jax_macos, m.m_minimum_jaxlib, m.m_jax_alone_releases, m.m_gpus,
+            m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
     }
 };
 
@@ -114,6 +114,7 @@ template <typename A> void fields(A& a, TorchaudioStableAbi& r) { a(r.from, r.pr
 template <typename A> void fields(A& a, TorchCapabilityRangeWarning& r) { a(r.from, r.until, r.provenance); }
 template <typename A> void fields(A& a, TorchCompileGpuMinimum& r) { a(r.from, r.min, r.provenance); }
 template <typename A> void fields(A& a, TensorflowGpuMinimum& r) { a(r.through, r.min, r.provenance); }
+template <typename A> void fields(A& a, TensorflowFreeThreaded& r) { a(r.none_through, r.provenance); }
 template <typename A> void fields(A& a, CudnnGpuFloor& r) { a(r.from, r.min, r.last_below, r.provenance); }
 template <typename A> void fields(A& a, TorchAarch64& r)
 {

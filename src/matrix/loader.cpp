@@ -80,7 +80,8 @@ public:
             }
         });
         read(files, "tensorflow.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "windows", "macos", "linux_gpu_minimum", "releases" });
+            doc.allow_only(
+                { "format", "sources", "windows", "macos", "linux_gpu_minimum", "free_threaded", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_tensorflow.push_back(read_tensorflow(row));
             m.m_tensorflow_windows = read_windows(doc);
@@ -95,6 +96,12 @@ public:
                         && !(m.m_tensorflow_linux_gpu_minimum->through < Pep440Version::parse(release.line)))
                         minimum->at("through").fail("tensorflow " + release.line + "'s GPU code is on record",
                             "end the minimum before the first line with gpu_code");
+            }
+            if (auto free_threaded = doc.find("free_threaded")) {
+                free_threaded->allow_only({ "none_through", "note", "source", "confidence" });
+                m.m_tensorflow_free_threaded
+                    = TensorflowFreeThreaded { free_threaded->at("none_through").as<Pep440Version>(),
+                          provenance(*free_threaded) };
             }
         });
         read(files, "jax.json", [&](const JsonReader& doc) {

@@ -75,6 +75,8 @@ public:
     const std::optional<MacosGpuSupport>& torch_macos() const { return m_torch_macos; }
     const std::optional<MacosGpuSupport>& tensorflow_macos() const { return m_tensorflow_macos; }
     // none: not on record
+    // none: not on record
+    const std::optional<TensorflowFreeThreaded>& tensorflow_free_threaded() const { return m_tensorflow_free_threaded; }
     const std::optional<TensorflowGpuMinimum>& tensorflow_linux_gpu_minimum() const
     {
         return m_tensorflow_linux_gpu_minimum;
@@ -146,6 +148,7 @@ private:
     std::optional<MacosGpuSupport> m_torch_macos;
     std::optional<MacosGpuSupport> m_tensorflow_macos;
     std::optional<TensorflowGpuMinimum> m_tensorflow_linux_gpu_minimum;
+    std::optional<TensorflowFreeThreaded> m_tensorflow_free_threaded;
     std::optional<MacosGpuSupport> m_jax_macos;
     std::optional<MinimumJaxlib> m_minimum_jaxlib;
     std::optional<JaxAloneReleases> m_jax_alone_releases;

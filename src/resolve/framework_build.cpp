@@ -304,6 +304,9 @@ std::optional<FrameworkBuild> select_framework_build(
             .python = release.python,
             .tensorflow = &release,
             .provenance = release.provenance };
+        if (const auto& free_threaded = matrix.tensorflow_free_threaded();
+            free_threaded && !(free_threaded->none_through < Pep440Version::parse(release.line)))
+            build->python_free_threaded = std::vector<PythonVersion> {};
         break;
     }
     case Framework::jax: {

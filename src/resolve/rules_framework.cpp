@@ -23,8 +23,8 @@ bool cpython_free_threaded_experimental(const PythonVersion& python)
 
 // A free-threaded CPython ("3.13t") loads only wheels built for its ABI (cp313t): torch ships
 // them from 2.6, experimental in PyTorch's words (from 2.9 only the newest); JAX from a 0.5-0.7
-// release (3.13t, which it calls experimental, to 0.10; 3.14t on); TensorFlow's are not on
-// record.
+// release (3.13t, which it calls experimental, to 0.10; 3.14t on); TensorFlow none, through the
+// newest line on record.
 void check_free_threaded(const Context& ctx, const PythonVersion& python, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
@@ -39,7 +39,9 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
     for (const auto& v : *build.python_free_threaded)
         shipped.push_back(v.text() + "t");
     const bool listed = names_python(*build.python_free_threaded, python);
-    const std::string source = (build.torch ? build.torch->provenance : build.provenance).cite();
+    const std::string source = build.torch ? build.torch->provenance.cite()
+        : build.tensorflow                 ? ctx.matrix.tensorflow_free_threaded()->provenance.cite()
+                                           : build.provenance.cite();
     if (!listed) {
         report.add(Verdict::fail, "python-free-threaded-unsupported",
             build.name() + " ships no wheels for the free-threaded Python " + wanted

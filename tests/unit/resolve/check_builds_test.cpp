@@ -5,6 +5,11 @@
 #include "resolve/targets.h"
 #include "support/check_ask.h"
 
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+
 using namespace dlenv;
 using namespace dlenv::resolve;
 using namespace dlenv::resolve::check_support;
@@ -717,8 +722,24 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
     CHECK(newest.verdict() == Verdict::warn);
     CHECK(finding(newest, "python-free-threaded")->message
         == "torch 2.13.0 cu130 ships wheels for the free-threaded Python 3.15t, which PyTorch supports experimentally");
+    // No TensorFlow release ships free-threaded wheels.
+    Report tensorflow = check({ .frameworks = { "tensorflow==2.20.0" }, .python = "3.13t" });
+    SHOW(tensorflow);
+    CHECK(tensorflow.verdict() == Verdict::fail);
+    CHECK(finding(tensorflow, "python-free-threaded-unsupported")->message
+        == "tensorflow 2.20.0 ships no wheels for the free-threaded Python 3.13t");
+    CHECK(finding(tensorflow, "python-free-threaded-unsupported")->why
+        == "https://github.com/tensorflow/tensorflow/issues/115828 | "
+           "https://github.com/tensorflow/tensorflow/pull/125493");
     // Not on record is said so, and the verdict is the rest of the stack's.
-    Report unknown = check({ .frameworks = { "tensorflow==2.20.0" }, .python = "3.13t" });
+    std::map<std::string, std::string> files;
+    for (const auto& file : matrix::embedded_matrix_files())
+        files[std::string(file.name)] = std::string(file.contents);
+    auto tensorflow_doc = nlohmann::json::parse(files.at("tensorflow.json"));
+    tensorflow_doc.erase("free_threaded");
+    files["tensorflow.json"] = tensorflow_doc.dump();
+    const Ask unrecorded { .frameworks = { "tensorflow==2.20.0" }, .python = "3.13t" };
+    Report unknown = resolve::check(matrix::Matrix::load(files, "m"), unrecorded.query());
     CHECK(unknown.verdict() == Verdict::ok);
     CHECK(has_code(unknown, "python-free-threaded-unknown"));
     CHECK(PythonRequest::parse("3.13t").free_threaded);
