@@ -288,8 +288,9 @@ struct PlatformGpuCode {
     bool operator==(const PlatformGpuCode&) const = default;
 };
 
-// A bug the wheels of a torch build ship with in given releases, fixed in a later one.
-struct TorchKnownIssue {
+// A bug the wheels of a torch build, or a jax release, ship with in given releases, fixed in a
+// later one.
+struct KnownIssue {
     std::vector<Pep440Version> versions; // the releases it hits
     // it hits a GPU of a compute capability above this one alone; none: whatever the GPU
     std::optional<ComputeCapability> above_capability;
@@ -298,7 +299,7 @@ struct TorchKnownIssue {
     std::optional<Pep440Version> fixed_in; // none: no fix on record
     Provenance provenance;
 
-    bool operator==(const TorchKnownIssue&) const = default;
+    bool operator==(const KnownIssue&) const = default;
 };
 
 struct TorchVariant {
@@ -317,7 +318,7 @@ struct TorchVariant {
     // none: not on record, and the platform is judged by the Linux x86_64 wheels' code
     std::optional<PlatformGpuCode> windows;
     std::optional<PlatformGpuCode> linux_aarch64;
-    std::vector<TorchKnownIssue> known_issues; // empty: none on record
+    std::vector<KnownIssue> known_issues; // empty: none on record
     Provenance provenance;
 
     bool operator==(const TorchVariant&) const = default;
@@ -569,6 +570,7 @@ struct JaxRelease {
     std::vector<JaxBuild> builds; // the default build first
     std::vector<JaxExtraAlias> extra_aliases;
     std::optional<JaxBlackwell> blackwell; // none: not on record
+    std::vector<KnownIssue> known_issues; // empty: none on record
     Provenance provenance;
 
     // Its builds' own extras, each build's pip one and local one, as setup.py spells them.

@@ -63,7 +63,7 @@ template <typename A> void fields(A& a, TorchVariant& r)
     a(r.tag, r.cuda, r.cuda_full, r.experimental, r.pypi_default, r.unlabelled, r.cudnn, r.nccl, r.arch_list, r.ptx, r.windows,
         r.linux_aarch64, r.known_issues, r.provenance);
 }
-template <typename A> void fields(A& a, TorchKnownIssue& r)
+template <typename A> void fields(A& a, KnownIssue& r)
 {
     a(r.versions, r.above_capability, r.fails, r.detail, r.fixed_in, r.provenance);
 }
@@ -99,7 +99,7 @@ template <typename A> void fields(A& a, JaxBlackwell& r) { a(r.runs_on, r.fails_
 template <typename A> void fields(A& a, JaxRelease& r)
 {
     a(r.line, r.versions, r.jax_versions, r.python, r.python_free_threaded, r.builds, r.extra_aliases, r.blackwell,
-        r.provenance);
+        r.known_issues, r.provenance);
 }
 template <typename A> void fields(A& a, JaxJaxlibPair& r) { a(r.jax, r.jaxlib); }
 template <typename A> void fields(A& a, MinimumJaxlib& r) { a(r.rows, r.provenance); }

@@ -456,14 +456,14 @@ private:
                 v.at("status").fail("expected stable or experimental, got '" + status + "'");
             auto arch_list = v.find("arch_list");
             auto ptx = v.find("ptx");
-            release.variants.push_back({ v.at("tag").string(), v.at("cuda").as<CudaVersion>(),
-                v.optional_as<CudaVersion>("cuda_full"), status == "experimental",
-                v.find("pypi_default") && v.at("pypi_default").boolean(),
-                v.find("unlabelled") && v.at("unlabelled").boolean(), v.optional_as<CudnnVersion>("cudnn"),
-                v.optional_as<NcclVersion>("nccl"),
-                arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
-                ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_platform_code(v, "windows"),
-                read_platform_code(v, "linux_aarch64"), read_torch_known_issues(v, release.versions), provenance(v) });
+            release.variants.push_back(
+                { v.at("tag").string(), v.at("cuda").as<CudaVersion>(), v.optional_as<CudaVersion>("cuda_full"),
+                    status == "experimental", v.find("pypi_default") && v.at("pypi_default").boolean(),
+                    v.find("unlabelled") && v.at("unlabelled").boolean(), v.optional_as<CudnnVersion>("cudnn"),
+                    v.optional_as<NcclVersion>("nccl"),
+                    arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
+                    ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_platform_code(v, "windows"),
+                    read_platform_code(v, "linux_aarch64"), read_known_issues(v, release.versions), provenance(v) });
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
@@ -477,11 +477,11 @@ private:
         return release;
     }
 
-    // A torch variant's known issues, each naming releases of its row.
-    std::vector<TorchKnownIssue> read_torch_known_issues(
+    // A torch variant's or a jax row's known issues, each naming releases of its row.
+    std::vector<KnownIssue> read_known_issues(
         const JsonReader& variant, const std::vector<Pep440Version>& row_versions) const
     {
-        std::vector<TorchKnownIssue> out;
+        std::vector<KnownIssue> out;
         auto issues = variant.find("known_issues");
         if (!issues)
             return out;
@@ -491,7 +491,7 @@ private:
             const std::string severity = issue.at("severity").string();
             if (severity != "error" && severity != "warning")
                 issue.at("severity").fail("expected error or warning, got '" + severity + "'");
-            TorchKnownIssue known { list<Pep440Version>(issue.at("versions")),
+            KnownIssue known { list<Pep440Version>(issue.at("versions")),
                 issue.optional_as<ComputeCapability>("above_capability"), severity == "error",
                 issue.at("detail").string(), issue.optional_as<Pep440Version>("fixed_in"), provenance(issue) };
             if (known.versions.empty())
@@ -683,8 +683,8 @@ private:
 
     JaxRelease read_jax(const JsonReader& row) const
     {
-        row.allow_only({ "line", "versions", "jax_versions", "python", "builds", "extra_aliases", "blackwell", "note",
-            "source", "confidence" });
+        row.allow_only({ "line", "versions", "jax_versions", "python", "builds", "extra_aliases", "blackwell",
+            "known_issues", "note", "source", "confidence" });
         auto jax_versions = row.find("jax_versions");
         JsonReader python = row.at("python");
         python.allow_only({ "min", "max", "free_threaded" });
@@ -693,7 +693,7 @@ private:
             jax_versions ? std::optional(list<Pep440Version>(*jax_versions)) : std::nullopt,
             { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
             free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt, {}, {}, {},
-            provenance(row) };
+            read_known_issues(row, list<Pep440Version>(row.at("versions"))), provenance(row) };
         auto line_of = [](const Pep440Version& v) {
             return std::pair(v.release()[0], v.release().size() > 1 ? v.release()[1] : 0);
         };

@@ -78,6 +78,21 @@ void add_pip_extra_issues(
     }
 }
 
+// The bugs a row's releases are known to ship with, one row each.
+void add_known_issues(
+    const std::string& file, const std::string& key, const std::vector<matrix::KnownIssue>& issues, Rows& rows)
+{
+    for (std::size_t i = 0; i < issues.size(); ++i) {
+        const auto& issue = issues[i];
+        rows.add(file, key + ".known_issues[" + std::to_string(i) + "]",
+            { { "versions", versions_text(issue.versions) }, { "severity", issue.fails ? "error" : "warning" },
+                { "above_capability", issue.above_capability ? issue.above_capability->text() : "every GPU" },
+                { "fixed_in", issue.fixed_in ? issue.fixed_in->public_str() : "no fix on record" },
+                { "detail", issue.detail } },
+            issue.provenance);
+    }
+}
+
 void add_build(const FrameworkBuild& build, Rows& rows)
 {
     if (build.torch) {
@@ -119,15 +134,7 @@ void add_build(const FrameworkBuild& build, Rows& rows)
                 rows.add("torch.json", key + "." + platform,
                     { { "arch_list", list_text((*code)->arch_list) }, { "ptx", list_text((*code)->ptx) } },
                     (*code)->provenance);
-        for (std::size_t i = 0; i < variant.known_issues.size(); ++i) {
-            const auto& issue = variant.known_issues[i];
-            rows.add("torch.json", key + ".known_issues[" + std::to_string(i) + "]",
-                { { "versions", versions_text(issue.versions) }, { "severity", issue.fails ? "error" : "warning" },
-                    { "above_capability", issue.above_capability ? issue.above_capability->text() : "every GPU" },
-                    { "fixed_in", issue.fixed_in ? issue.fixed_in->public_str() : "no fix on record" },
-                    { "detail", issue.detail } },
-                issue.provenance);
-        }
+        add_known_issues("torch.json", key, variant.known_issues, rows);
     }
     if (build.tensorflow) {
         const auto& release = *build.tensorflow;
@@ -172,6 +179,7 @@ void add_build(const FrameworkBuild& build, Rows& rows)
         rows.add("jax.json", key, std::move(facts), release.provenance);
         if (build.jax_build)
             add_pip_extra_issues("jax.json", key, build.jax_build->pip_extra_issues, rows);
+        add_known_issues("jax.json", "releases[line=" + release.line + "]", release.known_issues, rows);
         if (release.blackwell) // sourced from reports and the build configuration, apart from the requirements
             rows.add("jax.json", "releases[line=" + release.line + "].blackwell",
                 { { "runs_on", list_text(release.blackwell->runs_on) },

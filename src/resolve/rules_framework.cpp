@@ -622,14 +622,17 @@ std::optional<std::string> fixing_build(
     return std::nullopt;
 }
 
-// A bug the torch build's release is known to ship with: on every host, or on the GPUs named
-// above the compute capability it hits.
-void check_torch_known_issues(const Context& ctx, Report& report)
+// A bug the torch build's or the jax release's wheels are known to ship with: on every host, or
+// on the GPUs named above the compute capability it hits.
+void check_known_issues(const Context& ctx, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
-    if (!build.version || !build.torch_variant)
+    const auto* issues = build.torch_variant ? &build.torch_variant->known_issues
+        : build.jax                          ? &build.jax->known_issues
+                                             : nullptr;
+    if (!build.version || !issues)
         return; // a line stands for its newest release, which no issue on record hits
-    for (const auto& issue : build.torch_variant->known_issues) {
+    for (const auto& issue : *issues) {
         if (std::find(issue.versions.begin(), issue.versions.end(), *build.version) == issue.versions.end())
             continue;
         auto add = [&](const std::string& where, const std::string& subject) {
@@ -639,10 +642,11 @@ void check_torch_known_issues(const Context& ctx, Report& report)
                 issue.provenance.cite(), subject);
             if (!issue.fixed_in)
                 return;
-            if (auto fixed = fixing_build(ctx.matrix, build, *issue.fixed_in))
+            if (auto fixed = build.torch ? fixing_build(ctx.matrix, build, *issue.fixed_in) : std::nullopt)
                 report.suggest("use torch==" + *fixed + ", which fixes it");
             else
-                report.suggest("use torch " + issue.fixed_in->public_str() + " or newer, which fixes it");
+                report.suggest("use " + std::string(build.torch ? "torch " : "jax ") + issue.fixed_in->public_str()
+                    + " or newer, which fixes it");
         };
         if (!issue.above_capability) {
             add("", "");
@@ -665,8 +669,8 @@ bool on_torchaudio_stable_abi(const matrix::Matrix& matrix, const Pep440Version&
 void check_framework(const Context& ctx, Report& report)
 {
     check_python(ctx, report);
-    if (ctx.build && ctx.build->torch)
-        check_torch_known_issues(ctx, report);
+    if (ctx.build)
+        check_known_issues(ctx, report);
     for (const auto& request : ctx.query.frameworks) {
         if (const auto* issues = ctx.build ? pip_extra_issues(*ctx.build, request) : nullptr)
             check_pip_extra_issues(ctx, *ctx.build, *issues, report);

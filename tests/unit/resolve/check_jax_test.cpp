@@ -654,3 +654,21 @@ TEST_CASE("jax ships no free-threaded wheels in 0.4.34-0.4.38, 3.13t and 3.14t f
         == "jax 0.4.38 cuda12 ships no wheels for the free-threaded Python 3.13t");
     CHECK(check({ .frameworks = { "jax==0.4.38" }, .python = "3.13" }).verdict() == Verdict::ok);
 }
+
+TEST_CASE("a jax release with a known problem warns and names the release that fixes it", "[resolve][jax]")
+{
+    // PyPI yanked 0.4.32 for a TPU-only bug; an exact pin still installs it
+    Report yanked = check({ .frameworks = { "jax[cuda12]==0.4.32" } });
+    SHOW(yanked);
+    CHECK(yanked.verdict() == Verdict::warn);
+    CHECK(problems(yanked) == Codes { "framework-known-issue" });
+    CHECK(finding(yanked, "framework-known-issue")->message
+        == "jax 0.4.32 cuda12 ships with a known bug: PyPI yanked it for a TPU-only data corruption bug, so pip "
+           "installs it only when pinned exactly (fixed in 0.4.33)");
+    CHECK(
+        finding(yanked, "framework-known-issue")->why == "https://github.com/jax-ml/jax/blob/jax-v0.4.33/CHANGELOG.md");
+    CHECK(suggests(yanked, "use jax 0.4.33 or newer, which fixes it"));
+    // the releases beside it, and a line that stands for its newest release, are clean
+    for (const char* clean : { "jax[cuda12]==0.4.31", "jax[cuda12]==0.4.33", "jax[cuda12]==0.4" })
+        CHECK_FALSE(has_code(check({ .frameworks = { clean } }), "framework-known-issue"));
+}

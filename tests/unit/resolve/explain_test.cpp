@@ -257,7 +257,7 @@ TEST_CASE("explain gives the reports a TensorFlow line's run beyond its CUDA res
     CHECK(jit.provenance.sources[1]->url == "https://github.com/tensorflow/tensorflow/issues/45635");
 }
 
-TEST_CASE("explain gives a torch variant's known issues and TensorFlow's Linux GPU minimum as rows", "[resolve]")
+TEST_CASE("explain gives torch's and jax's known issues and TensorFlow's Linux GPU minimum as rows", "[resolve]")
 {
     Query query;
     query.frameworks = { FrameworkRequest::parse("torch==2.0.0+cu118") };
@@ -266,6 +266,14 @@ TEST_CASE("explain gives a torch variant's known issues and TensorFlow's Linux G
     CHECK(issue.facts.at(1) == std::pair<std::string, std::string> { "severity", "warning" });
     CHECK(issue.facts.at(3) == std::pair<std::string, std::string> { "fixed_in", "2.0.1" });
     CHECK(issue.provenance.sources.front()->key == "PT_97041");
+
+    query.frameworks = { FrameworkRequest::parse("jax[cuda12]==0.4.32") };
+    const auto jax = rows_used(matrix::Matrix::embedded(), query);
+    const auto& yanked = row(jax, "releases[line=0.4].known_issues[0]");
+    CHECK(yanked.file == "jax.json");
+    CHECK(yanked.facts.at(0) == std::pair<std::string, std::string> { "versions", "0.4.32" });
+    CHECK(yanked.facts.at(3) == std::pair<std::string, std::string> { "fixed_in", "0.4.33" });
+    CHECK(yanked.provenance.sources.front()->key == "JAX_CHANGELOG_0433");
 
     query.frameworks = { FrameworkRequest::parse("tensorflow==1.13.1") };
     query.gpus = { "GTX 650 Ti" };
