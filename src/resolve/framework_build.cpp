@@ -295,6 +295,15 @@ std::optional<FrameworkBuild> select_framework_build(
         break;
     }
     case Framework::tensorflow: {
+        // each release is one build, on PyPI under its version alone
+        if (!request.local.empty()) {
+            FrameworkRequest unlabelled = request;
+            unlabelled.local.clear();
+            throw Error(ErrorCode::invalid_input,
+                "'+" + request.local + "' in " + request.text()
+                    + " names no TensorFlow wheel: TensorFlow's wheels carry no local label",
+                "drop it: " + unlabelled.text() + " is the release's one build");
+        }
         const auto& release = find_release_line(matrix.tensorflow_releases(), request);
         build = FrameworkBuild { .framework = Framework::tensorflow,
             .line = release.line,

@@ -784,3 +784,15 @@ TEST_CASE("H20 and H800 read as the Hopper parts they are, A800 and A100-SXM-64G
     REQUIRE(cubin);
     CHECK_THAT(cubin->message, StartsWith("torch 2.6.0 cu124 carries " + sm + " kernels"));
 }
+
+TEST_CASE("a local label on tensorflow is refused: its wheels carry none", "[resolve]")
+{
+    Error labelled = error_of({ .frameworks = { "tensorflow==2.15.0+cu121" } });
+    CHECK(labelled.code() == ErrorCode::invalid_input);
+    CHECK(labelled.message()
+        == "'+cu121' in tensorflow==2.15.0+cu121 names no TensorFlow wheel: TensorFlow's wheels carry no local label");
+    CHECK(labelled.hint() == "drop it: tensorflow==2.15.0 is the release's one build");
+    CHECK(error_of({ .frameworks = { "tensorflow[and-cuda]==2.16.1+cu123" } }).hint()
+        == "drop it: tensorflow[and-cuda]==2.16.1 is the release's one build");
+    CHECK_NOTHROW(check({ .frameworks = { "tensorflow==2.15.0" } }));
+}
