@@ -873,7 +873,6 @@ private:
                     "keep the newest build of each minor only");
     }
 
-    // A name that means two GPUs would make every answer about it a guess.
     // The numbering stands for every Windows driver, so each Linux/Windows pair cuda.json
     // records (a toolkit's bundled drivers, a minor-version floor) must agree with it.
     void check_windows_numbering(const Matrix& m, const JsonReader& numbering) const
@@ -895,6 +894,7 @@ private:
                     *floor.driver_windows);
     }
 
+    // A name that means two GPUs would make every answer about it a guess.
     void check_gpu_names(const Matrix& m) const
     {
         std::map<std::string, std::string> owner;

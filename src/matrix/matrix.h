@@ -75,8 +75,8 @@ public:
     const std::optional<MacosGpuSupport>& torch_macos() const { return m_torch_macos; }
     const std::optional<MacosGpuSupport>& tensorflow_macos() const { return m_tensorflow_macos; }
     // none: not on record
-    // none: not on record
     const std::optional<TensorflowFreeThreaded>& tensorflow_free_threaded() const { return m_tensorflow_free_threaded; }
+    // none: not on record
     const std::optional<TensorflowGpuMinimum>& tensorflow_linux_gpu_minimum() const
     {
         return m_tensorflow_linux_gpu_minimum;
