@@ -274,6 +274,10 @@ TEST_CASE("a Windows driver past an architecture's last series does not drive it
     CHECK(has_code(check({ .driver = "496.13", .gpus = { "GTX 780 Ti" }, .os = "windows" }), "driver-dropped-gpu"));
     CHECK_FALSE(
         has_code(check({ .driver = "596.21", .gpus = { "GTX 1660 Ti" }, .os = "windows" }), "driver-dropped-gpu"));
+    // past the newest branch on record, the branch is a floor
+    CHECK_THAT(
+        finding(check({ .driver = "631.02", .gpus = { "GTX 1070" }, .os = "windows" }), "driver-dropped-gpu")->message,
+        StartsWith("driver 631.02 (a Windows driver of the 610 series or a later one) does not support"));
 }
 
 TEST_CASE("a driver of a branch Linux never had reads as a Windows driver's number", "[resolve]")
