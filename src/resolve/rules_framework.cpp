@@ -645,7 +645,7 @@ void check_known_issues(const Context& ctx, Report& report)
             if (auto fixed = build.torch ? fixing_build(ctx.matrix, build, *issue.fixed_in) : std::nullopt)
                 report.suggest("use torch==" + *fixed + ", which fixes it");
             else
-                report.suggest("use " + std::string(build.torch ? "torch " : "jax ") + issue.fixed_in->public_str()
+                report.suggest("use " + std::string(to_string(build.framework)) + " " + issue.fixed_in->public_str()
                     + " or newer, which fixes it");
         };
         if (!issue.above_capability) {
