@@ -619,6 +619,23 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/cuda.json: architectures[16].deprecated_from: CUDA 13.0 is outside the toolkits that target it (8.0 to "
             "12.9)",
             "name the release whose notes deprecate the architecture" },
+        { "tensorflow's free-threaded range with a misspelt field", "tensorflow.json",
+            [](nlohmann::json& d) {
+                d["free_threaded"]["none_thru"] = d["free_threaded"]["none_through"];
+                d["free_threaded"].erase("none_through");
+            },
+            "m/tensorflow.json: free_threaded.none_thru: unknown field", "did you mean \"none_through\"?" },
+        { "tensorflow's free-threaded range ending at no version", "tensorflow.json",
+            [](nlohmann::json& d) { d["free_threaded"]["none_through"] = "two"; },
+            "m/tensorflow.json: free_threaded.none_through: 'two' is not a PEP 440 version",
+            "write it as 2.1.2, 2.1.2+cu118 or 2.2.0rc1" },
+        { "a jax known issue naming a release outside its row", "jax.json",
+            [](nlohmann::json& d) { d["releases"][11]["known_issues"][0]["versions"][0] = "0.4.30"; },
+            "m/jax.json: releases[11].known_issues[0].versions[0]: 0.4.30 is not a release of the row",
+            "list releases from the row's \"versions\"" },
+        { "the Windows driver numbering without a source", "driver_releases.json",
+            [](nlohmann::json& d) { d["windows_numbering"]["source"] = nlohmann::json::array(); },
+            "m/driver_releases.json: windows_numbering.source: no source", "every fact names where it comes from" },
         { "unknown top-level field", "tensorflow.json",
             [](nlohmann::json& d) { d["relases"] = nlohmann::json::array(); },
             "m/tensorflow.json: relases: unknown field", "did you mean \"releases\"?" },
