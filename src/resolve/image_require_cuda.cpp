@@ -18,18 +18,18 @@ ImageRequireCuda derived_require_cuda(const matrix::Matrix& matrix, const CudaVe
         "" };
     const auto* toolkit = matrix.first_toolkit(cuda);
     const auto* floor = matrix.minor_version_floor(cuda.major());
-    matrix::Provenance facts = toolkit ? toolkit->provenance : matrix::Provenance {};
-    if (toolkit && floor) {
-        facts.sources.insert(facts.sources.end(), floor->provenance.sources.begin(), floor->provenance.sources.end());
-        std::vector<std::uint32_t> branches;
-        for (const auto& branch : matrix.driver_branches())
-            if (branch.branch >= floor->driver_linux.major() && branch.branch < toolkit->driver_linux->major())
-                branches.push_back(branch.branch);
-        std::sort(branches.begin(), branches.end());
-        for (std::uint32_t branch : branches)
-            out.value += " brand=tesla,driver>=" + std::to_string(branch) + ",driver<" + std::to_string(branch + 1);
+    if (!toolkit || !floor) {
+        out.source = toolkit ? toolkit->provenance.cite() : "";
+        return out;
     }
-    out.source = facts.cite();
+    std::vector<std::uint32_t> branches;
+    for (const auto& branch : matrix.driver_branches())
+        if (branch.branch >= floor->driver_linux.major() && branch.branch < toolkit->driver_linux->major())
+            branches.push_back(branch.branch);
+    std::sort(branches.begin(), branches.end());
+    for (std::uint32_t branch : branches)
+        out.value += " brand=tesla,driver>=" + std::to_string(branch) + ",driver<" + std::to_string(branch + 1);
+    out.source = toolkit->provenance.cite_with(floor->provenance);
     return out;
 }
 

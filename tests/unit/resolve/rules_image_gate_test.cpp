@@ -155,6 +155,11 @@ TEST_CASE("a line NVIDIA ships no image of in the matrix is gated by the derived
         == "the image dlenv builds for CUDA 13.1 starts on driver 580.95.05 under the NVIDIA container toolkit: its "
            "NVIDIA_REQUIRE_CUDA (derived by dlenv from CUDA 13.1's driver floors: the matrix has no NVIDIA image of "
            "that line) accepts it for tesla GPUs");
+    // it rests on the line's release notes and the minor-version floor's page, each once
+    CHECK(gate_finding(r)->why
+        == "https://docs.nvidia.com/cuda/archive/13.1.0/cuda-toolkit-release-notes/index.html | "
+           "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html | "
+           "https://docs.nvidia.com/deeplearning/sdk/cudnn-support-matrix/index.html");
     Report geforce = check_of("13.1", "580.95.05", { "RTX 3090" });
     CHECK(geforce.verdict() == Verdict::fail);
     CHECK(gate_finding(geforce)->verdict == Verdict::fail);
