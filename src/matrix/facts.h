@@ -122,6 +122,12 @@ struct DriverReleases {
     bool operator==(const DriverReleases&) const = default;
 };
 
+// The oldest and newest driver branches whose Linux releases the matrix lists.
+struct DriverBranchSpan {
+    std::uint32_t oldest;
+    std::uint32_t newest;
+};
+
 // How NVIDIA numbers Windows drivers (driver_releases.json): a branch's Windows releases run
 // from the branch's own number up to the next branch's (R570: 572.83, 573.48), so a Windows
 // driver belongs to the newest branch at or below its number.

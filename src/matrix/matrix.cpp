@@ -168,6 +168,15 @@ const DriverReleases* Matrix::driver_releases(std::uint32_t branch) const
     return nullptr;
 }
 
+std::optional<DriverBranchSpan> Matrix::driver_release_span() const
+{
+    if (m_driver_releases.empty())
+        return std::nullopt;
+    const auto [oldest, newest] = std::minmax_element(m_driver_releases.begin(), m_driver_releases.end(),
+        [](const DriverReleases& a, const DriverReleases& b) { return a.branch < b.branch; });
+    return DriverBranchSpan { oldest->branch, newest->branch };
+}
+
 std::optional<std::uint32_t> Matrix::windows_driver_branch(const DriverVersion& driver) const
 {
     if (!m_windows_numbering)

@@ -40,6 +40,8 @@ public:
     const std::vector<DriverReleases>& driver_releases() const { return m_driver_releases; }
     // The Linux releases of driver branch `branch` (535); null when the matrix lists none.
     const DriverReleases* driver_releases(std::uint32_t branch) const;
+    // none: the matrix lists no Linux releases
+    std::optional<DriverBranchSpan> driver_release_span() const;
     // none: not on record
     const std::optional<WindowsDriverNumbering>& windows_driver_numbering() const { return m_windows_numbering; }
     // The branch Windows driver `driver` belongs to (582.66: 580): the newest with Linux releases

@@ -160,12 +160,10 @@ std::string versions_text(const std::vector<DriverVersion>& versions)
 // driver's number (561.17), which native Windows and WSL 2 report.
 bool windows_numbered(const matrix::Matrix& matrix, std::uint32_t branch)
 {
-    const auto& lists = matrix.driver_releases();
-    if (lists.empty() || matrix.driver_releases(branch))
+    if (matrix.driver_releases(branch))
         return false;
-    auto [oldest, newest] = std::minmax_element(lists.begin(), lists.end(),
-        [](const matrix::DriverReleases& a, const matrix::DriverReleases& b) { return a.branch < b.branch; });
-    return oldest->branch < branch && branch < newest->branch;
+    const auto span = matrix.driver_release_span();
+    return span && span->oldest < branch && branch < span->newest;
 }
 
 // A driver number no Linux release carries (a vGPU host driver's, a Windows driver's, a typo)

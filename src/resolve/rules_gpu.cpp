@@ -438,9 +438,8 @@ void check_driver_series(const Context& ctx, const GpuTarget& gpu, const matrix:
     if (const auto driver_series = ctx.driver_series(); driver_series && *driver_series > last) {
         const bool windows = runs_windows_driver(ctx.query.os);
         // a Windows number at or past the newest branch on record may be of a later one
-        const auto& branches = ctx.matrix.driver_releases();
-        const bool newest = std::none_of(branches.begin(), branches.end(),
-            [&](const matrix::DriverReleases& releases) { return releases.branch > *driver_series; });
+        const auto span = ctx.matrix.driver_release_span();
+        const bool newest = !span || *driver_series >= span->newest;
         report.add(Verdict::fail, "driver-dropped-gpu",
             "driver " + ctx.query.driver->text()
                 + (windows ? " (a Windows driver of the " + std::to_string(*driver_series) + " series"

@@ -889,6 +889,23 @@ TEST_CASE("a malformed driver release list is refused, naming the field and the 
     CHECK(e.hint() == hint);
 }
 
+TEST_CASE("the branches with Linux releases on record span R367 to R610, whatever their order in the file", "[matrix]")
+{
+    const auto span = Matrix::embedded().driver_release_span();
+    REQUIRE(span);
+    CHECK(span->oldest == 367);
+    CHECK(span->newest == 610);
+    Matrix reversed = Matrix::load(with_edit("driver_releases.json",
+                                       [](nlohmann::json& d) {
+                                           auto& branches = d["branches"];
+                                           std::reverse(branches.begin(), branches.end());
+                                       }),
+        "m");
+    REQUIRE(reversed.driver_release_span());
+    CHECK(reversed.driver_release_span()->oldest == 367);
+    CHECK(reversed.driver_release_span()->newest == 610);
+}
+
 TEST_CASE("a Windows driver belongs to the newest branch at or below its number", "[matrix]")
 {
     const Matrix& m = Matrix::embedded();
