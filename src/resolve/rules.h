@@ -51,6 +51,10 @@ void check_cudnn(const Context& ctx, Report& report); // rules_cudnn.cpp
 // code is beside the point.
 bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::JetsonSoftware& jetson,
     Report& report); // rules_jetson.cpp
+// A driver on Jetson modules alone is the one their JetPack installs (Jetson Linux's, which
+// nvidia-smi numbers 540.4.0 under JetPack 6 and 580.00 on Thor under JetPack 7): their CUDA is
+// JetPack's, so the desktop driver rules do not judge it. True when it is, having said so.
+bool judge_jetpack_driver(const Context& ctx, Report& report); // rules_jetson.cpp
 // Whether PyTorch's aarch64 wheels built for `cuda` run on the Jetson, under the JetPack that
 // moved it to NVIDIA's server-Arm CUDA.
 bool runs_upstream_wheels(const matrix::JetsonSoftware& jetson, const CudaVersion& cuda); // rules_jetson.cpp

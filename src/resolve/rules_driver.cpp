@@ -413,7 +413,7 @@ std::string driver_requirement(const matrix::Matrix& matrix, const CudaVersion& 
 void check_driver(const Context& ctx, Report& report)
 {
     check_forward_compat_gpus(ctx, report);
-    if (!ctx.query.driver)
+    if (!ctx.query.driver || judge_jetpack_driver(ctx, report))
         return;
     check_driver_release(ctx, report);
     if (ctx.build && ctx.build->jax_build)

@@ -111,6 +111,26 @@ void fail_no_jetson_build(
 
 } // namespace
 
+bool judge_jetpack_driver(const Context& ctx, Report& report)
+{
+    if (!ctx.query.driver || ctx.gpus.empty())
+        return false;
+    const matrix::JetsonSoftware* jetson = nullptr;
+    for (const auto& gpu : ctx.gpus) {
+        const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
+        if (!arch || !arch->jetson)
+            return false;
+        jetson = &*arch->jetson;
+    }
+    const GpuTarget& gpu = ctx.gpus.front();
+    report.add(Verdict::ok, "driver-jetpack",
+        "driver " + ctx.query.driver->text() + " is read as the driver JetPack installs on " + gpu.label
+            + ", which nvidia-smi numbers apart from the desktop releases: JetPack's CUDA decides what runs "
+              "there, not the desktop drivers' floors or NVIDIA's amd64 images",
+        jetson->provenance.cite(), gpu.label);
+    return true;
+}
+
 bool runs_upstream_wheels(const matrix::JetsonSoftware& jetson, const CudaVersion& cuda)
 {
     return jetson.upstream_wheels_from && !(cuda < *jetson.upstream_wheels_from);

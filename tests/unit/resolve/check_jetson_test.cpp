@@ -135,3 +135,34 @@ TEST_CASE("the Jetson Orin Nano Super is the Orin Nano module, its clocks raised
     CHECK(super.compute_capability.text() == "8.7");
     CHECK(problems(check({ .cuda = "12.6", .gpus = { "Jetson Orin Nano Super" }, .python = "3.10" })).empty());
 }
+
+TEST_CASE("a Jetson's driver is JetPack's: the desktop driver rules do not judge its number", "[resolve]")
+{
+    // modular/mojo-gpu-puzzles#257: JetPack 6 on a Jetson Orin Nano, nvidia-smi 'Driver Version: 540.4.0  CUDA
+    // Version: 12.6', and the CUDA 12.6 puzzles pass
+    Report orin = check({ .cuda = "12.6", .driver = "540.4.0", .gpus = { "Jetson Orin Nano" } });
+    SHOW(orin);
+    CHECK(orin.verdict() == Verdict::ok);
+    CHECK(problems(orin).empty());
+    CHECK(finding(orin, "driver-jetpack")->message
+        == "driver 540.4.0 is read as the driver JetPack installs on Jetson Orin Nano, which nvidia-smi numbers apart "
+           "from the desktop releases: JetPack's CUDA decides what runs there, not the desktop drivers' floors or "
+           "NVIDIA's amd64 images");
+    CHECK_FALSE(has_code(orin, "driver-windows-number"));
+    CHECK_FALSE(has_code(orin, "image-require-cuda"));
+    // vllm-project/vllm#34470: torch 2.10.0+cu130 on Thor reports 'Nvidia driver version: 580.00', and CUDA is
+    // available; 580.00 is below CUDA 13.0's desktop floor 580.65.06
+    Report thor = check({ .frameworks = { "torch==2.10.0+cu130" },
+        .cuda = "13.0",
+        .driver = "580.00",
+        .gpus = { "Jetson AGX Thor" },
+        .python = "3.12" });
+    SHOW(thor);
+    CHECK_FALSE(has_code(thor, "driver-too-old"));
+    CHECK_FALSE(has_code(thor, "driver-not-released"));
+    CHECK(has_code(thor, "driver-jetpack"));
+    // beside a discrete GPU the driver is a desktop one, judged as such
+    Report mixed = check({ .cuda = "12.6", .driver = "540.4.0", .gpus = { "Jetson Orin Nano", "RTX 4090" } });
+    CHECK_FALSE(has_code(mixed, "driver-jetpack"));
+    CHECK(has_code(mixed, "driver-windows-number"));
+}
