@@ -32,8 +32,9 @@ std::string default_build_note(const matrix::Matrix& matrix, const Query& query,
     if (!build.pypi_default || query.cuda)
         return "";
     const auto* windows = windows_gpu_support(matrix, build.framework);
-    return query.os == HostOs::windows_native && windows && windows->pypi_cpu_only ? " (PyPI's default build on Linux)"
-                                                                                   : " (the PyPI default build)";
+    const bool cpu_here = (query.os == HostOs::windows_native && windows && windows->pypi_cpu_only)
+        || (query.os == HostOs::macos && !has_macos_cuda(matrix, build));
+    return cpu_here ? " (PyPI's default build on Linux)" : " (the PyPI default build)";
 }
 
 // What a torch label names where it is no CUDA build: "cpu", "rocm6.2.4", "xpu"; empty for

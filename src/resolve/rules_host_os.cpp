@@ -1,5 +1,7 @@
 #include "resolve/rules.h"
 
+#include <algorithm>
+
 namespace dlenv::resolve {
 
 namespace {
@@ -29,6 +31,19 @@ void fail_no_macos_cuda(const FrameworkBuild& build, const matrix::MacosGpuSuppo
         + " on Linux with an NVIDIA GPU (or in dlenv's Linux image); on macOS it runs on the CPU");
 }
 
+// A query that names nothing of a GPU stack (no GPU, driver, CUDA, cuDNN or forward
+// compatibility) and only plain wheels: no CUDA label, pip extra, GPU package or plugin. On a host
+// whose plain wheels are CPU builds, that stack runs as asked.
+bool asks_plain_wheels(const Query& query)
+{
+    if (query.cuda || query.cudnn || query.driver || query.driver_branch || !query.gpus.empty() || query.forward_compat)
+        return false;
+    return std::all_of(query.frameworks.begin(), query.frameworks.end(), [](const FrameworkRequest& request) {
+        return request.local.empty() && request.extra.empty() && request.jax_plugin.empty()
+            && request.tensorflow_package == TensorflowPackage::tensorflow;
+    });
+}
+
 } // namespace
 
 const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matrix, Framework framework)
@@ -50,7 +65,14 @@ bool has_macos_cuda(const matrix::Matrix& matrix, const FrameworkBuild& build)
 bool check_host_os(const Context& ctx, Report& report)
 {
     if (ctx.query.os == HostOs::macos && ctx.build && !has_macos_cuda(ctx.matrix, *ctx.build)) {
-        fail_no_macos_cuda(*ctx.build, *macos_gpu_support(ctx.matrix, ctx.build->framework), report);
+        const auto& macos = *macos_gpu_support(ctx.matrix, ctx.build->framework);
+        if (asks_plain_wheels(ctx.query))
+            report.add(Verdict::ok, "framework-macos-cpu",
+                "pip's " + ctx.build->package() + " " + ctx.build->release()
+                    + " on macOS is its CPU build, with no CUDA: no GPU, driver or CUDA is named, so it runs as asked",
+                macos.provenance.cite());
+        else
+            fail_no_macos_cuda(*ctx.build, macos, report);
         return false;
     }
     if (!runs_windows_driver(ctx.query.os) || !ctx.build)
@@ -88,8 +110,11 @@ bool check_host_os(const Context& ctx, Report& report)
     }
     if (windows.pypi_cpu_only && build.pypi_default && !ctx.query.cuda) {
         const std::string index = "https://download.pytorch.org/whl/" + build.variant;
-        report.add(Verdict::warn, "framework-windows-pypi-cpu",
-            "pip's " + name + " from PyPI is the CPU build on native Windows: judged as the " + build.variant
+        const bool plain = asks_plain_wheels(ctx.query);
+        report.add(plain ? Verdict::ok : Verdict::warn, "framework-windows-pypi-cpu",
+            "pip's " + name + " from PyPI is the CPU build on native Windows: "
+                + (plain ? "no GPU or driver is named, so it runs as asked; for CUDA, the " + build.variant
+                         : "judged as the " + build.variant)
                 + " build, which installs from " + index,
             windows.provenance.cite());
         report.suggest("on native Windows install " + name + " with --index-url " + index + ", or name its build ("

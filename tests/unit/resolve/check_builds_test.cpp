@@ -689,13 +689,13 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
     Report windows = check({ .frameworks = { "torch==2.6.0" }, .python = "3.13t", .os = "windows" });
     SHOW(windows);
     CHECK(windows.verdict() == Verdict::fail);
-    CHECK(problems(windows) == Codes { "python-free-threaded-unsupported", "framework-windows-pypi-cpu" });
+    CHECK(problems(windows) == Codes { "python-free-threaded-unsupported" });
     CHECK(finding(windows, "python-free-threaded-unsupported")->message
         == "torch 2.6.0 cu124's wheels for the free-threaded Python 3.13t are Linux ones: it has none for Windows");
     CHECK(suggests(windows, "use Python 3.13 (with the GIL) with torch 2.6.0 cu124 on Windows, or run it under WSL 2"));
     // a line whose Windows wheels are not on record says so, beside the experimental warning
     Report later = check({ .frameworks = { "torch==2.7.0" }, .python = "3.13t", .os = "windows" });
-    CHECK(problems(later) == Codes { "python-free-threaded", "framework-windows-pypi-cpu" });
+    CHECK(problems(later) == Codes { "python-free-threaded" });
     CHECK(finding(later, "python-free-threaded-windows-unknown")->message
         == "whether torch 2.7.0 cu126's wheels for the free-threaded Python 3.13t include Windows ones is not on "
            "record");

@@ -44,7 +44,7 @@ TEST_CASE("no framework build sees an NVIDIA GPU on macOS, TensorFlow's but for 
     SHOW(gpu);
     CHECK(problems(gpu) == Codes { "framework-no-macos-gpu" });
     // tensorflow's install guide: 'As of version 1.2, TensorFlow no longer provides GPU support on macOS'
-    Report tf = check({ .frameworks = { "tensorflow==2.14.0" }, .python = "3.12", .os = "macos" });
+    Report tf = check({ .frameworks = { "tensorflow==2.14.0" }, .cuda = "11.8", .python = "3.12", .os = "macos" });
     SHOW(tf);
     CHECK(problems(tf) == Codes { "python-unsupported", "framework-no-macos-gpu" });
     CHECK(finding(tf, "framework-no-macos-gpu")->message
@@ -173,6 +173,49 @@ TEST_CASE("torch from PyPI is the CPU build on native Windows: its CUDA builds c
     }
     CHECK_THAT(finding(check({ .frameworks = { "torch==2.7.0" }, .os = "wsl2" }), "framework-build")->message,
         EndsWith("(the PyPI default build)"));
+}
+
+TEST_CASE("a plain wheel with no GPU named runs as asked where pip's build is a CPU one: macOS, torch on Windows",
+    "[resolve]")
+{
+    // developer.apple.com/metal/pytorch: 'pip3 install torch' on a Mac with Python 3.10 or later
+    Report macos = check({ .frameworks = { "torch==2.11.0" }, .python = "3.12", .os = "macos" });
+    SHOW(macos);
+    CHECK(macos.verdict() == Verdict::ok);
+    CHECK(finding(macos, "framework-macos-cpu")->message
+        == "pip's torch 2.11.0 on macOS is its CPU build, with no CUDA: no GPU, driver or CUDA is named, so it runs "
+           "as asked");
+    CHECK_THAT(finding(macos, "framework-build")->message, EndsWith("(PyPI's default build on Linux)"));
+    // its Python rules and companions are judged as anywhere: no macOS wheel of 2.11 for 3.9
+    Report old_python = check({ .frameworks = { "torch==2.11.0" }, .python = "3.9", .os = "macos" });
+    CHECK(problems(old_python) == Codes { "python-unsupported" });
+    CHECK(problems(check({ .frameworks = { "torch==2.8.0", "torchvision==0.21.0" }, .os = "macos" }))
+        == Codes { "companion-mismatch" });
+    CHECK(check({ .frameworks = { "tensorflow==2.15.0" }, .python = "3.11", .os = "macos" }).verdict() == Verdict::ok);
+    // a GPU, a driver, a CUDA label or a CUDA extra asks for what macOS has not
+    for (const auto& ask : { Ask { .frameworks = { "torch==2.11.0" }, .gpus = { "RTX 4090" }, .os = "macos" },
+             Ask { .frameworks = { "torch==2.11.0" }, .driver = "580.95.05", .os = "macos" },
+             Ask { .frameworks = { "torch==2.11.0+cu130" }, .os = "macos" },
+             Ask { .frameworks = { "torch==2.8.0", "torchvision==0.23.0+cu128" }, .os = "macos" },
+             Ask { .frameworks = { "jax[cuda12]==0.4.30" }, .os = "macos" } }) {
+        Report cuda = check(ask);
+        SHOW(cuda);
+        CHECK(problems(cuda) == Codes { "framework-no-macos-gpu" });
+    }
+
+    // pytorch#144430: 2.6.0 ships Python 3.13 Windows wheels; uv's PyTorch guide: PyPI's are CPU builds
+    Report windows = check({ .frameworks = { "torch==2.6.0" }, .python = "3.13", .os = "windows" });
+    SHOW(windows);
+    CHECK(windows.verdict() == Verdict::ok);
+    CHECK(finding(windows, "framework-windows-pypi-cpu")->message
+        == "pip's torch 2.6.0 from PyPI is the CPU build on native Windows: no GPU or driver is named, so it runs as "
+           "asked; for CUDA, the cu124 build, which installs from https://download.pytorch.org/whl/cu124");
+    CHECK(suggests(windows,
+        "on native Windows install torch 2.6.0 with --index-url https://download.pytorch.org/whl/cu124, or name its "
+        "build (torch==2.6.0+cu124)"));
+    // TensorFlow's Windows wheels after 2.10 lost the GPU their earlier ones had: still a failure
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.12.0" }, .python = "3.10", .os = "windows" }))
+        == Codes { "framework-no-windows-gpu" });
 }
 
 TEST_CASE("torch 2.5's experimental Python 3.13 has no Windows wheels: they begin with 2.6", "[resolve]")
