@@ -115,14 +115,13 @@ bool judge_jetpack_driver(const Context& ctx, Report& report)
 {
     if (!ctx.query.driver || ctx.gpus.empty())
         return false;
-    const matrix::JetsonSoftware* jetson = nullptr;
     for (const auto& gpu : ctx.gpus) {
         const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
         if (!arch || !arch->jetson)
             return false;
-        jetson = &*arch->jetson;
     }
     const GpuTarget& gpu = ctx.gpus.front();
+    const auto& jetson = ctx.matrix.architecture(gpu.compute_capability)->jetson;
     report.add(Verdict::ok, "driver-jetpack",
         "driver " + ctx.query.driver->text() + " is read as the driver JetPack installs on " + gpu.label
             + ", which nvidia-smi numbers apart from the desktop releases: JetPack's CUDA decides what runs "
