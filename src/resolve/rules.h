@@ -21,21 +21,26 @@ struct Context {
     std::optional<FrameworkBuild> build; // the framework build under test, if any
     std::optional<CudaVersion> cuda; // the CUDA the application was built with
 
-    // The query's driver where its number is Linux's: floors the matrix keeps in Linux numbers
+    // Whether the query names GPUs and every one is a Jetson module: their driver is the one
+    // JetPack installs, which nvidia-smi numbers apart from the desktop releases.
+    bool jetson_only() const; // rules_jetson.cpp
+    // The query's driver where the desktop releases number it: none on Jetson modules alone.
+    std::optional<DriverVersion> desktop_driver() const { return jetson_only() ? std::nullopt : query.driver; }
+    // The desktop driver where its number is Linux's: floors the matrix keeps in Linux numbers
     // only (cuDNN's, an architecture's first release) judge no Windows driver.
     std::optional<DriverVersion> linux_driver() const
     {
-        return runs_windows_driver(query.os) ? std::nullopt : query.driver;
+        return runs_windows_driver(query.os) ? std::nullopt : desktop_driver();
     }
-    // The series the query's driver belongs to: a Linux number names it (580.95.05), NVIDIA's
-    // Windows numbering places a Windows one (582.66: 580). None without a driver, or for a
-    // Windows number the numbering does not place.
+    // The series the desktop driver belongs to: a Linux number names it (580.95.05), NVIDIA's
+    // Windows numbering places a Windows one (582.66: 580). None without one, or for a Windows
+    // number the numbering does not place.
     std::optional<std::uint32_t> driver_series() const
     {
-        if (!query.driver)
+        const auto driver = desktop_driver();
+        if (!driver)
             return std::nullopt;
-        return runs_windows_driver(query.os) ? matrix.windows_driver_branch(*query.driver)
-                                             : std::optional(query.driver->major());
+        return runs_windows_driver(query.os) ? matrix.windows_driver_branch(*driver) : std::optional(driver->major());
     }
 };
 
@@ -53,7 +58,8 @@ bool check_jetson(const Context& ctx, const GpuTarget& gpu, const matrix::Jetson
     Report& report); // rules_jetson.cpp
 // A driver on Jetson modules alone is the one their JetPack installs (Jetson Linux's, which
 // nvidia-smi numbers 540.4.0 under JetPack 6 and 580.00 on Thor under JetPack 7): their CUDA is
-// JetPack's, so the desktop driver rules do not judge it. True when it is, having said so.
+// JetPack's, so no desktop driver rule judges it (`Context::desktop_driver` is none). True when
+// it is, having said so.
 bool judge_jetpack_driver(const Context& ctx, Report& report); // rules_jetson.cpp
 // Whether PyTorch's aarch64 wheels built for `cuda` run on the Jetson, under the JetPack that
 // moved it to NVIDIA's server-Arm CUDA.

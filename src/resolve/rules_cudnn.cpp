@@ -320,6 +320,15 @@ void check_cudnn(const Context& ctx, Report& report)
     for (const auto& gpu : ctx.gpus) {
         if (judged_by_floor(gpu))
             continue;
+        if (const auto* arch = ctx.matrix.architecture(gpu.compute_capability); arch && arch->jetson) {
+            // the support matrix lists the GPUs of cuDNN's x86_64 and server-Arm builds
+            report.add(Verdict::ok, "cudnn-jetpack-build",
+                "on " + gpu.label + " cuDNN " + release->version.text()
+                    + " is the Jetson build JetPack installs, whose GPUs the support matrix of cuDNN's x86_64 and "
+                      "server-Arm builds does not list",
+                arch->jetson->provenance.cite(), gpu.label);
+            continue;
+        }
         if (match->compute_capabilities.empty()) {
             judge_by_neighbours(ctx, *release, label, gpu, report);
             continue;

@@ -118,13 +118,14 @@ bool check_build_code(const Context& ctx, const GpuTarget& gpu, const matrix::Ar
     } else if (path.ptx) {
         const auto* toolkit = ctx.cuda ? ctx.matrix.first_toolkit(*ctx.cuda) : nullptr;
         const auto toolkit_floor = toolkit ? toolkit_driver(*toolkit, ctx.query.os) : std::nullopt;
-        bool minor_version_mode = ctx.query.driver && toolkit_floor && *ctx.query.driver < *toolkit_floor;
+        const auto driver = ctx.desktop_driver();
+        bool minor_version_mode = driver && toolkit_floor && *driver < *toolkit_floor;
         may_run = !minor_version_mode;
         if (minor_version_mode)
             report.add(Verdict::fail, "gpu-ptx-jit-driver-too-old",
                 gpu.label + " needs the driver to JIT-compile " + build.name() + "'s compute_"
                     + std::to_string(path.ptx->major()) + std::to_string(path.ptx->minor()) + " PTX, but driver "
-                    + ctx.query.driver->text() + " is older than the CUDA " + ctx.cuda->text() + " toolkit driver "
+                    + driver->text() + " is older than the CUDA " + ctx.cuda->text() + " toolkit driver "
                     + toolkit_floor->text() + ": cudaErrorUnsupportedPtxVersion (222)",
                 source, gpu.label);
         else

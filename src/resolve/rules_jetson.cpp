@@ -111,15 +111,18 @@ void fail_no_jetson_build(
 
 } // namespace
 
+bool Context::jetson_only() const
+{
+    return !gpus.empty() && std::all_of(gpus.begin(), gpus.end(), [this](const GpuTarget& gpu) {
+        const auto* arch = matrix.architecture(gpu.compute_capability);
+        return arch && arch->jetson;
+    });
+}
+
 bool judge_jetpack_driver(const Context& ctx, Report& report)
 {
-    if (!ctx.query.driver || ctx.gpus.empty())
+    if (!ctx.query.driver || !ctx.jetson_only())
         return false;
-    for (const auto& gpu : ctx.gpus) {
-        const auto* arch = ctx.matrix.architecture(gpu.compute_capability);
-        if (!arch || !arch->jetson)
-            return false;
-    }
     const GpuTarget& gpu = ctx.gpus.front();
     const auto& jetson = ctx.matrix.architecture(gpu.compute_capability)->jetson;
     report.add(Verdict::ok, "driver-jetpack",

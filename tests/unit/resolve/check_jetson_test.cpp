@@ -166,3 +166,23 @@ TEST_CASE("a Jetson's driver is JetPack's: the desktop driver rules do not judge
     CHECK_FALSE(has_code(mixed, "driver-jetpack"));
     CHECK(has_code(mixed, "driver-windows-number"));
 }
+
+TEST_CASE("no desktop floor judges JetPack's driver, and cuDNN's support matrix no Jetson", "[resolve]")
+{
+    // vllm-project/vllm#34470: Thor under JetPack 7 reports driver 580.00, below the 580.65.06 that cuDNN's
+    // CUDA 13 build asks of a desktop driver, and its support matrix lists no compute capability 11.0
+    Report thor = check({ .cuda = "13.0", .cudnn = "9.17.0", .driver = "580.00", .gpus = { "Jetson AGX Thor" } });
+    SHOW(thor);
+    CHECK(thor.verdict() == Verdict::ok);
+    CHECK(problems(thor).empty());
+    CHECK(finding(thor, "cudnn-jetpack-build")->message
+        == "on Jetson T5000 cuDNN 9.17.0 is the Jetson build JetPack installs, whose GPUs the support matrix of "
+           "cuDNN's x86_64 and server-Arm builds does not list");
+    // the same driver beside a desktop GPU is a desktop one, below cuDNN's floor
+    Report mixed
+        = check({ .cuda = "13.0", .cudnn = "9.17.0", .driver = "580.00", .gpus = { "Jetson AGX Thor", "RTX 5090" } });
+    CHECK(finding(mixed, "cudnn-driver-too-old")->message
+        == "cuDNN 9.17.0 (CUDA 13.0-13.1 build) needs driver >= 580.65.06, not 580.00");
+    CHECK(has_code(mixed, "cudnn-jetpack-build"));
+    CHECK_FALSE(has_code(mixed, "cudnn-gpu-unsupported"));
+}
