@@ -630,6 +630,10 @@ struct WindowsGpuSupport {
     // A package the pip CUDA extra requires that publishes Linux wheels alone, so the extra does
     // not install on native Windows ("nvidia-nccl-cu12"); empty: none on record.
     std::string pip_extra_linux_only;
+    // the first release with wheels for native Windows, CPU builds where `native_gpu` is false
+    // (jaxlib 0.4.13); none: every release
+    std::optional<Pep440Version> cpu_wheels_from;
+    bool cpu_experimental = false; // the framework calls its Windows CPU wheels experimental
     Provenance provenance;
 
     bool operator==(const WindowsGpuSupport&) const = default;
@@ -642,6 +646,14 @@ struct MacosGpuSupport {
     Provenance provenance;
 
     bool operator==(const MacosGpuSupport&) const = default;
+};
+
+// JAX's `cpu` extra (the "cpu_extra" block of jax.json): jaxlib alone, the CPU-only build.
+struct JaxCpuExtra {
+    Pep440Version from; // the first release whose setup.py has it
+    Provenance provenance;
+
+    bool operator==(const JaxCpuExtra&) const = default;
 };
 
 // Dense tensor-core peaks (no 2:4 sparsity, FP32 accumulation) in TFLOPS, each with

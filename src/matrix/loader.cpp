@@ -105,12 +105,16 @@ public:
             }
         });
         read(files, "jax.json", [&](const JsonReader& doc) {
-            doc.allow_only(
-                { "format", "sources", "windows", "macos", "minimum_jaxlib", "jax_alone_releases", "releases" });
+            doc.allow_only({ "format", "sources", "windows", "macos", "cpu_extra", "minimum_jaxlib",
+                "jax_alone_releases", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_jax.push_back(read_jax(row));
             m.m_jax_windows = read_windows(doc);
             m.m_jax_macos = read_macos(doc);
+            if (auto cpu = doc.find("cpu_extra")) {
+                cpu->allow_only({ "from", "note", "source", "confidence" });
+                m.m_jax_cpu_extra = JaxCpuExtra { cpu->at("from").as<Pep440Version>(), provenance(*cpu) };
+            }
             if (auto minimum = doc.find("minimum_jaxlib"))
                 m.m_minimum_jaxlib = read_minimum_jaxlib(*minimum);
             if (auto alone = doc.find("jax_alone_releases"))
@@ -567,10 +571,13 @@ private:
         if (!windows)
             return std::nullopt;
         windows->allow_only({ "native_gpu", "native_gpu_through", "pypi_cpu_only", "wsl2_gpu", "pip_extra_linux_only",
-            "note", "source", "confidence" });
+            "cpu_wheels_from", "cpu_experimental", "note", "source", "confidence" });
         WindowsGpuSupport out { windows->at("native_gpu").boolean(),
             windows->optional_as<Pep440Version>("native_gpu_through"), false, std::nullopt,
-            windows->optional_string("pip_extra_linux_only").value_or(""), provenance(*windows) };
+            windows->optional_string("pip_extra_linux_only").value_or(""),
+            windows->optional_as<Pep440Version>("cpu_wheels_from"), false, provenance(*windows) };
+        if (auto experimental = windows->find("cpu_experimental"))
+            out.cpu_experimental = experimental->boolean();
         if (!out.native_gpu && out.native_gpu_through)
             windows->at("native_gpu_through")
                 .fail("a last release with GPU on native Windows where native_gpu is false",

@@ -84,6 +84,7 @@ public:
         return m_tensorflow_linux_gpu_minimum;
     }
     const std::optional<MacosGpuSupport>& jax_macos() const { return m_jax_macos; }
+    const std::optional<JaxCpuExtra>& jax_cpu_extra() const { return m_jax_cpu_extra; } // none: not on record
     const std::optional<MinimumJaxlib>& minimum_jaxlib() const { return m_minimum_jaxlib; } // none: not on record
     // The row of a jax release published alone, with the jaxlib it installs; null where jaxlib
     // has a release of its number, or the table is not on record.
@@ -152,6 +153,7 @@ private:
     std::optional<TensorflowGpuMinimum> m_tensorflow_linux_gpu_minimum;
     std::optional<TensorflowFreeThreaded> m_tensorflow_free_threaded;
     std::optional<MacosGpuSupport> m_jax_macos;
+    std::optional<JaxCpuExtra> m_jax_cpu_extra;
     std::optional<MinimumJaxlib> m_minimum_jaxlib;
     std::optional<JaxAloneReleases> m_jax_alone_releases;
     std::vector<Gpu> m_gpus;

@@ -219,6 +219,10 @@ void add_windows(const matrix::Matrix& matrix, Framework framework, Rows& rows)
                                           : "supported");
     if (!windows->pip_extra_linux_only.empty())
         facts.emplace_back("pip_extra_linux_only", windows->pip_extra_linux_only);
+    if (windows->cpu_wheels_from)
+        facts.emplace_back("cpu_wheels_from", windows->cpu_wheels_from->public_str());
+    if (windows->cpu_experimental)
+        facts.emplace_back("cpu_wheels", "experimental");
     rows.add(std::string(to_string(framework)) + ".json", "windows", std::move(facts), windows->provenance);
 }
 
