@@ -32,7 +32,7 @@ std::string default_build_note(const matrix::Matrix& matrix, const Query& query,
     if (!build.pypi_default || query.cuda)
         return "";
     const auto* windows = windows_gpu_support(matrix, build.framework);
-    const bool cpu_here = (query.os == HostOs::windows_native && windows && windows->pypi_cpu_only)
+    const bool cpu_here = (query.os == HostOs::windows_native && windows && !has_windows_cuda(*windows, build))
         || (query.os == HostOs::macos && !has_macos_cuda(matrix, build));
     return cpu_here ? " (PyPI's default build on Linux)" : " (the PyPI default build)";
 }
@@ -520,6 +520,20 @@ bool on_jetpack_cuda(
     });
 }
 
+// jax[cpu] where a GPU stack is named: jaxlib alone, which runs on the CPU whatever the GPU.
+void fail_jax_cpu_build(const matrix::Matrix& matrix, const FrameworkRequest& request, Report& report)
+{
+    const FrameworkBuild build = select_cpu_build(matrix, request);
+    report.add(Verdict::fail, "framework-no-cuda-build",
+        request.text() + " is the CPU-only build of jax " + request.version
+            + " (jaxlib alone), with no CUDA; its CUDA builds: " + jax_build_list(*build.jax),
+        matrix.jax_cpu_extra() ? matrix.jax_cpu_extra()->provenance.cite() : build.provenance.cite());
+    for (const auto& b : build.jax->builds)
+        if (!b.extra.empty())
+            report.suggest(
+                "use jax[" + b.extra + "]==" + request.version + ", its CUDA " + b.cuda.describe() + " build");
+}
+
 // A JAX extra that brings its CUDA from pip loads that, not the host's: the stack is judged as if
 // no host CUDA (nor its cuDNN) were named, and says so (JAX's guide: keep LD_LIBRARY_PATH unset,
 // or the host's libraries come first).
@@ -567,6 +581,22 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             if (is_companion(request.framework))
                 refuse_unknown_companion_alone(matrix, request);
 
+    // torch's +cpu and jax[cpu] (TensorFlow's tensorflow-cpu is judged as its GPU build)
+    const bool cpu_build = primary && primary->framework != Framework::tensorflow && primary->names_cpu_build();
+    if (cpu_build && primary->framework == Framework::jax && names_gpu_stack(query)) {
+        fail_jax_cpu_build(matrix, *primary, report);
+        return report;
+    }
+    if (primary && cpu_build && !names_gpu_stack(query)) {
+        ctx.build = select_cpu_build(matrix, *primary);
+        report.add(Verdict::ok, "framework-build",
+            primary->text() + " runs as " + ctx.build->name()
+                + ", the CPU-only build, with no CUDA: no GPU, driver or CUDA is named, so it runs as asked",
+            ctx.build->provenance.cite());
+        check_framework(ctx, report);
+        check_host_os(ctx, report);
+        return report;
+    }
     if (primary) {
         bool source = primary->names_source_build(); // its CUDA is whatever --cuda says
         bool pinned = !primary->local.empty() && !source;

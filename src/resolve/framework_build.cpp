@@ -392,6 +392,28 @@ std::optional<FrameworkBuild> select_framework_build(
     return build;
 }
 
+FrameworkBuild select_cpu_build(const matrix::Matrix& matrix, const FrameworkRequest& request)
+{
+    FrameworkRequest release = request;
+    release.local.clear();
+    release.extra.clear();
+    FrameworkBuild build = *select_framework_build(matrix, release, std::nullopt);
+    const auto& cpu_extra = matrix.jax_cpu_extra();
+    // jax's own number (rows before 0.4 are jaxlib's); a line without its patch release stands
+    // for its newest
+    const bool patch_release = request.version.find('.') != request.version.rfind('.');
+    if (build.jax && cpu_extra && patch_release && Pep440Version::parse(request.version) < cpu_extra->from)
+        throw Error(ErrorCode::invalid_input,
+            request.text() + ": jax " + request.version + " has no extra 'cpu', which jax "
+                + cpu_extra->from.public_str() + " added",
+            "drop [cpu] and install jaxlib beside jax " + request.version + ": jaxlib alone is its CPU build");
+    build.cpu_only = true;
+    build.variant = "cpu";
+    build.extra.clear();
+    build.pypi_default = false;
+    return build;
+}
+
 std::vector<std::string> cuda_extras(const FrameworkBuild& build)
 {
     if (build.jax)

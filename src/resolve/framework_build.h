@@ -47,6 +47,8 @@ struct FrameworkBuild {
     // its builder's, not the release's wheels'
     bool from_source = false;
     bool jaxlib = false; // asked for as jaxlib, whose versions before 0.4 are not jax's
+    // the CPU-only build (torch's +cpu, jax[cpu]): the release's Pythons and platforms, no CUDA
+    bool cpu_only = false;
     // A JAX build that loads the CUDA installed on the host: its local extra, any extra before
     // 0.4.7, or a CUDA jaxlib named by its label alone, which comes without pip's CUDA wheels.
     bool loads_host_cuda = false;
@@ -77,6 +79,11 @@ const Release& find_release_line(const std::vector<Release>& releases, const Fra
 // else from `cuda`, else PyPI's default. None when the line has no such variant.
 std::optional<FrameworkBuild> select_framework_build(
     const matrix::Matrix& matrix, const FrameworkRequest& request, const std::optional<CudaVersion>& cuda);
+
+// The CPU-only build a torch or JAX request names (torch==2.1.0+cpu, jax[cpu]==0.4.30), its
+// variant "cpu". Throws Error(invalid_input) for jax[cpu] of a release whose setup.py has no
+// such extra.
+FrameworkBuild select_cpu_build(const matrix::Matrix& matrix, const FrameworkRequest& request);
 
 // A torch build as one platform's wheels carry GPU code (its variant's `windows` or
 // `linux_aarch64`), where that is on record.

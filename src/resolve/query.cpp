@@ -295,6 +295,28 @@ bool FrameworkRequest::names_source_build() const
     return !wheel_variant;
 }
 
+bool FrameworkRequest::names_cpu_build() const
+{
+    switch (framework) {
+    case Framework::torch:
+        return local == "cpu" || local.starts_with("cpu.");
+    case Framework::jax:
+        return extra == "cpu" && !jaxlib && jax_plugin.empty();
+    case Framework::tensorflow:
+        return tensorflow_package == TensorflowPackage::cpu;
+    case Framework::torchvision:
+    case Framework::torchaudio:
+        return false;
+    }
+    return false;
+}
+
+bool names_gpu_stack(const Query& query)
+{
+    return query.cuda || query.cudnn || query.driver || query.driver_branch || !query.gpus.empty()
+        || query.forward_compat;
+}
+
 PythonRequest PythonRequest::parse(std::string_view text)
 {
     bool free_threaded = text.size() > 1 && text.back() == 't';

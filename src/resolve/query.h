@@ -50,6 +50,9 @@ struct FrameworkRequest {
     // torch's local label names a wheel variant (cu118, cpu, rocm6.2); any other ("32f93b1",
     // "41361538.nv23.06") marks a build from source, as NVIDIA's containers and Jetson wheels carry.
     bool names_source_build() const;
+    // torch's +cpu wheels, jax[cpu] (jaxlib alone) or the tensorflow-cpu package: a build with
+    // no CUDA.
+    bool names_cpu_build() const;
 };
 
 // "3.13" or "3.13t": a CPython version, and whether the t names its free-threaded build.
@@ -93,6 +96,10 @@ struct Query {
     bool forward_compat = false;
     HostOs os = HostOs::linux_host;
 };
+
+// Whether the query names anything of a GPU stack: a GPU, a driver, CUDA, cuDNN or forward
+// compatibility.
+bool names_gpu_stack(const Query& query);
 
 // The requests of JAX's packages in a query: jax, jaxlib and its CUDA plugins.
 struct JaxRequests {

@@ -93,8 +93,8 @@ void check_coexistence(const std::vector<FrameworkBuild>& builds, Report& report
 
 // Where the framework's CUDA builds run on the query's operating system: none of
 // TensorFlow's after 2.10, nor any of JAX's, on native Windows; on macOS none since CUDA left
-// it. False on macOS where the build has no CUDA at all, so the GPU, driver and cuDNN rules
-// have nothing to judge.
+// it. False on macOS where the build has no CUDA at all, and on native Windows where the query
+// asks for CPU wheels alone, so the GPU, driver and cuDNN rules have nothing to judge.
 bool check_host_os(const Context& ctx, Report& report); // rules_host_os.cpp
 // Where a framework's CUDA builds run on Windows; null: no limit on record (torch publishes
 // CUDA wheels for Windows).
@@ -103,6 +103,9 @@ const matrix::WindowsGpuSupport* windows_gpu_support(const matrix::Matrix& matri
 const matrix::MacosGpuSupport* macos_gpu_support(const matrix::Matrix& matrix, Framework framework);
 // Whether the build's macOS wheels carry CUDA: TensorFlow's through 1.1; true where not on record.
 bool has_macos_cuda(const matrix::Matrix& matrix, const FrameworkBuild& build);
+// Whether pip's wheel of the build carries CUDA on native Windows: not PyPI's torch (CPU
+// there), nor TensorFlow's after 2.10, nor JAX's.
+bool has_windows_cuda(const matrix::WindowsGpuSupport& windows, const FrameworkBuild& build);
 
 // A toolkit's driver floor, and minor-version compatibility's, in the numbers of the host's
 // driver: Linux's, or Windows's (native Windows and WSL 2). None where NVIDIA lists none.

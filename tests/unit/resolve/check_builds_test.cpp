@@ -614,8 +614,8 @@ TEST_CASE(
     Report jetson = check({ .frameworks = { "torch==2.0.0+nv23.05" }, .cuda = "11.4", .gpus = { "Jetson AGX Orin" } });
     CHECK(problems(jetson) == Codes { "framework-source-build", "gpu-arch-list-unknown" });
 
-    // wheel variants stay wheel variants: the CPU build says what it is
-    Report cpu = check({ .frameworks = { "torch==2.1.0+cpu" } });
+    // wheel variants stay wheel variants: the CPU build says what it is where a GPU is named
+    Report cpu = check({ .frameworks = { "torch==2.1.0+cpu" }, .gpus = { "RTX 3090" } });
     CHECK(cpu.verdict() == Verdict::fail);
     CHECK(finding(cpu, "framework-no-cuda-build")->message
         == "torch 2.1.0+cpu is the CPU-only build, with no CUDA; its CUDA builds: cu118 (CUDA 11.8) and cu121 (CUDA "
@@ -795,4 +795,56 @@ TEST_CASE("a local label on tensorflow is refused: its wheels carry none", "[res
     CHECK(error_of({ .frameworks = { "tensorflow[and-cuda]==2.16.1+cu123" } }).hint()
         == "drop it: tensorflow[and-cuda]==2.16.1 is the release's one build");
     CHECK_NOTHROW(check({ .frameworks = { "tensorflow==2.15.0" } }));
+}
+
+TEST_CASE("a CPU-only build with nothing of a GPU named runs as asked: torch's +cpu and jax[cpu]", "[resolve]")
+{
+    // download.pytorch.org/whl/cpu: torch 2.1.0+cpu for the CPython 3.8-3.11 of its release
+    Report torch = check({ .frameworks = { "torch==2.1.0+cpu" }, .python = "3.11" });
+    SHOW(torch);
+    CHECK(torch.verdict() == Verdict::ok);
+    CHECK(problems(torch).empty());
+    CHECK(finding(torch, "framework-build")->message
+        == "torch==2.1.0+cpu runs as torch 2.1.0 cpu, the CPU-only build, with no CUDA: no GPU, driver or CUDA is "
+           "named, so it runs as asked");
+    CHECK(
+        problems(check({ .frameworks = { "torch==2.1.0+cpu" }, .python = "3.12" })) == Codes { "python-unsupported" });
+    // its companions of the same build, or unlabelled from the same index, pair with it
+    CHECK(problems(check({ .frameworks = { "torch==2.1.0+cpu", "torchvision==0.16.0+cpu" } })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==2.1.0+cpu", "torchvision==0.15.2" } }))
+        == Codes { "companion-mismatch" });
+
+    // jax's setup.py: extras_require 'cpu' from jax 0.2.11, jaxlib alone
+    Report jax = check({ .frameworks = { "jax[cpu]==0.4.30" }, .python = "3.12" });
+    SHOW(jax);
+    CHECK(jax.verdict() == Verdict::ok);
+    CHECK(finding(jax, "framework-build")->message
+        == "jax[cpu]==0.4.30 runs as jax 0.4.30 cpu, the CPU-only build, with no CUDA: no GPU, driver or CUDA is "
+           "named, so it runs as asked");
+    CHECK(
+        problems(check({ .frameworks = { "jax[cpu]==0.4.30" }, .python = "3.13" })) == Codes { "python-unsupported" });
+    // a release before the extra has none (the matrix holds none, so one that starts later stands in)
+    std::map<std::string, std::string> files;
+    for (const auto& file : matrix::embedded_matrix_files())
+        files[std::string(file.name)] = std::string(file.contents);
+    auto jax_doc = nlohmann::json::parse(files.at("jax.json"));
+    jax_doc["cpu_extra"]["from"] = "0.4.14";
+    files["jax.json"] = jax_doc.dump();
+    try {
+        resolve::check(matrix::Matrix::load(files, "m"), Ask { .frameworks = { "jax[cpu]==0.4.13" } }.query());
+        FAIL("jax[cpu] of a release before the extra was not refused");
+    } catch (const Error& before) {
+        CHECK(before.code() == ErrorCode::invalid_input);
+        CHECK(before.message() == "jax[cpu]==0.4.13: jax 0.4.13 has no extra 'cpu', which jax 0.4.14 added");
+        CHECK(before.hint() == "drop [cpu] and install jaxlib beside jax 0.4.13: jaxlib alone is its CPU build");
+    }
+
+    // a GPU named asks for CUDA, which the CPU build has not
+    Report gpu = check({ .frameworks = { "jax[cpu]==0.4.30" }, .driver = "550.54.14", .gpus = { "RTX 4090" } });
+    SHOW(gpu);
+    CHECK(problems(gpu) == Codes { "framework-no-cuda-build" });
+    CHECK(finding(gpu, "framework-no-cuda-build")->message
+        == "jax[cpu]==0.4.30 is the CPU-only build of jax 0.4.30 (jaxlib alone), with no CUDA; its CUDA builds: CUDA "
+           "12.1 or newer with cuDNN 9.0");
+    CHECK(gpu.suggestions == std::vector<std::string> { "use jax[cuda12]==0.4.30, its CUDA 12.1-12.99 build" });
 }

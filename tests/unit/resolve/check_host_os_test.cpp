@@ -115,14 +115,16 @@ TEST_CASE(
 
 TEST_CASE("JAX has no GPU on native Windows in any release, and only experimentally under WSL 2", "[resolve]")
 {
-    Report native = check({ .frameworks = { "jax==0.4.30" }, .os = "windows" });
+    Report native = check({ .frameworks = { "jax==0.4.30" }, .gpus = { "RTX 4090" }, .os = "windows" });
     SHOW(native);
     CHECK(native.verdict() == Verdict::fail);
     CHECK(finding(native, "framework-no-windows-gpu")->message
         == "jax 0.4.30 has no GPU on native Windows: no jax release publishes CUDA builds for it");
     CHECK(suggests(native, "run jax under WSL 2 (--os wsl2), or in dlenv's Linux image"));
-    CHECK(finding(check({ .frameworks = { "jaxlib==0.1.74" }, .os = "windows" }), "framework-no-windows-gpu")->message
-        == "jaxlib 0.1.74 has no GPU on native Windows: no jaxlib release publishes CUDA builds for it");
+    CHECK(finding(check({ .frameworks = { "jaxlib==0.4.1" }, .driver = "537.58", .os = "windows" }),
+              "framework-no-windows-gpu")
+              ->message
+        == "jaxlib 0.4.1 has no GPU on native Windows: no jaxlib release publishes CUDA builds for it");
 
     Report wsl2 = check({ .frameworks = { "jax==0.4.30" }, .os = "wsl2" });
     SHOW(wsl2);
@@ -215,6 +217,47 @@ TEST_CASE("a plain wheel with no GPU named runs as asked where pip's build is a 
         "build (torch==2.6.0+cu124)"));
     // TensorFlow's Windows wheels after 2.10 lost the GPU their earlier ones had: still a failure
     CHECK(problems(check({ .frameworks = { "tensorflow==2.12.0" }, .python = "3.10", .os = "windows" }))
+        == Codes { "framework-no-windows-gpu" });
+}
+
+TEST_CASE("JAX's native Windows wheels are experimental CPU builds from jaxlib 0.4.13, none before", "[resolve]")
+{
+    // jax's CHANGELOG, jaxlib 0.4.13: 'Added Windows CPU-only wheels'; its installation guide lists
+    // 'Windows, x86_64 (experimental)' among the CPU wheels
+    Report cpu = check({ .frameworks = { "jax[cpu]==0.4.13" }, .python = "3.11", .os = "windows" });
+    SHOW(cpu);
+    CHECK(cpu.verdict() == Verdict::warn);
+    CHECK(problems(cpu) == Codes { "framework-windows-cpu-experimental" });
+    CHECK(finding(cpu, "framework-windows-cpu-experimental")->message
+        == "pip's jax 0.4.13 on native Windows is its CPU build (no jax release publishes CUDA builds for it), "
+           "experimental in jax's own words: no GPU, driver or CUDA is named, so it runs as asked");
+    // jax#16533, the README of the release: 'Windows, x86-64 (experimental)' among jaxlib's wheels
+    Report pair = check({ .frameworks = { "jax==0.4.13", "jaxlib==0.4.13" }, .os = "windows" });
+    CHECK(problems(pair) == Codes { "framework-windows-cpu-experimental" });
+    CHECK(finding(pair, "framework-windows-cpu-experimental")->message
+        == "pip's jaxlib 0.4.13 on native Windows is its CPU build (no jaxlib release publishes CUDA builds for it), "
+           "experimental in jax's own words: no GPU, driver or CUDA is named, so it runs as asked");
+    // jax#2187: 'pip install jax==0.1.57 jaxlib==0.1.37' on Windows finds no jaxlib ('we don't support
+    // Windows yet'), nor does it for the jaxlib jax 0.2.26 requires
+    Report none = check({ .frameworks = { "jax==0.2.26", "jaxlib==0.1.74" }, .os = "windows" });
+    SHOW(none);
+    CHECK(problems(none) == Codes { "framework-no-windows-wheel" });
+    CHECK(finding(none, "framework-no-windows-wheel")->message
+        == "jaxlib 0.1.74 publishes no wheels for native Windows: jaxlib's Windows wheels, CPU builds, start at "
+           "0.4.13, so pip finds none there");
+    CHECK(suggests(none, "use jaxlib >= 0.4.13 on native Windows, or run jaxlib 0.1.74 under WSL 2 (--os wsl2)"));
+}
+
+TEST_CASE(
+    "tensorflow-cpu runs on native Windows after 2.10, where a plain tensorflow is asked for its GPU", "[resolve]")
+{
+    Report cpu = check({ .frameworks = { "tensorflow-cpu==2.15.0" }, .python = "3.11", .os = "windows" });
+    SHOW(cpu);
+    CHECK(cpu.verdict() == Verdict::ok);
+    CHECK(finding(cpu, "framework-windows-cpu")->message
+        == "pip's tensorflow 2.15.0 on native Windows is its CPU build (tensorflow 2.10 was the last release with GPU "
+           "there): no GPU, driver or CUDA is named, so it runs as asked");
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.15.0" }, .python = "3.11", .os = "windows" }))
         == Codes { "framework-no-windows-gpu" });
 }
 

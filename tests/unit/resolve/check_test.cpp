@@ -1719,9 +1719,9 @@ TEST_CASE("a framework named without a version is read as its newest release on 
         == "jax[cuda12] names no version: read as jax 0.11.1, the newest release on record (what pip installs, "
            "unless a newer one is out): pin the version for an answer about yours");
     CHECK_THAT(r.findings.front().why, StartsWith("https://github.com/jax-ml/jax/blob/"));
-    // pip settles on a release without the extra if need be: the install runs on the CPU, where a
-    // version named with it does not install
-    CHECK(problems(r) == problems(check({ .frameworks = { "jax==0.11.0" }, .os = "windows" })));
+    // pip settles on a release without the extra if need be: the install runs on the CPU, not on
+    // the GPU the extra asks for, where a version named with it does not install
+    CHECK(problems(r) == problems(check({ .frameworks = { "jax==0.11.0" }, .gpus = { "RTX 4090" }, .os = "windows" })));
     CHECK(error_of({ .frameworks = { "jax[cuda12]==0.11.0" }, .os = "windows" }).message()
         == "jax[cuda12]==0.11.0: jax[cuda12] does not install on native Windows: it requires jax-cuda12-plugin, which "
            "is published for Linux alone");
