@@ -14,6 +14,7 @@ using namespace dlenv;
 using namespace dlenv::resolve;
 using namespace dlenv::resolve::check_support;
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
 
 TEST_CASE("a companion built for another CUDA than torch fails where its import check refuses it", "[resolve]")
@@ -201,6 +202,24 @@ TEST_CASE("TensorFlow's Linux wheels through 2.0 ignore a GPU below compute capa
         "gpu-below-framework-minimum"));
     CHECK_FALSE(has_code(check({ .frameworks = { "tensorflow-gpu==1.1" }, .gpus = { "GT 750M" }, .os = "macos" }),
         "gpu-below-framework-minimum"));
+}
+
+TEST_CASE("torch 2.3.0's convolutions warn that a cuDNN plan failed, which 2.3.1 fixes", "[resolve]")
+{
+    // pytorch/pytorch#121834 (the release's own fp16 conv2d smoke test) and #126605 (2.3.0+cu118,
+    // training goes on); Nerogar/OneTrainer#397: 'installing Torch 2.3.1 fixed this'
+    for (const char* build : { "torch==2.3.0+cu118", "torch==2.3.0+cu121" }) {
+        CAPTURE(build);
+        Report plan = check({ .frameworks = { build }, .gpus = { "A100" } });
+        CHECK(plan.verdict() == Verdict::warn);
+        CHECK(problems(plan) == Codes { "framework-known-issue" });
+        CHECK_THAT(finding(plan, "framework-known-issue")->message,
+            EndsWith("ships with a known bug: its convolutions print \"UserWarning: Plan failed with a "
+                     "cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed "
+                     "cudnn_status: CUDNN_STATUS_NOT_SUPPORTED\" (from its cuDNN v8 API path, Conv_v8.cpp), and run "
+                     "(fixed in 2.3.1)"));
+    }
+    CHECK(problems(check({ .frameworks = { "torch==2.3.1+cu121" }, .gpus = { "A100" } })).empty());
 }
 
 TEST_CASE("a torch build's known bug warns for the releases it hits, and names the fix", "[resolve]")
