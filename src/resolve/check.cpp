@@ -681,8 +681,30 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
 
 } // namespace
 
-Report check(const matrix::Matrix& matrix, const Query& asked)
+// A GPU of another vendor (an AMD Radeon or Instinct, an Intel Arc) runs no CUDA build: that is
+// the answer for it, and the rest of the query is judged without it.
+std::vector<Finding> set_aside_other_vendors(Query& query)
 {
+    std::vector<Finding> out;
+    std::erase_if(query.gpus, [&](const std::string& text) {
+        const auto vendor = other_vendor(text);
+        if (vendor)
+            out.push_back({ .code = "gpu-not-nvidia",
+                .verdict = Verdict::fail,
+                .message = "'" + text + "' is an " + std::string(vendor->name)
+                    + " GPU: CUDA builds run on NVIDIA GPUs only, and it runs " + std::string(vendor->builds)
+                    + ", which dlenv does not judge",
+                .why = "https://developer.nvidia.com/cuda-gpus",
+                .subject = text });
+        return vendor.has_value();
+    });
+    return out;
+}
+
+Report check(const matrix::Matrix& matrix, const Query& whole)
+{
+    Query asked = whole;
+    const std::vector<Finding> other_vendors = set_aside_other_vendors(asked);
     auto [with_driver, branch] = read_driver_branch(matrix, asked);
     auto [named, newest] = read_newest_releases(matrix, with_driver);
     Query query = named;
@@ -700,6 +722,7 @@ Report check(const matrix::Matrix& matrix, const Query& asked)
     Report report = answer(query);
     check_jaxlib_pairing(matrix, named, report);
     check_jax_plugin_pairing(matrix, named, report);
+    report.findings.insert(report.findings.begin(), other_vendors.begin(), other_vendors.end());
     report.findings.insert(report.findings.begin(), newest.begin(), newest.end());
     if (!branch)
         return report;

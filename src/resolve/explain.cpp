@@ -311,8 +311,9 @@ std::string cudnn_build_text(const matrix::CudnnBuild& build)
 // Whether the query names a GPU below compute capability `cc`.
 bool names_gpu_below(const matrix::Matrix& matrix, const Query& query, const ComputeCapability& cc)
 {
-    return std::any_of(query.gpus.begin(), query.gpus.end(),
-        [&](const std::string& text) { return resolve_gpu(matrix, text).compute_capability < cc; });
+    return std::any_of(query.gpus.begin(), query.gpus.end(), [&](const std::string& text) {
+        return !other_vendor(text) && resolve_gpu(matrix, text).compute_capability < cc;
+    });
 }
 
 // The cuDNN's releases, and the floor of the releases it is one of where a GPU named is below it.
@@ -373,7 +374,8 @@ std::vector<RowUsed> rows_used(const matrix::Matrix& matrix, const Query& asked)
     if (query.driver)
         add_driver_branch(matrix, *query.driver, rows);
     for (const auto& text : query.gpus)
-        add_gpu(matrix, resolve_gpu(matrix, text), rows);
+        if (!other_vendor(text)) // no row of the matrix judges another vendor's GPU
+            add_gpu(matrix, resolve_gpu(matrix, text), rows);
     if (cudnn)
         add_cudnn(matrix, query, *cudnn, rows);
     return rows.take();

@@ -178,14 +178,8 @@ std::vector<std::string> words_of(std::string_view text)
     return words;
 }
 
-// A GPU vendor other than NVIDIA, and the builds its GPUs run instead of CUDA ones.
-struct OtherVendor {
-    std::string_view name;
-    std::string_view builds;
-};
+} // namespace
 
-// The vendor of `text` where it is not NVIDIA. Only words no NVIDIA model uses count:
-// "Radeon", "RX" and "MI300X", not "M4" (a Tesla).
 std::optional<OtherVendor> other_vendor(std::string_view text)
 {
     const auto words = words_of(text);
@@ -204,8 +198,6 @@ std::optional<OtherVendor> other_vendor(std::string_view text)
         return OtherVendor { "Apple", "Metal backends (torch's MPS, tensorflow-metal, jax-metal)" };
     return std::nullopt;
 }
-
-} // namespace
 
 std::string GpuTarget::with_sm() const
 {

@@ -34,6 +34,16 @@ struct GpuTarget {
 // ones.
 GpuTarget resolve_gpu(const matrix::Matrix& matrix, std::string_view text);
 
+// A GPU vendor other than NVIDIA, and the builds its GPUs run instead of CUDA ones.
+struct OtherVendor {
+    std::string_view name;
+    std::string_view builds;
+};
+
+// The vendor of `text` where it is not NVIDIA. Only words no NVIDIA model uses count:
+// "Radeon", "RX" and "MI300X", not "M4" (a Tesla).
+std::optional<OtherVendor> other_vendor(std::string_view text);
+
 // NVIDIA's binary compatibility: a cubin of one of `cubins` runs on `device` when it is of the
 // same major with an equal or lower minor (sm_86 code runs on 8.9, not on 9.0 or 8.0).
 bool cubin_runs_on(const std::vector<ComputeCapability>& cubins, const ComputeCapability& device);

@@ -2,6 +2,7 @@
 // other rules of facts.md section 3, run against the embedded matrix. Each case states
 // the verdict and the exact set of warning and error codes it must produce.
 
+#include "resolve/targets.h"
 #include "support/check_ask.h"
 
 using namespace dlenv;
@@ -833,7 +834,7 @@ TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
     CHECK(branded.hint() == e.hint());
 }
 
-TEST_CASE("another vendor's GPU is bad input that says no CUDA build runs on it", "[resolve]")
+TEST_CASE("another vendor's GPU runs no CUDA build: check says so, and elsewhere it is bad input", "[resolve]")
 {
     auto [typed, vendor, builds] = GENERATE(table<std::string, std::string, std::string>({
         { "Radeon RX 7900 XTX", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
@@ -844,11 +845,33 @@ TEST_CASE("another vendor's GPU is bad input that says no CUDA build runs on it"
         { "Apple M2 Max", "Apple", "Metal backends (torch's MPS, tensorflow-metal, jax-metal)" },
     }));
     CAPTURE(typed);
-    Error e = error_of({ .gpus = { typed } });
-    CHECK(e.code() == ErrorCode::invalid_input);
-    CHECK(e.message() == "'" + typed + "' is an " + vendor + " GPU, not an NVIDIA one");
-    CHECK(e.hint()
-        == "CUDA builds run on NVIDIA GPUs only: " + vendor + " GPUs run " + builds + ", which dlenv does not judge");
+    Report r = check({ .frameworks = { "torch==2.5.1" }, .gpus = { typed } });
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "gpu-not-nvidia" });
+    CHECK(finding(r, "gpu-not-nvidia")->message
+        == "'" + typed + "' is an " + vendor + " GPU: CUDA builds run on NVIDIA GPUs only, and it runs " + builds
+            + ", which dlenv does not judge");
+    // a profile or a sizing names the GPU its stack is built for
+    try {
+        resolve_gpu(matrix::Matrix::embedded(), typed);
+        FAIL("another vendor's GPU resolved");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::invalid_input);
+        CHECK(e.message() == "'" + typed + "' is an " + vendor + " GPU, not an NVIDIA one");
+        CHECK(e.hint()
+            == "CUDA builds run on NVIDIA GPUs only: " + vendor + " GPUs run " + builds
+                + ", which dlenv does not judge");
+    }
+}
+
+TEST_CASE("a ROCm build on an AMD GPU is no CUDA stack, and the NVIDIA GPUs beside it are judged", "[resolve]")
+{
+    // a ROCm wheel and a Radeon each say so; neither hides the other
+    Report amd = check({ .frameworks = { "torch==2.0.0+rocm5.4.2" }, .gpus = { "RX 7900 XTX" } });
+    CHECK(problems(amd) == Codes { "gpu-not-nvidia", "framework-no-cuda-build" });
+    Report mixed = check({ .frameworks = { "torch==2.5.1+cu124" }, .gpus = { "RX 6800", "RTX 4090" } });
+    CHECK(problems(mixed) == Codes { "gpu-not-nvidia" });
+    CHECK(finding(mixed, "gpu-cubin-compatible")->subject == "NVIDIA GeForce RTX 4090");
 }
 
 TEST_CASE("NVIDIA's own M-series names are no other vendor's", "[resolve]")
