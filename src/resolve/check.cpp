@@ -701,10 +701,34 @@ std::vector<Finding> set_aside_other_vendors(Query& query)
     return out;
 }
 
+// "11.8.89", as nvcc -V ("V11.8.89") and PyTorch's collect_env ("CUDA runtime version") print a
+// CUDA from 11.0 on: a component's build number, past any update of its line (those number 0
+// to 4), which names the line. The line's releases judge it, and it says so; before 11.0 such
+// numbers named the toolkits themselves (10.1.243), which the matrix lists.
+std::optional<Finding> read_component_cuda(const matrix::Matrix& matrix, Query& query)
+{
+    constexpr std::uint32_t first_build_number = 10;
+    if (!query.cuda || query.cuda->parts().size() != 3 || query.cuda->parts()[2] < first_build_number
+        || !matrix.toolkit_releases(*query.cuda).empty())
+        return std::nullopt;
+    const CudaVersion line = query.cuda->truncated(2);
+    if (matrix.toolkit_releases(line).empty())
+        return std::nullopt;
+    Finding read { .code = "cuda-component-version",
+        .verdict = Verdict::ok,
+        .message = "CUDA " + query.cuda->text() + " reads as CUDA " + line.text()
+            + ": a number past the line's updates is a component's build, as nvcc -V (V" + query.cuda->text()
+            + ") and collect_env's CUDA runtime print it",
+        .why = "https://developer.download.nvidia.com/compute/cuda/redist/" };
+    query.cuda = line;
+    return read;
+}
+
 Report check(const matrix::Matrix& matrix, const Query& whole)
 {
     Query asked = whole;
     const std::vector<Finding> other_vendors = set_aside_other_vendors(asked);
+    const std::optional<Finding> component = read_component_cuda(matrix, asked);
     auto [with_driver, branch] = read_driver_branch(matrix, asked);
     auto [named, newest] = read_newest_releases(matrix, with_driver);
     Query query = named;
@@ -723,6 +747,8 @@ Report check(const matrix::Matrix& matrix, const Query& whole)
     check_jaxlib_pairing(matrix, named, report);
     check_jax_plugin_pairing(matrix, named, report);
     report.findings.insert(report.findings.begin(), other_vendors.begin(), other_vendors.end());
+    if (component)
+        report.findings.insert(report.findings.begin(), *component);
     report.findings.insert(report.findings.begin(), newest.begin(), newest.end());
     if (!branch)
         return report;

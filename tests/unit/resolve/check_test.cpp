@@ -819,6 +819,26 @@ TEST_CASE("a CUDA version that was never released is bad input naming the neares
     CHECK(e.code() == ErrorCode::invalid_input);
     CHECK(e.message() == "CUDA 12.7 is not a CUDA release");
     CHECK(e.hint() == "nearest known: 12.6 and 12.8");
+    // an update number past the line's is never released either; a build number names no line
+    CHECK(error_of({ .cuda = "12.4.2" }).message() == "CUDA 12.4.2 is not a CUDA release");
+    CHECK(error_of({ .cuda = "12.7.50" }).message() == "CUDA 12.7.50 is not a CUDA release");
+}
+
+TEST_CASE("a CUDA component's build number, as nvcc -V prints it, reads as its line", "[resolve]")
+{
+    // pytorch/pytorch#126605's collect_env: 'CUDA runtime version: 11.8.89' beside 2.3.0+cu118;
+    // NVIDIA's redistrib_11.8.0.json: cuda_nvcc and cuda_cudart 11.8.89
+    Report runtime = check({ .cuda = "11.8.89", .driver = "535.104.05" });
+    SHOW(runtime);
+    CHECK(runtime.verdict() == Verdict::ok);
+    CHECK(runtime.findings.front().code == "cuda-component-version");
+    CHECK(runtime.findings.front().message
+        == "CUDA 11.8.89 reads as CUDA 11.8: a number past the line's updates is a component's build, as nvcc -V "
+           "(V11.8.89) and collect_env's CUDA runtime print it");
+    CHECK(finding(check({ .frameworks = { "torch==2.1.0" }, .cuda = "12.1.105" }), "framework-build")->message
+        == "torch==2.1.0 runs as torch 2.1.0 cu121: CUDA 12.1, cuDNN 8.9.2.26, NCCL 2.18.1");
+    // before CUDA 11 the toolkits bore such numbers themselves
+    CHECK_FALSE(has_code(check({ .cuda = "10.1.243" }), "cuda-component-version"));
 }
 
 TEST_CASE("an unknown GPU is bad input with a did-you-mean hint", "[resolve]")
