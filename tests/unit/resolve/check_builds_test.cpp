@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -16,6 +17,22 @@ using namespace dlenv::resolve::check_support;
 using Catch::Matchers::Contains;
 using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
+
+namespace {
+
+// The embedded matrix with its file `name` changed by `edit`.
+matrix::Matrix embedded_with(const std::string& name, const std::function<void(nlohmann::json&)>& edit)
+{
+    std::map<std::string, std::string> files;
+    for (const auto& file : matrix::embedded_matrix_files())
+        files[std::string(file.name)] = std::string(file.contents);
+    auto doc = nlohmann::json::parse(files.at(name));
+    edit(doc);
+    files[name] = doc.dump();
+    return matrix::Matrix::load(files, "m");
+}
+
+} // namespace
 
 TEST_CASE("a companion built for another CUDA than torch fails where its import check refuses it", "[resolve]")
 {
@@ -751,14 +768,9 @@ TEST_CASE("a free-threaded Python needs wheels built for it: torch ships 3.13t f
         == "https://github.com/tensorflow/tensorflow/issues/115828 | "
            "https://github.com/tensorflow/tensorflow/pull/125493");
     // Not on record is said so, and the verdict is the rest of the stack's.
-    std::map<std::string, std::string> files;
-    for (const auto& file : matrix::embedded_matrix_files())
-        files[std::string(file.name)] = std::string(file.contents);
-    auto tensorflow_doc = nlohmann::json::parse(files.at("tensorflow.json"));
-    tensorflow_doc.erase("free_threaded");
-    files["tensorflow.json"] = tensorflow_doc.dump();
     const Ask unrecorded { .frameworks = { "tensorflow==2.20.0" }, .python = "3.13t" };
-    Report unknown = resolve::check(matrix::Matrix::load(files, "m"), unrecorded.query());
+    Report unknown = resolve::check(
+        embedded_with("tensorflow.json", [](nlohmann::json& d) { d.erase("free_threaded"); }), unrecorded.query());
     CHECK(unknown.verdict() == Verdict::ok);
     CHECK(has_code(unknown, "python-free-threaded-unknown"));
     CHECK(PythonRequest::parse("3.13t").free_threaded);
@@ -843,14 +855,9 @@ TEST_CASE("a CPU-only build with nothing of a GPU named runs as asked: torch's +
     CHECK(
         problems(check({ .frameworks = { "jax[cpu]==0.4.30" }, .python = "3.13" })) == Codes { "python-unsupported" });
     // a release before the extra has none (the matrix holds none, so one that starts later stands in)
-    std::map<std::string, std::string> files;
-    for (const auto& file : matrix::embedded_matrix_files())
-        files[std::string(file.name)] = std::string(file.contents);
-    auto jax_doc = nlohmann::json::parse(files.at("jax.json"));
-    jax_doc["cpu_extra"]["from"] = "0.4.14";
-    files["jax.json"] = jax_doc.dump();
+    const auto later = embedded_with("jax.json", [](nlohmann::json& d) { d["cpu_extra"]["from"] = "0.4.14"; });
     try {
-        resolve::check(matrix::Matrix::load(files, "m"), Ask { .frameworks = { "jax[cpu]==0.4.13" } }.query());
+        resolve::check(later, Ask { .frameworks = { "jax[cpu]==0.4.13" } }.query());
         FAIL("jax[cpu] of a release before the extra was not refused");
     } catch (const Error& before) {
         CHECK(before.code() == ErrorCode::invalid_input);
