@@ -462,7 +462,8 @@ Report run_together(const matrix::Matrix& matrix, const Query& query, const std:
         }
         for (const auto& suggestion : part.suggestions)
             report.suggest(framework.text() + ": " + suggestion);
-        if (build)
+        // a CPU-only build loads no CUDA library for the others to share
+        if (build && !framework.names_cpu_build())
             builds.push_back(std::move(*build));
     }
     check_coexistence(builds, report);

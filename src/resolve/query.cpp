@@ -301,7 +301,7 @@ bool FrameworkRequest::names_cpu_build() const
     case Framework::torch:
         return local == "cpu" || local.starts_with("cpu.");
     case Framework::jax:
-        return extra == "cpu" && !jaxlib && jax_plugin.empty();
+        return ascii_lowercase(extra) == "cpu" && !jaxlib && jax_plugin.empty(); // PEP 685 compares it so
     case Framework::tensorflow:
         return tensorflow_package == TensorflowPackage::cpu;
     case Framework::torchvision:

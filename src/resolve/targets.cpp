@@ -187,10 +187,14 @@ std::optional<OtherVendor> other_vendor(std::string_view text)
         return std::any_of(words.begin(), words.end(),
             [&](const std::string& word) { return std::find(names.begin(), names.end(), word) != names.end(); });
     };
-    const bool instinct = std::any_of(words.begin(), words.end(), [](const std::string& word) {
-        return word.size() >= 4 && word.starts_with("mi") && std::isdigit(static_cast<unsigned char>(word[2]));
-    });
-    if (instinct || has({ "amd", "radeon", "instinct", "rx" }))
+    // MI300X, and a Radeon written without its space (RX6800)
+    auto numbered = [&](std::string_view prefix, std::size_t min_size) {
+        return std::any_of(words.begin(), words.end(), [&](const std::string& word) {
+            return word.size() >= min_size && word.starts_with(prefix)
+                && std::isdigit(static_cast<unsigned char>(word[prefix.size()]));
+        });
+    };
+    if (numbered("mi", 4) || numbered("rx", 3) || has({ "amd", "radeon", "instinct", "rx" }))
         return OtherVendor { "AMD", "ROCm builds (such as torch's +rocm wheels)" };
     if (has({ "intel", "arc", "iris" }))
         return OtherVendor { "Intel", "XPU builds (such as torch's +xpu wheels)" };

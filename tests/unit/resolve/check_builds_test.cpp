@@ -854,6 +854,11 @@ TEST_CASE("a CPU-only build with nothing of a GPU named runs as asked: torch's +
            "named, so it runs as asked");
     CHECK(
         problems(check({ .frameworks = { "jax[cpu]==0.4.30" }, .python = "3.13" })) == Codes { "python-unsupported" });
+    // pip compares extras lowercased (PEP 685); beside a CUDA framework it shares no CUDA library
+    CHECK(problems(check({ .frameworks = { "jax[CPU]==0.4.30" } })).empty());
+    Report beside = check({ .frameworks = { "torch==2.4.0", "jax[cpu]==0.4.30" } });
+    CHECK(problems(beside).empty());
+    CHECK_FALSE(has_code(beside, "frameworks-cudnn"));
     // a release before the extra has none (the matrix holds none, so one that starts later stands in)
     const auto later = embedded_with("jax.json", [](nlohmann::json& d) { d["cpu_extra"]["from"] = "0.4.14"; });
     try {

@@ -859,6 +859,7 @@ TEST_CASE("another vendor's GPU runs no CUDA build: check says so, and elsewhere
     auto [typed, vendor, builds] = GENERATE(table<std::string, std::string, std::string>({
         { "Radeon RX 7900 XTX", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
         { "RX 6800", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
+        { "RX6800", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
         { "AMD Instinct MI300X", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
         { "MI250X", "AMD", "ROCm builds (such as torch's +rocm wheels)" },
         { "Intel Arc A770", "Intel", "XPU builds (such as torch's +xpu wheels)" },
