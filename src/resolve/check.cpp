@@ -521,6 +521,22 @@ bool on_jetpack_cuda(
     });
 }
 
+// tensorflow-cpu where a GPU stack is named: TensorFlow's CPU build, whatever the GPU. Its GPU
+// build is tensorflow-gpu before 2.1, tensorflow from it.
+void fail_tensorflow_cpu_package(const matrix::Matrix& matrix, const FrameworkRequest& request, Report& report)
+{
+    const auto& release = find_release_line(matrix.tensorflow_releases(), request);
+    const std::string pinned = request.version.empty() ? "" : "==" + request.version;
+    const bool gpu_package = Pep440Version::parse(release.line) < Pep440Version::parse("2.1");
+    const std::string gpu_build = (gpu_package ? "tensorflow-gpu" : "tensorflow") + pinned;
+    report.add(Verdict::fail, "framework-no-cuda-build",
+        "tensorflow-cpu" + pinned + " is TensorFlow's CPU-only build, with no CUDA; its GPU build is " + gpu_build,
+        release.provenance.cite());
+    report.suggest("use " + gpu_build
+        + (release.pip_extra.empty() ? ""
+                                     : ", or tensorflow[" + release.pip_extra + "]" + pinned + " for CUDA from pip"));
+}
+
 // jax[cpu] where a GPU stack is named: jaxlib alone, which runs on the CPU whatever the GPU.
 void fail_jax_cpu_build(const matrix::Matrix& matrix, const FrameworkRequest& request, Report& report)
 {
@@ -582,13 +598,17 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             if (is_companion(request.framework))
                 refuse_unknown_companion_alone(matrix, request);
 
-    // torch's +cpu and jax[cpu] (TensorFlow's tensorflow-cpu is judged as its GPU build)
-    const bool cpu_build = primary && primary->framework != Framework::tensorflow && primary->names_cpu_build();
-    if (cpu_build && primary->framework == Framework::jax && names_gpu_stack(query)) {
-        fail_jax_cpu_build(matrix, *primary, report);
+    // torch's +cpu, jax[cpu] and tensorflow-cpu (judged as its GPU build where no GPU stack is
+    // named; torch's label fails below where one is)
+    const bool cpu_build = primary && primary->names_cpu_build();
+    if (cpu_build && names_gpu_stack(query) && primary->framework != Framework::torch) {
+        if (primary->framework == Framework::jax)
+            fail_jax_cpu_build(matrix, *primary, report);
+        else
+            fail_tensorflow_cpu_package(matrix, *primary, report);
         return report;
     }
-    if (primary && cpu_build && !names_gpu_stack(query)) {
+    if (cpu_build && !names_gpu_stack(query) && primary->framework != Framework::tensorflow) {
         ctx.build = select_cpu_build(matrix, *primary);
         report.add(Verdict::ok, "framework-build",
             primary->text() + " runs as " + ctx.build->name()

@@ -828,7 +828,7 @@ TEST_CASE("a local label on tensorflow is refused: its wheels carry none", "[res
     CHECK_NOTHROW(check({ .frameworks = { "tensorflow==2.15.0" } }));
 }
 
-TEST_CASE("a CPU-only build with nothing of a GPU named runs as asked: torch's +cpu and jax[cpu]", "[resolve]")
+TEST_CASE("a CPU-only build with nothing of a GPU named runs as asked, and has no CUDA where one is", "[resolve]")
 {
     // download.pytorch.org/whl/cpu: torch 2.1.0+cpu for the CPython 3.8-3.11 of its release
     Report torch = check({ .frameworks = { "torch==2.1.0+cpu" }, .python = "3.11" });
@@ -878,4 +878,16 @@ TEST_CASE("a CPU-only build with nothing of a GPU named runs as asked: torch's +
         == "jax[cpu]==0.4.30 is the CPU-only build of jax 0.4.30 (jaxlib alone), with no CUDA; its CUDA builds: CUDA "
            "12.1 or newer with cuDNN 9.0");
     CHECK(gpu.suggestions == std::vector<std::string> { "use jax[cuda12]==0.4.30, its CUDA 12.1-12.99 build" });
+    // so has tensorflow-cpu, whose GPU build is tensorflow-gpu before 2.1
+    Report tensorflow = check({ .frameworks = { "tensorflow-cpu==2.15.0" }, .gpus = { "RTX 4090" } });
+    CHECK(problems(tensorflow) == Codes { "framework-no-cuda-build" });
+    CHECK(finding(tensorflow, "framework-no-cuda-build")->message
+        == "tensorflow-cpu==2.15.0 is TensorFlow's CPU-only build, with no CUDA; its GPU build is tensorflow==2.15.0");
+    CHECK(tensorflow.suggestions
+        == std::vector<std::string> { "use tensorflow==2.15.0, or tensorflow[and-cuda]==2.15.0 for CUDA from pip" });
+    CHECK(
+        finding(check({ .frameworks = { "tensorflow-cpu==1.14.0" }, .driver = "418.87.01" }), "framework-no-cuda-build")
+            ->message
+        == "tensorflow-cpu==1.14.0 is TensorFlow's CPU-only build, with no CUDA; its GPU build is "
+           "tensorflow-gpu==1.14.0");
 }
