@@ -394,6 +394,10 @@ std::optional<FrameworkBuild> select_framework_build(
 
 FrameworkBuild select_cpu_build(const matrix::Matrix& matrix, const FrameworkRequest& request)
 {
+    if (request.framework == Framework::jax && !request.local.empty())
+        throw Error(ErrorCode::invalid_input,
+            request.text() + " names both jax's CPU build and the label of a CUDA jaxlib ('" + request.local + "')",
+            "drop [cpu] for that CUDA build, or the label for the CPU one");
     FrameworkRequest release = request;
     release.local.clear();
     release.extra.clear();

@@ -82,7 +82,7 @@ std::optional<FrameworkBuild> select_framework_build(
 
 // The CPU-only build a torch or JAX request names (torch==2.1.0+cpu, jax[cpu]==0.4.30), its
 // variant "cpu". Throws Error(invalid_input) for jax[cpu] of a release whose setup.py has no
-// such extra.
+// such extra, or with a CUDA jaxlib's label.
 FrameworkBuild select_cpu_build(const matrix::Matrix& matrix, const FrameworkRequest& request);
 
 // A torch build as one platform's wheels carry GPU code (its variant's `windows` or

@@ -870,6 +870,12 @@ TEST_CASE("a CPU-only build with nothing of a GPU named runs as asked, and has n
         CHECK(before.hint() == "drop [cpu] and install jaxlib beside jax 0.4.13: jaxlib alone is its CPU build");
     }
 
+    Error both = error_of({ .frameworks = { "jax[cpu]==0.4.30+cuda12.cudnn89" } });
+    CHECK(both.message()
+        == "jax[cpu]==0.4.30+cuda12.cudnn89 names both jax's CPU build and the label of a CUDA jaxlib "
+           "('cuda12.cudnn89')");
+    CHECK(both.hint() == "drop [cpu] for that CUDA build, or the label for the CPU one");
+
     // a GPU named asks for CUDA, which the CPU build has not
     Report gpu = check({ .frameworks = { "jax[cpu]==0.4.30" }, .driver = "550.54.14", .gpus = { "RTX 4090" } });
     SHOW(gpu);
