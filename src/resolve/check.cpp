@@ -700,8 +700,6 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
     return report;
 }
 
-} // namespace
-
 // A GPU of another vendor (an AMD Radeon or Instinct, an Intel Arc) runs no CUDA build: that is
 // the answer for it, and the rest of the query is judged without it.
 std::vector<Finding> set_aside_other_vendors(Query& query)
@@ -744,6 +742,8 @@ std::optional<Finding> read_component_cuda(const matrix::Matrix& matrix, Query& 
     query.cuda = line;
     return read;
 }
+
+} // namespace
 
 Report check(const matrix::Matrix& matrix, const Query& whole)
 {
