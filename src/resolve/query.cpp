@@ -167,6 +167,12 @@ bool is_conda_torch(std::string_view name)
     return name == "pytorch";
 }
 
+// torch's CPU wheels' labels: "cpu", and "cpu.cxx11.abi" for the C++11 ABI builds.
+bool cpu_label(std::string_view local)
+{
+    return local == "cpu" || local.starts_with("cpu.");
+}
+
 // `text` is `prefix` and then digits, with dots between them where `dots`: "cu118", "rocm6.2".
 bool tagged(std::string_view text, std::string_view prefix, bool dots)
 {
@@ -290,8 +296,8 @@ bool FrameworkRequest::names_source_build() const
 {
     if (framework != Framework::torch || local.empty())
         return false;
-    bool wheel_variant = local == "cpu" || local.starts_with("cpu.") || local == "xpu" || tagged(local, "cu", false)
-        || tagged(local, "rocm", true);
+    bool wheel_variant
+        = cpu_label(local) || local == "xpu" || tagged(local, "cu", false) || tagged(local, "rocm", true);
     return !wheel_variant;
 }
 
@@ -299,7 +305,7 @@ bool FrameworkRequest::names_cpu_build() const
 {
     switch (framework) {
     case Framework::torch:
-        return local == "cpu" || local.starts_with("cpu.");
+        return cpu_label(local);
     case Framework::jax:
         return ascii_lowercase(extra) == "cpu" && !jaxlib && jax_plugin.empty(); // PEP 685 compares it so
     case Framework::tensorflow:
