@@ -353,9 +353,9 @@ struct TorchRelease {
     // Pythons beyond `python` the line supports experimentally (2.5: 3.13), per PyTorch's
     // release compatibility matrix.
     std::vector<PythonVersion> python_experimental;
-    // Whether those experimental Pythons have wheels for Windows (2.5's 3.13 has none); not
-    // known: not on record.
-    std::optional<bool> python_experimental_windows;
+    // Whether those experimental Pythons have wheels for Linux alone, none for Windows or macOS
+    // (1.13's 3.11, 2.5's 3.13); not known: not on record.
+    std::optional<bool> python_experimental_linux_only;
     // Whether torchvision and torchaudio of the line have wheels for those experimental Pythons
     // (2.5's 3.13 has torch wheels alone); not known: not on record.
     std::optional<bool> python_experimental_companions;

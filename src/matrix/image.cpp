@@ -74,7 +74,7 @@ template <typename A> void fields(A& a, CompanionSet& r)
 }
 template <typename A> void fields(A& a, TorchRelease& r)
 {
-    a(r.line, r.versions, r.python, r.python_experimental, r.python_experimental_windows,
+    a(r.line, r.versions, r.python, r.python_experimental, r.python_experimental_linux_only,
         r.python_experimental_companions,
         r.python_free_threaded, r.python_free_threaded_experimental, r.python_free_threaded_windows,
         r.python_without_compile, r.variants, r.companions, r.provenance);

@@ -413,28 +413,28 @@ private:
     {
         row.allow_only({ "line", "versions", "python", "variants", "companions", "note", "source", "confidence" });
         JsonReader python = row.at("python");
-        python.allow_only(
-            { "min", "max", "experimental", "experimental_windows_wheels", "experimental_companion_wheels",
-                "free_threaded", "free_threaded_experimental", "free_threaded_windows_wheels", "without_compile" });
+        python.allow_only({ "min", "max", "experimental", "experimental_linux_only", "experimental_companion_wheels",
+            "free_threaded", "free_threaded_experimental", "free_threaded_windows_wheels", "without_compile" });
         auto without_compile = python.find("without_compile");
         auto free_threaded = python.find("free_threaded"); // null: not on record
         auto free_threaded_experimental = python.find("free_threaded_experimental"); // absent: all of them
-        auto windows = python.find("experimental_windows_wheels"); // null: not on record
+        auto linux_only = python.find("experimental_linux_only"); // null: not on record
         auto companions = python.find("experimental_companion_wheels"); // null: not on record
         auto free_threaded_windows = python.find("free_threaded_windows_wheels"); // null: not on record
         TorchRelease release { row.at("line").string(), list<Pep440Version>(row.at("versions")),
             { python.optional_as<PythonVersion>("min"), python.optional_as<PythonVersion>("max") },
-            list<PythonVersion>(python.at("experimental")), windows ? std::optional(windows->boolean()) : std::nullopt,
+            list<PythonVersion>(python.at("experimental")),
+            linux_only ? std::optional(linux_only->boolean()) : std::nullopt,
             companions ? std::optional(companions->boolean()) : std::nullopt,
             free_threaded ? std::optional(list<PythonVersion>(*free_threaded)) : std::nullopt,
             free_threaded_experimental ? std::optional(list<PythonVersion>(*free_threaded_experimental)) : std::nullopt,
             free_threaded_windows ? std::optional(free_threaded_windows->boolean()) : std::nullopt,
             without_compile ? list<PythonVersion>(*without_compile) : std::vector<PythonVersion> {}, {}, {},
             provenance(row) };
-        if (release.python_experimental_windows && release.python_experimental.empty())
-            python.at("experimental_windows_wheels")
-                .fail("Windows wheels of experimental Pythons where the line lists none",
-                    "drop experimental_windows_wheels, or list them in experimental");
+        if (release.python_experimental_linux_only && release.python_experimental.empty())
+            python.at("experimental_linux_only")
+                .fail("the platforms of experimental Pythons where the line lists none",
+                    "drop experimental_linux_only, or list them in experimental");
         if (release.python_experimental_companions && release.python_experimental.empty())
             python.at("experimental_companion_wheels")
                 .fail("companion wheels of experimental Pythons where the line lists none",

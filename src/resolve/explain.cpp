@@ -101,7 +101,7 @@ void add_build(const FrameworkBuild& build, Rows& rows)
             { { "versions", versions_text(release.versions) }, { "python", release.python.describe() },
                 { "python_experimental",
                     joined(release.python_experimental, [](const PythonVersion& v) { return v.text(); })
-                        + (release.python_experimental_windows == false ? " (no Windows wheels)" : "")
+                        + (release.python_experimental_linux_only == true ? " (Linux wheels only)" : "")
                         + (release.python_experimental_companions == false ? " (no torchvision or torchaudio wheels)"
                                                                            : "") },
                 { "python_free_threaded",

@@ -147,10 +147,12 @@ void check_python(const Context& ctx, Report& report)
         return;
     }
     if (names_python(ctx.build->python_experimental, *python)) { // only torch lines list any
-        if (ctx.query.os == HostOs::windows_native && ctx.build->torch->python_experimental_windows == false) {
+        const bool off_linux = ctx.query.os == HostOs::windows_native || ctx.query.os == HostOs::macos;
+        if (off_linux && ctx.build->torch->python_experimental_linux_only == true) {
             report.add(Verdict::fail, "python-unsupported",
-                ctx.build->name() + " has no Python " + python->text()
-                    + " wheels for Windows: its support of it is experimental, and on Linux only",
+                ctx.build->name() + " has no Python " + python->text() + " wheels for "
+                    + (ctx.query.os == HostOs::macos ? "macOS" : "Windows")
+                    + ": its support of it is experimental, and on Linux only",
                 ctx.build->torch->provenance.cite());
             const auto line = first_torch_supporting(ctx.matrix, *python);
             report.suggest("use Python " + ctx.build->python.describe() + " with " + ctx.build->name()

@@ -339,11 +339,11 @@ TEST_CASE("a malformed matrix file is refused, naming the file, the field and th
             "m/jax.json: windows.pypi_cpu_only: PyPI's wheel named the CPU build where no build has GPU on native "
             "Windows",
             "drop pypi_cpu_only: it tells where the CUDA builds come from" },
-        { "Windows wheels of experimental Pythons a line lacks", "torch.json",
-            [](nlohmann::json& d) { d["releases"][0]["python"]["experimental_windows_wheels"] = true; },
-            "m/torch.json: releases[0].python.experimental_windows_wheels: Windows wheels of experimental Pythons "
+        { "the platforms of experimental Pythons a line lacks", "torch.json",
+            [](nlohmann::json& d) { d["releases"][0]["python"]["experimental_linux_only"] = true; },
+            "m/torch.json: releases[0].python.experimental_linux_only: the platforms of experimental Pythons "
             "where the line lists none",
-            "drop experimental_windows_wheels, or list them in experimental" },
+            "drop experimental_linux_only, or list them in experimental" },
         { "companion wheels of experimental Pythons a line lacks", "torch.json",
             [](nlohmann::json& d) { d["releases"][0]["python"]["experimental_companion_wheels"] = false; },
             "m/torch.json: releases[0].python.experimental_companion_wheels: companion wheels of experimental "

@@ -276,6 +276,29 @@ TEST_CASE("torch 2.5's experimental Python 3.13 has no Windows wheels: they begi
     CHECK(problems(check({ .frameworks = { "torch==2.5.1+cu124" }, .python = "3.13" }))
         == Codes { "python-experimental", "torch-compile-unsupported-python" });
     CHECK(problems(check({ .frameworks = { "torch==2.6.0+cu124" }, .python = "3.13", .os = "windows" })).empty());
+    // #130249's table: 2.5's 3.13 wheels are Linux ones, none for macOS either
+    Report macos = check({ .frameworks = { "torch==2.5.1" }, .python = "3.13", .os = "macos" });
+    CHECK(problems(macos) == Codes { "python-unsupported" });
+    CHECK(finding(macos, "python-unsupported")->message
+        == "torch 2.5.1 cu124 has no Python 3.13 wheels for macOS: its support of it is experimental, and on Linux "
+           "only");
+}
+
+TEST_CASE("torch 1.13's Python 3.11 wheels are experimental Linux ones", "[resolve]")
+{
+    // python_readiness's test against PyPI: torch-1.13.0-cp311-cp311-manylinux1_x86_64.whl, the first
+    // cp311 wheel; #92826: none for Windows in 1.13.1; #86566: nor for macOS
+    for (const char* torch : { "torch==1.13.0", "torch==1.13.1" }) {
+        Report linux = check({ .frameworks = { torch }, .python = "3.11", .os = "linux" });
+        SHOW(linux);
+        CHECK(linux.verdict() == Verdict::warn);
+        CHECK(problems(linux) == Codes { "python-experimental" });
+        for (const char* os : { "windows", "macos" })
+            CHECK(problems(check({ .frameworks = { torch }, .python = "3.11", .os = os }))
+                == Codes { "python-unsupported" });
+    }
+    CHECK(problems(check({ .frameworks = { "torch==1.12.1" }, .python = "3.11", .os = "linux" }))
+        == Codes { "python-unsupported" });
 }
 
 TEST_CASE("under WSL 2 the image gate reads the Windows driver's number", "[resolve]")
