@@ -184,7 +184,8 @@ void suggest_tensorflow_for_host_cuda(const Context& ctx, const CudaVersion& hos
 // 11 on the sonames carry the major only (libcudart.so.11.0 for every 11.x); CUDA 10's carry
 // the minor (libcudart.so.10.1), so 10.2 does not have what a CUDA 10.1 build loads. One
 // library broke the rule: 11.0's cuSOLVER is libcusolver.so.10, and 11.1 on ship only
-// libcusolver.so.11, so a CUDA 11.0 build (TensorFlow 2.4) finds no cuSOLVER on a later 11.x.
+// libcusolver.so.11, so a CUDA 11.0 build (TensorFlow 2.4) finds no cuSOLVER on a later 11.x,
+// and a later 11.x build (TensorFlow 2.5 on) none on 11.0.
 void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, const CudaVersion& host, Report& report)
 {
     if (host.major() != build.cuda.major()) {
@@ -200,11 +201,16 @@ void check_tensorflow_cuda(const Context& ctx, const FrameworkBuild& build, cons
                 + " does not have",
             build.provenance.cite());
         suggest_tensorflow_for_host_cuda(ctx, host, report);
-    } else if (build.cuda.major() == 11 && build.cuda.minor() == 0 && host.minor() > 0) {
+    } else if (build.cuda.major() == 11 && (build.cuda.minor() == 0) != (host.minor() == 0)) {
+        const auto cusolver = [](const CudaVersion& cuda) {
+            return std::string(cuda.minor() == 0 ? "libcusolver.so.10" : "libcusolver.so.11");
+        };
         report.add(Verdict::fail, "framework-cuda-untested",
-            build.name() + " was built with CUDA 11.0 and loads its cuSOLVER as libcusolver.so.10, which CUDA "
-                + host.text() + " does not have (it ships libcusolver.so.11)",
-            "https://github.com/tensorflow/tensorflow/issues/48498");
+            build.name() + " was built with CUDA " + build.cuda.text() + " and loads its cuSOLVER as "
+                + cusolver(build.cuda) + ", which CUDA " + host.text() + " does not have (it ships " + cusolver(host)
+                + ")",
+            build.cuda.minor() == 0 ? "https://github.com/tensorflow/tensorflow/issues/48498"
+                                    : "https://github.com/tensorflow/tensorflow/issues/43947");
         suggest_tensorflow_for_host_cuda(ctx, host, report);
     } else if (host.minor() != build.cuda.minor()) {
         report.add(Verdict::warn, "framework-cuda-untested",

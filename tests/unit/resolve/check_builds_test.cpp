@@ -506,6 +506,24 @@ TEST_CASE(
     CHECK(check({ .frameworks = { "tensorflow==2.4.1" }, .cuda = "11.0" }).verdict() == Verdict::ok);
 }
 
+TEST_CASE("TensorFlow 2.5, a CUDA 11.2 build, loads libcusolver.so.11, which CUDA 11.0 does not ship", "[resolve]")
+{
+    // tensorflow/tensorflow#43947: CUDA 11.0 "has issues importing libcusolver.so.11 since only
+    // libcusolver.so.10 is available there"; TensorFlow 2.5 ran once CUDA 11.3 was installed
+    Report r = check({ .frameworks = { "tensorflow==2.5.0" }, .cuda = "11.0" });
+    SHOW(r);
+    CHECK(r.verdict() == Verdict::fail);
+    CHECK(problems(r) == Codes { "framework-cuda-untested" });
+    CHECK(finding(r, "framework-cuda-untested")->message
+        == "tensorflow 2.5.0 was built with CUDA 11.2 and loads its cuSOLVER as libcusolver.so.11, which CUDA 11.0 "
+           "does not have (it ships libcusolver.so.10)");
+    CHECK(suggests(r, "tensorflow 2.4 is tested with CUDA 11.0 and cuDNN 8.0"));
+    // 11.1 ships libcusolver.so.11: an untested minor, not a missing library
+    CHECK(problems(check({ .frameworks = { "tensorflow==2.5.0" }, .cuda = "11.1" }))
+        == Codes { "framework-cuda-untested" });
+    CHECK(check({ .frameworks = { "tensorflow==2.5.0" }, .cuda = "11.1" }).verdict() == Verdict::warn);
+}
+
 TEST_CASE("torch 1.7.0 pairs with torchvision 0.8.0 and with its fix release 0.8.1", "[resolve]")
 {
     for (std::string vision : { "0.8.0", "0.8.1" }) {
