@@ -37,12 +37,14 @@ std::string default_build_note(const matrix::Matrix& matrix, const Query& query,
     return cpu_here ? " (PyPI's default build on Linux)" : " (the PyPI default build)";
 }
 
-// What a torch label names where it is no CUDA build: "cpu", "rocm6.2.4", "xpu"; empty for
-// any other label. The matrix holds CUDA builds only, so these are judged by the label alone.
-std::string non_cuda_build(std::string_view label)
+// What the label of a torch request names where it is no CUDA build: "cpu", "cpu.cxx11.abi",
+// "rocm6.2.4", "xpu"; empty for any other label. The matrix holds CUDA builds only, so these are
+// judged by the label alone.
+std::string non_cuda_build(const FrameworkRequest& request)
 {
-    if (label == "cpu")
+    if (request.names_cpu_build())
         return "the CPU-only build";
+    const std::string_view label = request.local;
     if (label.starts_with("rocm"))
         return "a build for AMD GPUs (ROCm " + std::string(label.substr(4)) + ")";
     if (label == "xpu")
@@ -637,7 +639,7 @@ Report run(const matrix::Matrix& matrix, const Query& query, bool suggest_altern
             std::string builds = release ? "builds: " + variant_list(*release) : "";
             if (jax_release && pinned)
                 builds = "CUDA builds: " + jax_build_list(*jax_release);
-            const std::string other = pinned ? non_cuda_build(primary->local) : "";
+            const std::string other = pinned ? non_cuda_build(*primary) : "";
             // a label no build of the release has is a wheel never published; a nightly's builds
             // are not the release's
             if (pinned && other.empty() && !primary->is_pre_release())

@@ -674,6 +674,12 @@ TEST_CASE(
     CHECK(finding(cpu, "framework-no-cuda-build")->message
         == "torch 2.1.0+cpu is the CPU-only build, with no CUDA; its CUDA builds: cu118 (CUDA 11.8) and cu121 (CUDA "
            "12.1, experimental)");
+    // its C++11-ABI wheels (download.pytorch.org/whl/cpu-cxx11-abi) are CPU builds too
+    CHECK(finding(check({ .frameworks = { "torch==2.1.0+cpu.cxx11.abi" }, .gpus = { "RTX 3090" } }),
+              "framework-no-cuda-build")
+              ->message
+        == "torch 2.1.0+cpu.cxx11.abi is the CPU-only build, with no CUDA; its CUDA builds: cu118 (CUDA 11.8) and "
+           "cu121 (CUDA 12.1, experimental)");
     // so do the builds for other vendors' GPUs, which the matrix does not hold
     CHECK(finding(check({ .frameworks = { "torch==2.6.0+rocm6.2.4" } }), "framework-no-cuda-build")->message
         == "torch 2.6.0+rocm6.2.4 is a build for AMD GPUs (ROCm 6.2.4), with no CUDA; its CUDA builds: cu118 (CUDA "
