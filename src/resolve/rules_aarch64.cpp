@@ -24,9 +24,10 @@ void check_aarch64_host(const Context& ctx, const GpuTarget& gpu, Report& report
     // a build named by its label or its CUDA is installed from PyTorch's index
     const bool from_pypi = build.pypi_default && !ctx.query.cuda;
     if (from_pypi && !(facts->pypi_cpu_only_through < Pep440Version::parse(build.line)))
-        report.add(Verdict::warn, "torch-aarch64-pypi-cpu",
-            "pip's torch " + release.public_str() + " for " + host + ", is the CPU build: install the " + build.variant
-                + " build from https://download.pytorch.org/whl/" + build.variant,
+        report.add(Verdict::fail, "torch-aarch64-pypi-cpu",
+            "pip's torch " + release.public_str() + " for " + host + ", is the CPU build, which leaves " + gpu.label
+                + " unused: install the " + build.variant + " build from https://download.pytorch.org/whl/"
+                + build.variant,
             facts->provenance.cite(), gpu.label);
 }
 

@@ -31,11 +31,11 @@ TEST_CASE("pip's torch for aarch64 is the CPU build through 2.10: a GB200 takes 
     // pytorch/pytorch#160162 (through 2.8) and #168065 (2.9 on a GB200)
     Report pip = check({ .frameworks = { "torch==2.8.0" }, .gpus = { "GB200" } });
     SHOW(pip);
-    CHECK(pip.verdict() == Verdict::warn);
+    CHECK(pip.verdict() == Verdict::fail);
     CHECK(problems(pip) == Codes { "torch-aarch64-pypi-cpu" });
     CHECK(finding(pip, "torch-aarch64-pypi-cpu")->message
-        == "pip's torch 2.8.0 for Linux aarch64, the host of NVIDIA GB200 (Grace), is the CPU build: install the "
-           "cu128 build from https://download.pytorch.org/whl/cu128");
+        == "pip's torch 2.8.0 for Linux aarch64, the host of NVIDIA GB200 (Grace), is the CPU build, which leaves "
+           "NVIDIA GB200 unused: install the cu128 build from https://download.pytorch.org/whl/cu128");
     // a build named by its label or CUDA comes from PyTorch's index
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.8.0+cu128" }, .gpus = { "GB200" } }), "torch-aarch64-pypi-cpu"));
@@ -45,8 +45,8 @@ TEST_CASE("pip's torch for aarch64 is the CPU build through 2.10: a GB200 takes 
     // a DGX Spark's GB10 carries its own Arm CPU
     CHECK(finding(check({ .frameworks = { "torch==2.10.0" }, .gpus = { "DGX Spark GB10" } }), "torch-aarch64-pypi-cpu")
               ->message
-        == "pip's torch 2.10.0 for Linux aarch64, the host of NVIDIA GB10 (Grace), is the CPU build: install the cu128 "
-           "build from https://download.pytorch.org/whl/cu128");
+        == "pip's torch 2.10.0 for Linux aarch64, the host of NVIDIA GB10 (Grace), is the CPU build, which leaves "
+           "NVIDIA GB10 unused: install the cu128 build from https://download.pytorch.org/whl/cu128");
     // an x86 host's GPU is not held to any of it
     CHECK_FALSE(
         has_code(check({ .frameworks = { "torch==2.1.0" }, .gpus = { "H100" } }), "torch-no-aarch64-cuda-build"));
