@@ -300,6 +300,7 @@ struct KnownIssue {
     std::vector<Pep440Version> versions; // the releases it hits
     // it hits a GPU of a compute capability above this one alone; none: whatever the GPU
     std::optional<ComputeCapability> above_capability;
+    bool windows_only = false; // it hits the native Windows wheels alone
     bool fails = false; // the stack does not work (an error); else it runs with the bug (a warning)
     std::string detail; // what goes wrong, as a clause: "convolutions fail: ..."
     std::optional<Pep440Version> fixed_in; // none: no fix on record

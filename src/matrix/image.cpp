@@ -65,7 +65,7 @@ template <typename A> void fields(A& a, TorchVariant& r)
 }
 template <typename A> void fields(A& a, KnownIssue& r)
 {
-    a(r.versions, r.above_capability, r.fails, r.detail, r.fixed_in, r.provenance);
+    a(r.versions, r.above_capability, r.windows_only, r.fails, r.detail, r.fixed_in, r.provenance);
 }
 template <typename A> void fields(A& a, PlatformGpuCode& r) { a(r.arch_list, r.ptx, r.provenance); }
 template <typename A> void fields(A& a, CompanionSet& r)

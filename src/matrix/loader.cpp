@@ -490,13 +490,14 @@ private:
         if (!issues)
             return out;
         for (const auto& issue : issues->items()) {
-            issue.allow_only(
-                { "versions", "above_capability", "severity", "detail", "fixed_in", "note", "source", "confidence" });
+            issue.allow_only({ "versions", "above_capability", "windows_only", "severity", "detail", "fixed_in", "note",
+                "source", "confidence" });
             const std::string severity = issue.at("severity").string();
             if (severity != "error" && severity != "warning")
                 issue.at("severity").fail("expected error or warning, got '" + severity + "'");
             KnownIssue known { list<Pep440Version>(issue.at("versions")),
-                issue.optional_as<ComputeCapability>("above_capability"), severity == "error",
+                issue.optional_as<ComputeCapability>("above_capability"),
+                issue.find("windows_only") && issue.at("windows_only").boolean(), severity == "error",
                 issue.at("detail").string(), issue.optional_as<Pep440Version>("fixed_in"), provenance(issue) };
             if (known.versions.empty())
                 issue.at("versions").fail("no release named", "list the releases of the row the issue hits");

@@ -87,6 +87,7 @@ void add_known_issues(
         rows.add(file, key + ".known_issues[" + std::to_string(i) + "]",
             { { "versions", versions_text(issue.versions) }, { "severity", issue.fails ? "error" : "warning" },
                 { "above_capability", issue.above_capability ? issue.above_capability->text() : "every GPU" },
+                { "platform", issue.windows_only ? "native Windows wheels" : "every platform" },
                 { "fixed_in", issue.fixed_in ? issue.fixed_in->public_str() : "no fix on record" },
                 { "detail", issue.detail } },
             issue.provenance);

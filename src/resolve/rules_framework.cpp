@@ -631,7 +631,7 @@ std::optional<std::string> fixing_build(
 }
 
 // A bug the torch build's or the jax release's wheels are known to ship with: on every host, or
-// on the GPUs named above the compute capability it hits.
+// on the GPUs named above the compute capability it hits, or in the native Windows wheels alone.
 void check_known_issues(const Context& ctx, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
@@ -643,10 +643,12 @@ void check_known_issues(const Context& ctx, Report& report)
     for (const auto& issue : *issues) {
         if (std::find(issue.versions.begin(), issue.versions.end(), *build.version) == issue.versions.end())
             continue;
+        if (issue.windows_only && ctx.query.os != HostOs::windows_native)
+            continue;
         auto add = [&](const std::string& where, const std::string& subject) {
             report.add(issue.fails ? Verdict::fail : Verdict::warn, "framework-known-issue",
-                build.name() + where + " ships with a known bug: " + issue.detail
-                    + (issue.fixed_in ? " (fixed in " + issue.fixed_in->public_str() + ")" : ""),
+                build.name() + (issue.windows_only ? "'s Windows wheel" : "") + where + " ships with a known bug: "
+                    + issue.detail + (issue.fixed_in ? " (fixed in " + issue.fixed_in->public_str() + ")" : ""),
                 issue.provenance.cite(), subject);
             if (!issue.fixed_in)
                 return;

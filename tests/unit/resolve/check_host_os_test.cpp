@@ -443,3 +443,31 @@ TEST_CASE("torch's Windows wheels carry GPU code of their own: 2.7's cu128 runs 
     CHECK(has_code(cu118, "gpu-cubin-compatible"));
     CHECK_THAT(finding(cu118, "gpu-cubin-compatible")->why, StartsWith("https://github.com/pytorch/pytorch/blob/"));
 }
+
+TEST_CASE("a known bug of torch's Windows wheels is told on native Windows alone", "[resolve]")
+{
+    // pytorch/pytorch#131662: 2.4.0's fbgemm.dll needs libomp140.x86_64.dll, fixed in 2.4.1
+    Report fbgemm = check({ .frameworks = { "torch==2.4.0+cu121" }, .os = "windows" });
+    SHOW(fbgemm);
+    CHECK(fbgemm.verdict() == Verdict::warn);
+    CHECK(problems(fbgemm) == Codes { "framework-known-issue" });
+    CHECK_THAT(finding(fbgemm, "framework-known-issue")->message,
+        StartsWith("torch 2.4.0 cu121's Windows wheel ships with a known bug: importing torch fails (\"OSError: "
+                   "[WinError 126]"));
+    CHECK_THAT(finding(fbgemm, "framework-known-issue")->message, EndsWith("(fixed in 2.4.1)"));
+    CHECK(suggests(fbgemm, "use torch==2.4.1+cu121, which fixes it"));
+    // pip's CPU wheel on Windows is a 2.4.0 Windows wheel too
+    CHECK(has_code(check({ .frameworks = { "torch==2.4.0" }, .os = "windows" }), "framework-known-issue"));
+    CHECK(problems(check({ .frameworks = { "torch==2.4.0+cu121" }, .os = "linux" })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==2.4.0+cu121" }, .os = "wsl2" })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==2.4.1+cu121" }, .os = "windows" })).empty());
+
+    // the 2.8.0 release notes: the Windows cu129 wheel is built without torch.segment_reduce
+    Report segment = check({ .frameworks = { "torch==2.8.0+cu129" }, .os = "windows" });
+    CHECK(segment.verdict() == Verdict::warn);
+    CHECK(finding(segment, "framework-known-issue")->message
+        == "torch 2.8.0 cu129's Windows wheel ships with a known bug: torch.segment_reduce is left out of it, as CUDA "
+           "12.9.1's compiler crashes building it for Windows (#156181)");
+    CHECK(problems(check({ .frameworks = { "torch==2.8.0+cu128" }, .os = "windows" })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==2.8.0+cu129" }, .os = "linux" })).empty());
+}

@@ -264,15 +264,20 @@ TEST_CASE("explain gives torch's and jax's known issues and TensorFlow's Linux G
     const auto torch = rows_used(matrix::Matrix::embedded(), query);
     const auto& issue = row(torch, "releases[line=2.0].variants[tag=cu118].known_issues[0]");
     CHECK(issue.facts.at(1) == std::pair<std::string, std::string> { "severity", "warning" });
-    CHECK(issue.facts.at(3) == std::pair<std::string, std::string> { "fixed_in", "2.0.1" });
+    CHECK(issue.facts.at(3) == std::pair<std::string, std::string> { "platform", "every platform" });
+    CHECK(issue.facts.at(4) == std::pair<std::string, std::string> { "fixed_in", "2.0.1" });
     CHECK(issue.provenance.sources.front()->key == "PT_97041");
+    query.frameworks = { FrameworkRequest::parse("torch==2.8.0+cu129") };
+    const auto windows = rows_used(matrix::Matrix::embedded(), query);
+    CHECK(row(windows, "releases[line=2.8].variants[tag=cu129].known_issues[0]").facts.at(3)
+        == std::pair<std::string, std::string> { "platform", "native Windows wheels" });
 
     query.frameworks = { FrameworkRequest::parse("jax[cuda12]==0.4.32") };
     const auto jax = rows_used(matrix::Matrix::embedded(), query);
     const auto& yanked = row(jax, "releases[line=0.4].known_issues[0]");
     CHECK(yanked.file == "jax.json");
     CHECK(yanked.facts.at(0) == std::pair<std::string, std::string> { "versions", "0.4.32" });
-    CHECK(yanked.facts.at(3) == std::pair<std::string, std::string> { "fixed_in", "0.4.33" });
+    CHECK(yanked.facts.at(4) == std::pair<std::string, std::string> { "fixed_in", "0.4.33" });
     CHECK(yanked.provenance.sources.front()->key == "JAX_CHANGELOG_0433");
 
     query.frameworks = { FrameworkRequest::parse("tensorflow==1.13.1") };
