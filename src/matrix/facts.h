@@ -657,6 +657,16 @@ struct JaxCpuExtra {
     bool operator==(const JaxCpuExtra&) const = default;
 };
 
+// An architecture whose code jaxlib carries from a release on (the "native_code" rows of
+// jax.json); older jaxlibs run there on PTX the driver compiles at first use.
+struct JaxNativeCode {
+    ComputeCapability capability; // 9.0: the GPUs of its major from it on
+    Pep440Version from; // the first jaxlib release that carries it
+    Provenance provenance;
+
+    bool operator==(const JaxNativeCode&) const = default;
+};
+
 // Dense tensor-core peaks (no 2:4 sparsity, FP32 accumulation) in TFLOPS, each with
 // where it comes from; nullopt where the model has no such tensor path (V100: no BF16).
 struct TensorPeak {

@@ -20,8 +20,8 @@ struct MatrixFields {
             m.m_torch_aarch64, m.m_torchaudio_stable_abi, m.m_torch_capability_range_warning,
             m.m_torch_compile_gpu_minimum, m.m_torch_windows, m.m_tensorflow, m.m_jax, m.m_tensorflow_windows,
             m.m_jax_windows, m.m_torch_macos, m.m_tensorflow_macos, m.m_tensorflow_linux_gpu_minimum,
-            m.m_tensorflow_free_threaded, m.m_jax_macos, m.m_jax_cpu_extra, m.m_minimum_jaxlib, m.m_jax_alone_releases,
-            m.m_gpus, m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
+            m.m_tensorflow_free_threaded, m.m_jax_macos, m.m_jax_cpu_extra, m.m_jax_native_code, m.m_minimum_jaxlib,
+            m.m_jax_alone_releases, m.m_gpus, m.m_nvidia_images, m.m_cuda_components, m.m_python_runtimes);
     }
 };
 
@@ -111,6 +111,7 @@ template <typename A> void fields(A& a, WindowsGpuSupport& r)
 }
 template <typename A> void fields(A& a, MacosGpuSupport& r) { a(r.cuda_through, r.provenance); }
 template <typename A> void fields(A& a, JaxCpuExtra& r) { a(r.from, r.provenance); }
+template <typename A> void fields(A& a, JaxNativeCode& r) { a(r.capability, r.from, r.provenance); }
 template <typename A> void fields(A& a, TensorPeak& r) { a(r.fp16, r.bf16, r.provenance); }
 template <typename A> void fields(A& a, TorchaudioStableAbi& r) { a(r.from, r.provenance); }
 template <typename A> void fields(A& a, TorchCapabilityRangeWarning& r) { a(r.from, r.until, r.provenance); }
@@ -227,6 +228,10 @@ template <> TensorflowGpuMinimum blank()
 template <> CudnnGpuFloor blank()
 {
     return { {}, { 0, 0 }, {}, {} };
+}
+template <> JaxNativeCode blank()
+{
+    return { { 0, 0 }, {}, {} };
 }
 template <> Gpu blank()
 {

@@ -105,7 +105,7 @@ public:
             }
         });
         read(files, "jax.json", [&](const JsonReader& doc) {
-            doc.allow_only({ "format", "sources", "windows", "macos", "cpu_extra", "minimum_jaxlib",
+            doc.allow_only({ "format", "sources", "windows", "macos", "cpu_extra", "native_code", "minimum_jaxlib",
                 "jax_alone_releases", "releases" });
             for (const auto& row : doc.at("releases").items())
                 m.m_jax.push_back(read_jax(row));
@@ -115,6 +115,12 @@ public:
                 cpu->allow_only({ "from", "note", "source", "confidence" });
                 m.m_jax_cpu_extra = JaxCpuExtra { cpu->at("from").as<Pep440Version>(), provenance(*cpu) };
             }
+            if (auto native = doc.find("native_code"))
+                for (const auto& row : native->items()) {
+                    row.allow_only({ "capability", "from", "note", "source", "confidence" });
+                    m.m_jax_native_code.push_back({ row.at("capability").as<ComputeCapability>(),
+                        row.at("from").as<Pep440Version>(), provenance(row) });
+                }
             if (auto minimum = doc.find("minimum_jaxlib"))
                 m.m_minimum_jaxlib = read_minimum_jaxlib(*minimum);
             if (auto alone = doc.find("jax_alone_releases"))

@@ -85,6 +85,7 @@ public:
     }
     const std::optional<MacosGpuSupport>& jax_macos() const { return m_jax_macos; }
     const std::optional<JaxCpuExtra>& jax_cpu_extra() const { return m_jax_cpu_extra; } // none: not on record
+    const std::vector<JaxNativeCode>& jax_native_code() const { return m_jax_native_code; } // empty: none on record
     const std::optional<MinimumJaxlib>& minimum_jaxlib() const { return m_minimum_jaxlib; } // none: not on record
     // The row of a jax release published alone, with the jaxlib it installs; null where jaxlib
     // has a release of its number, or the table is not on record.
@@ -154,6 +155,7 @@ private:
     std::optional<TensorflowFreeThreaded> m_tensorflow_free_threaded;
     std::optional<MacosGpuSupport> m_jax_macos;
     std::optional<JaxCpuExtra> m_jax_cpu_extra;
+    std::vector<JaxNativeCode> m_jax_native_code;
     std::optional<MinimumJaxlib> m_minimum_jaxlib;
     std::optional<JaxAloneReleases> m_jax_alone_releases;
     std::vector<Gpu> m_gpus;

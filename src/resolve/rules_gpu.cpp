@@ -326,6 +326,27 @@ bool known_to_fail(const matrix::JaxRelease& release, const ComputeCapability& c
     return blackwell && (blackwell->others_fail || listed(blackwell->fails_on, cc)) && !listed(blackwell->runs_on, cc);
 }
 
+// A jaxlib older than the release that brought native code for the GPU's architecture runs on
+// PTX the driver compiles the first time each operation runs (jaxlib 0.4.12's CHANGELOG: Hopper).
+void check_jax_native_code(
+    const matrix::Matrix& matrix, const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
+{
+    if (!build.version)
+        return; // a line stands for its newest release
+    const ComputeCapability& cc = gpu.compute_capability;
+    for (const auto& native : matrix.jax_native_code()) {
+        if (cc.major() != native.capability.major() || cc < native.capability || !(*build.version < native.from))
+            continue;
+        report.add(Verdict::warn, "gpu-ptx-jit",
+            "jaxlib " + build.version->public_str() + " carries no " + native.capability.sm_name() + " code: on "
+                + gpu.with_sm() + " it runs on PTX the driver compiles, with a long delay the first time each "
+                + "operation runs (jaxlib " + native.from.public_str() + " on carries it)",
+            native.provenance.cite(), gpu.label);
+        report.suggest("for " + gpu.label + " use jax >= " + native.from.public_str() + ", whose jaxlib carries "
+            + native.capability.sm_name() + " code");
+    }
+}
+
 // The oldest JAX release known to run on `cc`.
 std::optional<Pep440Version> first_jax_for(const matrix::Matrix& matrix, const ComputeCapability& cc)
 {
@@ -505,6 +526,7 @@ void check_gpus(const Context& all, Report& report)
             if (ctx.cuda && arch)
                 check_toolkit_window(ctx, gpu, *arch, report);
             check_framework_minimum(*ctx.build, gpu, report);
+            check_jax_native_code(ctx.matrix, *ctx.build, gpu, report);
             if (gpu.compute_capability.major() >= 10)
                 check_jax_blackwell(ctx.matrix, *ctx.build, gpu, report);
         } else if (ctx.build && ctx.build->framework == Framework::torch) {

@@ -672,3 +672,21 @@ TEST_CASE("a jax release with a known problem warns and names the release that f
     for (const char* clean : { "jax[cuda12]==0.4.31", "jax[cuda12]==0.4.33", "jax[cuda12]==0.4" })
         CHECK_FALSE(has_code(check({ .frameworks = { clean } }), "framework-known-issue"));
 }
+
+TEST_CASE("a jaxlib before 0.4.12 runs on Hopper after a long PTX JIT", "[resolve][jax]")
+{
+    // jaxlib 0.4.12's CHANGELOG: "Includes PTX/SASS for Hopper (SM version 9.0+) GPUs. Previous
+    // versions of jaxlib should work on Hopper but would have a long JIT-compilation delay"
+    Report old = check({ .frameworks = { "jaxlib==0.4.11+cuda11.cudnn86" }, .gpus = { "H100" } });
+    SHOW(old);
+    CHECK(old.verdict() == Verdict::warn);
+    CHECK(problems(old) == Codes { "gpu-ptx-jit" });
+    CHECK(finding(old, "gpu-ptx-jit")->message
+        == "jaxlib 0.4.11 carries no sm_90 code: on H100 (sm_90) it runs on PTX the driver compiles, with a long "
+           "delay the first time each operation runs (jaxlib 0.4.12 on carries it)");
+    CHECK(suggests(old, "for H100 use jax >= 0.4.12, whose jaxlib carries sm_90 code"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "jax[cuda12_pip]==0.4.12" }, .gpus = { "H100" } }), "gpu-ptx-jit"));
+    // an Ampere GPU is not Hopper's
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "jaxlib==0.4.11+cuda11.cudnn86" }, .gpus = { "A100" } }), "gpu-ptx-jit"));
+}
