@@ -325,6 +325,7 @@ struct TorchVariant {
     // none: not on record, and the platform is judged by the Linux x86_64 wheels' code
     std::optional<PlatformGpuCode> windows;
     std::optional<PlatformGpuCode> linux_aarch64;
+    bool no_windows_wheels = false; // published for Linux alone (1.11.0's cu102); false also where not known
     std::vector<KnownIssue> known_issues; // empty: none on record
     Provenance provenance;
 
@@ -635,6 +636,9 @@ struct WindowsGpuSupport {
     // (jaxlib 0.4.13); none: every release
     std::optional<Pep440Version> cpu_wheels_from;
     bool cpu_experimental = false; // the framework calls its Windows CPU wheels experimental
+    // Whether it publishes wheels for a free-threaded Python on native Windows (jax: none);
+    // none: not on record here (torch's lines say it per line).
+    std::optional<bool> free_threaded_wheels;
     Provenance provenance;
 
     bool operator==(const WindowsGpuSupport&) const = default;

@@ -61,7 +61,7 @@ template <typename A> void fields(A& a, CudnnRelease& r) { a(r.version, r.builds
 template <typename A> void fields(A& a, TorchVariant& r)
 {
     a(r.tag, r.cuda, r.cuda_full, r.experimental, r.pypi_default, r.unlabelled, r.cudnn, r.nccl, r.arch_list, r.ptx, r.windows,
-        r.linux_aarch64, r.known_issues, r.provenance);
+        r.linux_aarch64, r.no_windows_wheels, r.known_issues, r.provenance);
 }
 template <typename A> void fields(A& a, KnownIssue& r)
 {
@@ -107,7 +107,7 @@ template <typename A> void fields(A& a, JaxAloneReleases& r) { a(r.rows, r.prove
 template <typename A> void fields(A& a, WindowsGpuSupport& r)
 {
     a(r.native_gpu, r.native_gpu_through, r.pypi_cpu_only, r.wsl2_experimental, r.pip_extra_linux_only,
-        r.cpu_wheels_from, r.cpu_experimental, r.provenance);
+        r.cpu_wheels_from, r.cpu_experimental, r.free_threaded_wheels, r.provenance);
 }
 template <typename A> void fields(A& a, MacosGpuSupport& r) { a(r.cuda_through, r.provenance); }
 template <typename A> void fields(A& a, JaxCpuExtra& r) { a(r.from, r.provenance); }

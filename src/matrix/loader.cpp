@@ -459,7 +459,8 @@ private:
                     "drop free_threaded_windows_wheels, or list them in free_threaded");
         for (const auto& v : row.at("variants").items()) {
             v.allow_only({ "tag", "cuda", "cuda_full", "status", "pypi_default", "unlabelled", "cudnn", "nccl",
-                "arch_list", "ptx", "windows", "linux_aarch64", "known_issues", "note", "source", "confidence" });
+                "arch_list", "ptx", "windows", "linux_aarch64", "no_windows_wheels", "known_issues", "note", "source",
+                "confidence" });
             // An unrecorded status counts as stable; it only matters when no PyPI default is on record.
             std::string status = v.optional_string("status").value_or("stable");
             if (status != "stable" && status != "experimental")
@@ -473,7 +474,13 @@ private:
                     v.optional_as<NcclVersion>("nccl"),
                     arch_list ? std::optional(list<ComputeCapability>(*arch_list)) : std::nullopt,
                     ptx ? std::optional(list<ComputeCapability>(*ptx)) : std::nullopt, read_platform_code(v, "windows"),
-                    read_platform_code(v, "linux_aarch64"), read_known_issues(v, release.versions), provenance(v) });
+                    read_platform_code(v, "linux_aarch64"),
+                    v.find("no_windows_wheels") && v.at("no_windows_wheels").boolean(),
+                    read_known_issues(v, release.versions), provenance(v) });
+            if (release.variants.back().no_windows_wheels && release.variants.back().windows)
+                v.at("no_windows_wheels")
+                    .fail("no Windows wheels where the variant's Windows GPU code is on record",
+                        "drop no_windows_wheels, or the windows block");
         }
         if (auto companions = row.find("companions"))
             for (const auto& c : companions->items()) {
@@ -578,11 +585,13 @@ private:
         if (!windows)
             return std::nullopt;
         windows->allow_only({ "native_gpu", "native_gpu_through", "pypi_cpu_only", "wsl2_gpu", "pip_extra_linux_only",
-            "cpu_wheels_from", "cpu_experimental", "note", "source", "confidence" });
+            "cpu_wheels_from", "cpu_experimental", "free_threaded_wheels", "note", "source", "confidence" });
         WindowsGpuSupport out { windows->at("native_gpu").boolean(),
             windows->optional_as<Pep440Version>("native_gpu_through"), false, std::nullopt,
             windows->optional_string("pip_extra_linux_only").value_or(""),
-            windows->optional_as<Pep440Version>("cpu_wheels_from"), false, provenance(*windows) };
+            windows->optional_as<Pep440Version>("cpu_wheels_from"), false, std::nullopt, provenance(*windows) };
+        if (auto free_threaded = windows->find("free_threaded_wheels"))
+            out.free_threaded_wheels = free_threaded->boolean();
         if (auto experimental = windows->find("cpu_experimental"))
             out.cpu_experimental = experimental->boolean();
         if (!out.native_gpu && out.native_gpu_through)

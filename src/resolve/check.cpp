@@ -217,6 +217,15 @@ void refuse_unpublished_on_windows(const matrix::Matrix& matrix, const Query& qu
         return;
     const std::string framework = request.package();
     const std::string hint = "run it under WSL 2 (--os wsl2), or in dlenv's Linux image";
+    if (pinned && build.torch_variant && build.torch_variant->no_windows_wheels) {
+        std::vector<std::string> published;
+        for (const auto& variant : build.torch->variants)
+            if (!variant.no_windows_wheels)
+                published.push_back(variant.tag);
+        throw Error(ErrorCode::invalid_input,
+            request.text() + ": torch " + request.version + " has no " + request.local + " build for Windows",
+            "its Windows builds: " + join_alternatives(published, " and ") + ": pin one of them, or " + hint);
+    }
     if (pinned && !windows->native_gpu)
         throw Error(ErrorCode::invalid_input,
             request.text() + ": " + framework + " " + request.version + "+" + request.local

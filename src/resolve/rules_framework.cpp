@@ -50,6 +50,16 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
         return;
     }
     if (build.framework == Framework::jax) {
+        const auto* windows = ctx.matrix.jax_windows() ? &*ctx.matrix.jax_windows() : nullptr;
+        if (ctx.query.os == HostOs::windows_native && windows && windows->free_threaded_wheels == false) {
+            report.add(Verdict::fail, "python-free-threaded-unsupported",
+                build.name() + "'s wheels for the free-threaded Python " + wanted
+                    + " are Linux and macOS ones: jax has none for Windows",
+                windows->provenance.cite());
+            report.suggest("use Python " + python.truncated(2).text() + " (with the GIL) with " + build.name()
+                + " on Windows, or run it under WSL 2");
+            return;
+        }
         const bool experimental = cpython_free_threaded_experimental(python);
         report.add(experimental ? Verdict::warn : Verdict::ok, "python-free-threaded",
             build.name() + " ships wheels for the free-threaded Python " + wanted

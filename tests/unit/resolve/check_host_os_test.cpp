@@ -471,3 +471,30 @@ TEST_CASE("a known bug of torch's Windows wheels is told on native Windows alone
     CHECK(problems(check({ .frameworks = { "torch==2.8.0+cu128" }, .os = "windows" })).empty());
     CHECK(problems(check({ .frameworks = { "torch==2.8.0+cu129" }, .os = "linux" })).empty());
 }
+
+TEST_CASE("a torch build published for Linux alone names no Windows wheel", "[resolve]")
+{
+    // pytorch.github.io#959: "There are no CUDA-10.2 binaries on Windows, please use 11.3" (1.11.0)
+    Error never = error_of({ .frameworks = { "torch==1.11.0+cu102" }, .os = "windows" });
+    CHECK(never.code() == ErrorCode::invalid_input);
+    CHECK(never.message() == "torch==1.11.0+cu102: torch 1.11.0 has no cu102 build for Windows");
+    CHECK(never.hint()
+        == "its Windows builds: cu115 and cu113: pin one of them, or run it under WSL 2 (--os wsl2), or in dlenv's "
+           "Linux image");
+    CHECK(problems(check({ .frameworks = { "torch==1.11.0+cu113" }, .os = "windows" })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==1.11.0+cu102" }, .os = "linux" })).empty());
+    CHECK(problems(check({ .frameworks = { "torch==1.11.0+cu102" }, .os = "wsl2" })).empty());
+}
+
+TEST_CASE("jax ships no free-threaded wheels for Windows", "[resolve][jax]")
+{
+    // jax-ml/jax#30068: "We ship Mac and Linux, and have no plans to ship Windows at this time."
+    Report windows = check({ .frameworks = { "jaxlib==0.7.1" }, .python = "3.13t", .os = "windows" });
+    SHOW(windows);
+    CHECK(windows.verdict() == Verdict::fail);
+    CHECK(has_code(windows, "python-free-threaded-unsupported"));
+    CHECK_THAT(finding(windows, "python-free-threaded-unsupported")->message,
+        EndsWith("wheels for the free-threaded Python 3.13t are Linux and macOS ones: jax has none for Windows"));
+    CHECK_FALSE(has_code(check({ .frameworks = { "jaxlib==0.7.1" }, .python = "3.13t", .os = "linux" }),
+        "python-free-threaded-unsupported"));
+}
