@@ -328,13 +328,17 @@ bool known_to_fail(const matrix::JaxRelease& release, const ComputeCapability& c
 
 // A jaxlib older than the release that brought native code for the GPU's architecture runs on
 // PTX the driver compiles the first time each operation runs (jaxlib 0.4.12's CHANGELOG: Hopper).
-void check_jax_native_code(
-    const matrix::Matrix& matrix, const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
+// A driver below the build's own floor is the driver rules' to judge: they fail the JIT it refuses.
+void check_jax_native_code(const Context& ctx, const FrameworkBuild& build, const GpuTarget& gpu, Report& report)
 {
     if (!build.version)
         return; // a line stands for its newest release
+    const auto driver = ctx.linux_driver();
+    const auto& floor = build.jax_build->driver_linux;
+    if (floor && driver && *driver < *floor)
+        return;
     const ComputeCapability& cc = gpu.compute_capability;
-    for (const auto& native : matrix.jax_native_code()) {
+    for (const auto& native : ctx.matrix.jax_native_code()) {
         if (cc.major() != native.capability.major() || cc < native.capability || !(*build.version < native.from))
             continue;
         report.add(Verdict::warn, "gpu-ptx-jit",
@@ -526,7 +530,7 @@ void check_gpus(const Context& all, Report& report)
             if (ctx.cuda && arch)
                 check_toolkit_window(ctx, gpu, *arch, report);
             check_framework_minimum(*ctx.build, gpu, report);
-            check_jax_native_code(ctx.matrix, *ctx.build, gpu, report);
+            check_jax_native_code(ctx, *ctx.build, gpu, report);
             if (gpu.compute_capability.major() >= 10)
                 check_jax_blackwell(ctx.matrix, *ctx.build, gpu, report);
         } else if (ctx.build && ctx.build->framework == Framework::torch) {

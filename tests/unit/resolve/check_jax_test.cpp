@@ -686,7 +686,14 @@ TEST_CASE("a jaxlib before 0.4.12 runs on Hopper after a long PTX JIT", "[resolv
            "delay the first time each operation runs (jaxlib 0.4.12 on carries it)");
     CHECK(suggests(old, "for H100 use jax >= 0.4.12, whose jaxlib carries sm_90 code"));
     CHECK_FALSE(has_code(check({ .frameworks = { "jax[cuda12_pip]==0.4.12" }, .gpus = { "H100" } }), "gpu-ptx-jit"));
-    // an Ampere GPU is not Hopper's
+    // an Ampere GPU is not Hopper's: its sm_80 SASS came with jaxlib 0.1.76
     CHECK_FALSE(
         has_code(check({ .frameworks = { "jaxlib==0.4.11+cuda11.cudnn86" }, .gpus = { "A100" } }), "gpu-ptx-jit"));
+    Report ampere = check({ .frameworks = { "jaxlib==0.1.75+cuda11.cudnn82" }, .gpus = { "RTX 3090" } });
+    CHECK(finding(ampere, "gpu-ptx-jit")->message
+        == "jaxlib 0.1.75 carries no sm_80 code: on NVIDIA GeForce RTX 3090 (sm_86) it runs on PTX the driver "
+           "compiles, "
+           "with a long delay the first time each operation runs (jaxlib 0.1.76 on carries it)");
+    CHECK_FALSE(
+        has_code(check({ .frameworks = { "jaxlib==0.1.76+cuda11.cudnn82" }, .gpus = { "RTX 3090" } }), "gpu-ptx-jit"));
 }
