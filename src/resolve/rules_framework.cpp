@@ -25,6 +25,19 @@ bool cpython_free_threaded_experimental(const PythonVersion& python)
 // them from 2.6, experimental in PyTorch's words (from 2.9 only the newest); JAX from a 0.5-0.7
 // release (3.13t, which it calls experimental, to 0.10; 3.14t on); TensorFlow none, through the
 // newest line on record.
+// A free-threaded Python on native Windows, where the framework's free-threaded wheels are
+// those of other systems (`elsewhere`) alone.
+void fail_free_threaded_on_windows(const FrameworkBuild& build, const PythonVersion& python,
+    const std::string& elsewhere, const std::string& holder, const std::string& source, Report& report)
+{
+    report.add(Verdict::fail, "python-free-threaded-unsupported",
+        build.name() + "'s wheels for the free-threaded Python " + python.truncated(2).text() + "t are " + elsewhere
+            + " ones: " + holder + " has none for Windows",
+        source);
+    report.suggest("use Python " + python.truncated(2).text() + " (with the GIL) with " + build.name()
+        + " on Windows, or run it under WSL 2");
+}
+
 void check_free_threaded(const Context& ctx, const PythonVersion& python, Report& report)
 {
     const FrameworkBuild& build = *ctx.build;
@@ -50,14 +63,9 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
         return;
     }
     if (build.framework == Framework::jax) {
-        const auto* windows = ctx.matrix.jax_windows() ? &*ctx.matrix.jax_windows() : nullptr;
+        const auto* windows = windows_gpu_support(ctx.matrix, build.framework);
         if (ctx.query.os == HostOs::windows_native && windows && windows->free_threaded_wheels == false) {
-            report.add(Verdict::fail, "python-free-threaded-unsupported",
-                build.name() + "'s wheels for the free-threaded Python " + wanted
-                    + " are Linux and macOS ones: jax has none for Windows",
-                windows->provenance.cite());
-            report.suggest("use Python " + python.truncated(2).text() + " (with the GIL) with " + build.name()
-                + " on Windows, or run it under WSL 2");
+            fail_free_threaded_on_windows(build, python, "Linux and macOS", "jax", windows->provenance.cite(), report);
             return;
         }
         const bool experimental = cpython_free_threaded_experimental(python);
@@ -71,12 +79,7 @@ void check_free_threaded(const Context& ctx, const PythonVersion& python, Report
     }
     const auto windows = build.torch->python_free_threaded_windows;
     if (ctx.query.os == HostOs::windows_native && windows == false) {
-        report.add(Verdict::fail, "python-free-threaded-unsupported",
-            build.name() + "'s wheels for the free-threaded Python " + wanted + " are Linux ones: it has none for "
-                + "Windows",
-            source);
-        report.suggest("use Python " + python.truncated(2).text() + " (with the GIL) with " + build.name()
-            + " on Windows, or run it under WSL 2");
+        fail_free_threaded_on_windows(build, python, "Linux", "it", source, report);
         return;
     }
     if (ctx.query.os == HostOs::windows_native && !windows)
